@@ -1,0 +1,236 @@
+package campaign
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/internal/validate"
+	"github.com/promoengine/promo/promotype"
+)
+
+// RewardParams is the body of a reward create or update. On create, name and
+// parameters are required; Type, when given, must match the parameters' shape.
+type RewardParams struct {
+	Name       *string            `json:"name" validate:"omitempty,min=1,max=300"`
+	Type       *RewardType        `json:"type" validate:"omitempty,oneof=CAMPAIGN COIN MATERIAL"`
+	Parameters *RewardParameters  `json:"parameters"`
+	Stock      *int64             `json:"stock" validate:"omitempty,gte=0"`
+	Attributes *RewardAttributes  `json:"attributes"`
+	Metadata   promotype.Metadata `json:"metadata"`
+}
+
+// CatalogReader is what rewards read of the catalog: the product (and SKU) a
+// material reward gives must exist.
+type CatalogReader interface {
+	GetProduct(ctx context.Context, projectID, id string) (*catalog.Product, error)
+	FindProductBySourceID(ctx context.Context, projectID, sourceID string) (*catalog.Product, error)
+	GetSKU(ctx context.Context, projectID, id string) (*catalog.SKU, error)
+	FindSKUBySourceID(ctx context.Context, projectID, sourceID string) (*catalog.SKU, error)
+}
+
+// RewardStore is the port RewardService consumes.
+type RewardStore interface {
+	Store
+	CatalogReader
+}
+
+// RewardService is the reward use cases.
+type RewardService struct {
+	store RewardStore
+	tx    promotype.TxFunc[RewardStore]
+	env   promotype.Env
+}
+
+// NewRewardService returns a reward service.
+func NewRewardService(store RewardStore, tx promotype.TxFunc[RewardStore], env promotype.Env) *RewardService {
+	return &RewardService{store: store, tx: tx, env: env}
+}
+
+// Create validates and stores a reward.
+func (s *RewardService) Create(ctx context.Context, projectID string, in RewardParams) (*Reward, error) {
+	if in.Name == nil {
+		return nil, promotype.InvalidPayload("Payload must have required property 'name'")
+	}
+	if in.Parameters == nil {
+		return nil, promotype.InvalidPayload("Payload must have required property 'parameters'")
+	}
+	r := &Reward{
+		ID:        s.env.IDs.NewID(promotype.PrefixReward),
+		ProjectID: projectID,
+		CreatedAt: s.env.Clock.Now(),
+		Redeemed:  promotype.Ptr[int64](0),
+	}
+	var out *Reward
+	err := s.tx(ctx, func(ctx context.Context, st RewardStore) error {
+		if err := s.apply(ctx, st, projectID, r, in, true); err != nil {
+			return err
+		}
+		out = r
+		return st.InsertReward(ctx, r)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.Clone().normalize(), nil
+}
+
+// Get returns a reward by id.
+func (s *RewardService) Get(ctx context.Context, projectID, id string) (*Reward, error) {
+	r, err := s.store.GetReward(ctx, projectID, id)
+	if err != nil {
+		return nil, err
+	}
+	return r.normalize(), nil
+}
+
+// List lists rewards.
+func (s *RewardService) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*Reward], error) {
+	q, err := params.Query(RewardListSpec, s.env.Clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	items, total, err := s.store.ListRewards(ctx, projectID, q)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range items {
+		r.normalize()
+	}
+	return promotype.NewList(items, total, q), nil
+}
+
+// Update changes the fields given. The reward's type cannot change.
+func (s *RewardService) Update(ctx context.Context, projectID, id string, in RewardParams) (*Reward, error) {
+	var out *Reward
+	err := s.tx(ctx, func(ctx context.Context, st RewardStore) error {
+		r, err := st.GetReward(ctx, projectID, id)
+		if err != nil {
+			return err
+		}
+		if err := s.apply(ctx, st, projectID, r, in, false); err != nil {
+			return err
+		}
+		r.UpdatedAt = s.env.Clock.Now().Ptr()
+		out = r
+		return st.UpdateReward(ctx, r)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.normalize(), nil
+}
+
+// Delete removes a reward.
+func (s *RewardService) Delete(ctx context.Context, projectID, id string) error {
+	return s.store.DeleteReward(ctx, projectID, id)
+}
+
+// apply checks `in` and copies it onto r.
+func (s *RewardService) apply(ctx context.Context, st RewardStore, projectID string, r *Reward, in RewardParams, create bool) error {
+	if err := validate.Struct(in); err != nil {
+		return err
+	}
+	if in.Parameters != nil {
+		params := in.Parameters.clone() // checks resolve ids in place: never in the caller's value
+		t, err := params.typeOf()
+		if err != nil {
+			return err
+		}
+		if !create && t != r.Type {
+			return promotype.InvalidPayload("Property .parameters must keep the reward type %s", r.Type)
+		}
+		if in.Type != nil && *in.Type != t {
+			return promotype.InvalidPayload("Property .type must match the parameters given (%s)", t)
+		}
+		if err := s.checkParameters(ctx, st, projectID, &params); err != nil {
+			return err
+		}
+		r.Type = t
+		r.Parameters = params
+	} else if in.Type != nil && *in.Type != r.Type {
+		return promotype.InvalidPayload("Property .type must match the parameters given (%s)", r.Type)
+	}
+	if in.Name != nil {
+		r.Name = *in.Name
+	}
+	if in.Stock != nil {
+		if r.Type != RewardMaterial {
+			return promotype.InvalidPayload("Property .stock is allowed only for MATERIAL rewards")
+		}
+		r.Stock = promotype.ClonePtr(in.Stock)
+	}
+	if in.Attributes != nil {
+		if r.Type != RewardMaterial {
+			return promotype.InvalidPayload("Property .attributes is allowed only for MATERIAL rewards")
+		}
+		r.Attributes = &RewardAttributes{ImageURL: promotype.ClonePtr(in.Attributes.ImageURL), Description: promotype.ClonePtr(in.Attributes.Description)}
+	}
+	if in.Metadata != nil {
+		r.Metadata = in.Metadata.Clone()
+	}
+	return nil
+}
+
+// typeOf returns the reward type that the one shape given stands for.
+func (p *RewardParameters) typeOf() (RewardType, error) {
+	n, t := 0, RewardType("")
+	if p.Campaign != nil {
+		n, t = n+1, RewardCampaign
+	}
+	if p.Coin != nil {
+		n, t = n+1, RewardCoin
+	}
+	if p.Product != nil {
+		n, t = n+1, RewardMaterial
+	}
+	if n != 1 {
+		return "", promotype.InvalidPayload("Property .parameters must have exactly one of the properties 'campaign', 'coin', 'product'")
+	}
+	return t, nil
+}
+
+func (p *RewardParameters) clone() RewardParameters {
+	return (&Reward{Parameters: *p}).Clone().Parameters
+}
+
+func (s *RewardService) checkParameters(ctx context.Context, st RewardStore, projectID string, p *RewardParameters) error {
+	switch {
+	case p.Campaign != nil:
+		c := p.Campaign
+		switch c.Type {
+		case "DISCOUNT_COUPONS":
+			if c.Balance != nil {
+				return promotype.InvalidPayload("Property .parameters.campaign.balance is not allowed for campaign type: DISCOUNT_COUPONS")
+			}
+		case "GIFT_VOUCHERS", "LOYALTY_PROGRAM":
+			if c.Balance == nil || *c.Balance <= 0 {
+				return promotype.Newf(http.StatusBadRequest, "invalid_balance", "Invalid balance", "Property 'parameters.campaign.balance' must be greater than zero for campaign type: %s", c.Type)
+			}
+		}
+	case p.Coin != nil:
+		if !p.Coin.ExchangeRatio.IsPositive() {
+			return promotype.InvalidPayload("Property .parameters.coin.exchange_ratio must be > 0")
+		}
+		if p.Coin.PointsRatio == nil {
+			p.Coin.PointsRatio = promotype.Ptr[int64](1)
+		}
+	case p.Product != nil:
+		prod, err := promotype.Resolve(ctx, "product", p.Product.ID, projectID, st.GetProduct, st.FindProductBySourceID)
+		if err != nil {
+			return err
+		}
+		p.Product.ID = prod.ID
+		if p.Product.SKUID != nil {
+			sku, err := promotype.Resolve(ctx, "sku", *p.Product.SKUID, projectID, st.GetSKU, st.FindSKUBySourceID)
+			if err != nil {
+				return err
+			}
+			if sku.ProductID != prod.ID {
+				return promotype.InvalidPayload("Property .parameters.product.sku_id names a SKU of another product (%s)", sku.ProductID)
+			}
+			p.Product.SKUID = &sku.ID
+		}
+	}
+	return nil
+}

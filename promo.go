@@ -1,0 +1,92 @@
+package promo
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/location"
+	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/storage"
+)
+
+// Engine is the promotion engine over one store. It is safe for concurrent
+// use; create one per process and share it.
+type Engine struct {
+	store  storage.Store
+	env    promotype.Env
+	logger *slog.Logger
+
+	catalog   *catalog.Service
+	locations *location.Service
+	rewards   *campaign.RewardService
+	auth      *auth.Service
+}
+
+// New returns an engine over store.
+func New(store storage.Store, opts ...Option) (*Engine, error) {
+	if store == nil {
+		return nil, errors.New("promo: nil store")
+	}
+	cfg := config{env: promotype.DefaultEnv(), logger: slog.Default()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	e := &Engine{store: store, env: cfg.env, logger: cfg.logger}
+	e.catalog = catalog.NewService(store, storage.Tx(store, func(s storage.Store) catalog.Store { return s }), e.env)
+	e.locations = location.NewService(store, e.env)
+	e.rewards = campaign.NewRewardService(store, storage.Tx(store, func(s storage.Store) campaign.RewardStore { return s }), e.env)
+	e.auth = auth.NewService(store, e.env)
+	return e, nil
+}
+
+// Catalog is the products and SKUs API.
+func (e *Engine) Catalog() *catalog.Service { return e.catalog }
+
+// Locations is the locations API.
+func (e *Engine) Locations() *location.Service { return e.locations }
+
+// Rewards is the rewards API.
+func (e *Engine) Rewards() *campaign.RewardService { return e.rewards }
+
+// Auth is the credentials API: key pairs and their checks.
+func (e *Engine) Auth() *auth.Service { return e.auth }
+
+// Logger is the engine's logger.
+func (e *Engine) Logger() *slog.Logger { return e.logger }
+
+// Clock is the engine's clock.
+func (e *Engine) Clock() promotype.Clock { return e.env.Clock }
+
+// CreateProject creates a project with its built-in resources (the shipping
+// product) in one transaction.
+func (e *Engine) CreateProject(ctx context.Context, in project.Params) (*project.Project, error) {
+	p, err := project.New(in, e.env)
+	if err != nil {
+		return nil, err
+	}
+	err = e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+		if err := tx.InsertProject(ctx, p); err != nil {
+			return err
+		}
+		return tx.InsertProduct(ctx, catalog.NewShipping(p.ID, p.CreatedAt))
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// GetProject returns a project by id.
+func (e *Engine) GetProject(ctx context.Context, id string) (*project.Project, error) {
+	p, err := e.store.GetProject(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	p.Object = "project"
+	return p, nil
+}

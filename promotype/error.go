@@ -1,0 +1,102 @@
+package promotype
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// Error is the one error type of promo. It has the shape of the spec's Error
+// object and maps straight to HTTP: Code is the status, Key the error key.
+// errors.Is matches two *Error values by Key, so callers test for kinds with
+// the sentinels below (errors.Is(err, promotype.ErrNotFound)).
+type Error struct {
+	Code         int           `json:"code"`
+	Key          string        `json:"key,omitempty"`
+	Message      string        `json:"message"`
+	Details      string        `json:"details,omitempty"`
+	RequestID    string        `json:"request_id,omitempty"`
+	ResourceID   string        `json:"resource_id,omitempty"`
+	ResourceType string        `json:"resource_type,omitempty"`
+	Err          *ErrorMessage `json:"error,omitempty"`
+}
+
+// ErrorMessage carries the text a user configured on a validation rule.
+type ErrorMessage struct {
+	Message string `json:"message"`
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	if e.Details != "" {
+		return fmt.Sprintf("%s: %s (%s)", e.Key, e.Message, e.Details)
+	}
+	return fmt.Sprintf("%s: %s", e.Key, e.Message)
+}
+
+// Is reports whether target is an *Error with the same Key.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Key == e.Key
+}
+
+// Sentinels for errors.Is. They are never returned as they are.
+var (
+	ErrNotFound           = &Error{Code: http.StatusNotFound, Key: "not_found"}
+	ErrInvalidPayload     = &Error{Code: http.StatusBadRequest, Key: "invalid_payload"}
+	ErrInvalidQueryParams = &Error{Code: http.StatusBadRequest, Key: "invalid_query_params"}
+	ErrUnauthorized       = &Error{Code: http.StatusUnauthorized, Key: "unauthorized"}
+	ErrDuplicateFound     = &Error{Code: http.StatusConflict, Key: "duplicate_found"}
+	ErrResourceProtected  = &Error{Code: http.StatusBadRequest, Key: "resource_protected"}
+	ErrResourceInUse      = &Error{Code: http.StatusBadRequest, Key: "resource_in_use"}
+	ErrInternal           = &Error{Code: http.StatusInternalServerError, Key: "internal_error"}
+)
+
+// NotFound is the 404 for a resource of type resourceType addressed by id (or
+// by the name or source id the caller used).
+func NotFound(resourceType, id string) *Error {
+	return &Error{
+		Code:         http.StatusNotFound,
+		Key:          "not_found",
+		Message:      "Resource not found",
+		Details:      fmt.Sprintf("Cannot find %s with id %s", resourceType, id),
+		ResourceID:   id,
+		ResourceType: resourceType,
+	}
+}
+
+// InvalidPayload is the 400 for a request body that breaks the schema; details
+// follow the hosted service's JSON-schema wording ("Property .x must be ...").
+func InvalidPayload(format string, args ...any) *Error {
+	return &Error{Code: http.StatusBadRequest, Key: "invalid_payload", Message: "Invalid payload", Details: fmt.Sprintf(format, args...)}
+}
+
+// InvalidQueryParams is the 400 for a bad query string parameter.
+func InvalidQueryParams(format string, args ...any) *Error {
+	return &Error{Code: http.StatusBadRequest, Key: "invalid_query_params", Message: "Invalid query params", Details: fmt.Sprintf(format, args...)}
+}
+
+// Duplicate is the 409 for a second resource with a key that must be unique.
+func Duplicate(resourceType, format string, args ...any) *Error {
+	return &Error{Code: http.StatusConflict, Key: "duplicate_found", Message: "Duplicate resource found", Details: fmt.Sprintf(format, args...), ResourceType: resourceType}
+}
+
+// Unauthorized is the 401 for missing or wrong credentials, exactly as the spec shows it.
+func Unauthorized() *Error {
+	return &Error{Code: http.StatusUnauthorized, Key: "unauthorized", Message: "Unauthorized"}
+}
+
+// Newf builds an error of any status and key.
+func Newf(code int, key, message, format string, args ...any) *Error {
+	return &Error{Code: code, Key: key, Message: message, Details: fmt.Sprintf(format, args...)}
+}
+
+// AsError returns err as an *Error. Any other error becomes a 500
+// internal_error whose cause is not exposed (the caller logs err).
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: http.StatusInternalServerError, Key: "internal_error", Message: "Internal server error"}
+}

@@ -1,0 +1,72 @@
+package promotype
+
+import (
+	"crypto/rand"
+	"fmt"
+	"sync/atomic"
+)
+
+// Id prefixes of the hosted service, one per resource type.
+const (
+	PrefixProject       = "proj_"
+	PrefixProduct       = "prod_"
+	PrefixSKU           = "sku_"
+	PrefixReward        = "rew_"
+	PrefixLocation      = "loc_"
+	PrefixCampaign      = "camp_"
+	PrefixVoucher       = "v_"
+	PrefixOrder         = "ord_"
+	PrefixCustomer      = "cust_"
+	PrefixAsyncAction   = "aa_"
+	PrefixCategory      = "cat_"
+	PrefixWebhook       = "wh_"
+	PrefixAppKey        = "app_"
+	PrefixManagementKey = "mgmt_"
+)
+
+// IDGenerator makes resource ids: prefix + a random part.
+type IDGenerator interface {
+	NewID(prefix string) string
+}
+
+const base62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// RandomIDs makes ids with 24 base62 characters from crypto/rand (about 143
+// bits), as DECISIONS.md requires.
+type RandomIDs struct{}
+
+// NewID returns prefix followed by 24 random base62 characters.
+func (RandomIDs) NewID(prefix string) string {
+	return prefix + RandomString(24, base62)
+}
+
+// RandomString returns n characters drawn uniformly from charset with
+// crypto/rand (rejection sampling, so no character is favoured).
+func RandomString(n int, charset string) string {
+	out := make([]byte, n)
+	limit := 256 - 256%len(charset)
+	var buf [64]byte
+	for i := 0; i < n; {
+		_, _ = rand.Read(buf[:])
+		for _, b := range buf {
+			if int(b) >= limit {
+				continue
+			}
+			out[i] = charset[int(b)%len(charset)]
+			i++
+			if i == n {
+				break
+			}
+		}
+	}
+	return string(out)
+}
+
+// SequentialIDs makes predictable ids (prefix + zero-padded counter) for tests
+// and golden files. Safe for concurrent use.
+type SequentialIDs struct{ n atomic.Int64 }
+
+// NewID returns prefix followed by the next counter value.
+func (s *SequentialIDs) NewID(prefix string) string {
+	return fmt.Sprintf("%s%020d", prefix, s.n.Add(1))
+}
