@@ -1,6 +1,10 @@
 package catalog
 
-import "github.com/promoengine/promo/promotype"
+import (
+	"slices"
+
+	"github.com/promoengine/promo/promotype"
+)
 
 // Shipping is the built-in product that free-shipping discounts refer to.
 // Every project has it from creation; it cannot be deleted.
@@ -37,7 +41,7 @@ func (p *Product) Clone() *Product {
 	c.ImageURL = promotype.ClonePtr(p.ImageURL)
 	c.UpdatedAt = promotype.ClonePtr(p.UpdatedAt)
 	c.BinnedAt = promotype.ClonePtr(p.BinnedAt)
-	c.Attributes = append([]string(nil), p.Attributes...)
+	c.Attributes = slices.Clone(p.Attributes)
 	c.Metadata = p.Metadata.Clone()
 	c.SKUs = nil
 	return &c

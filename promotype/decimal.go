@@ -15,6 +15,9 @@ type Decimal struct{ decimal.Decimal }
 // NewDecimal parses s; it panics on a malformed constant (use in tests and literals).
 func NewDecimal(s string) Decimal { return Decimal{decimal.RequireFromString(s)} }
 
+// Equal reports whether d and o are the same number.
+func (d Decimal) Equal(o Decimal) bool { return d.Decimal.Equal(o.Decimal) }
+
 // MarshalJSON writes the number without quotes.
 func (d Decimal) MarshalJSON() ([]byte, error) { return []byte(d.String()), nil }
 

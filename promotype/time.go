@@ -17,6 +17,9 @@ type Time struct{ time.Time }
 // NewTime truncates t to milliseconds in UTC.
 func NewTime(t time.Time) Time { return Time{t.UTC().Truncate(time.Millisecond)} }
 
+// Equal reports whether t and u are the same instant.
+func (t Time) Equal(u Time) bool { return t.Time.Equal(u.Time) }
+
 // Ptr returns a pointer to a copy of t, for nullable fields.
 func (t Time) Ptr() *Time { return &t }
 

@@ -1,0 +1,65 @@
+package memory
+
+import (
+	"context"
+
+	"github.com/promoengine/promo/location"
+	"github.com/promoengine/promo/promotype"
+)
+
+func locationField(l *location.Location, name string) promotype.Value {
+	switch name {
+	case "name":
+		return promotype.Value{Str: l.Name}
+	case "created_at":
+		return tm(l.CreatedAt)
+	case "updated_at":
+		return tmPtr(l.UpdatedAt)
+	}
+	return promotype.Value{Null: true}
+}
+
+func locationID(l *location.Location) string { return l.ID }
+
+// InsertLocation implements location.Store.
+func (s *Store) InsertLocation(_ context.Context, l *location.Location) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.locations.get(l.ProjectID, l.ID); ok {
+			return promotype.Duplicate("location", "Duplicated location exists with id %s", l.ID)
+		}
+		d.locations.put(u, l.ProjectID, l.ID, l.Clone())
+		return nil
+	})
+}
+
+// GetLocation implements location.Store.
+func (s *Store) GetLocation(_ context.Context, projectID, id string) (out *location.Location, err error) {
+	s.read(func(d *data) {
+		l, ok := d.locations.get(projectID, id)
+		if !ok {
+			err = promotype.NotFound("location", id)
+			return
+		}
+		out = l.Clone()
+	})
+	return out, err
+}
+
+// ListLocations implements location.Store.
+func (s *Store) ListLocations(_ context.Context, projectID string, q promotype.Query) (out []*location.Location, total int, err error) {
+	s.read(func(d *data) {
+		out, total = list(d.locations.rows[projectID], q, locationField, locationID, nil, (*location.Location).Clone)
+	})
+	return out, total, nil
+}
+
+// DeleteLocation implements location.Store.
+func (s *Store) DeleteLocation(_ context.Context, projectID, id string) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.locations.get(projectID, id); !ok {
+			return promotype.NotFound("location", id)
+		}
+		d.locations.del(u, projectID, id)
+		return nil
+	})
+}

@@ -1,0 +1,106 @@
+package memory
+
+import (
+	"context"
+	"sync"
+
+	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/location"
+	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/storage"
+)
+
+// data is the whole state, guarded by Store.mu.
+type data struct {
+	projects  table[project.Project]
+	appKeys   table[auth.AppKey]
+	mgmtKeys  table[auth.ManagementKey]
+	products  table[catalog.Product]
+	skus      table[catalog.SKU]
+	rewards   table[campaign.Reward]
+	locations table[location.Location]
+
+	productSources index
+	skuSources     index
+}
+
+// Store is the in-memory storage.Store. The zero value is not usable; call New.
+type Store struct {
+	mu *sync.RWMutex
+	d  *data
+	tx *undo // non-nil in a transaction: the lock is held and writes log here
+}
+
+var _ storage.Store = (*Store)(nil)
+
+// New returns an empty store.
+func New() *Store {
+	return &Store{mu: &sync.RWMutex{}, d: &data{
+		projects:       newTable[project.Project](),
+		appKeys:        newTable[auth.AppKey](),
+		mgmtKeys:       newTable[auth.ManagementKey](),
+		products:       newTable[catalog.Product](),
+		skus:           newTable[catalog.SKU](),
+		rewards:        newTable[campaign.Reward](),
+		locations:      newTable[location.Location](),
+		productSources: index{},
+		skuSources:     index{},
+	}}
+}
+
+// read runs f under the shared lock (or inside the held transaction lock).
+func (s *Store) read(f func(d *data)) {
+	if s.tx == nil {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+	}
+	f(s.d)
+}
+
+// write runs f under the exclusive lock. Outside a transaction a failing f is
+// undone at once; inside, its undo entries join the transaction's log.
+func (s *Store) write(f func(d *data, u *undo) error) error {
+	if s.tx != nil {
+		mark := len(*s.tx)
+		if err := f(s.d, s.tx); err != nil {
+			(*s.tx)[mark:].rollback() // a failed call leaves nothing half done
+			*s.tx = (*s.tx)[:mark]
+			return err
+		}
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var u undo
+	if err := f(s.d, &u); err != nil {
+		u.rollback()
+		return err
+	}
+	return nil
+}
+
+// RunInTx runs fn holding the exclusive lock; an error or a panic undoes
+// every write fn made. A nested call joins the outer transaction.
+func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx storage.Store) error) (err error) {
+	if s.tx != nil {
+		return fn(ctx, s)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tx := &Store{mu: s.mu, d: s.d, tx: &undo{}}
+	defer func() {
+		if p := recover(); p != nil {
+			tx.tx.rollback()
+			panic(p)
+		}
+		if err != nil {
+			tx.tx.rollback()
+		}
+	}()
+	return fn(ctx, tx)
+}

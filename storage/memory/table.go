@@ -1,0 +1,145 @@
+package memory
+
+import (
+	"slices"
+
+	"github.com/promoengine/promo/promotype"
+)
+
+// undo is a transaction's log of inverse operations, applied last to first.
+type undo []func()
+
+func (u *undo) push(f func()) { *u = append(*u, f) }
+
+func (u undo) rollback() {
+	for i := len(u) - 1; i >= 0; i-- {
+		u[i]()
+	}
+}
+
+// table holds one resource type: project id → row id → row.
+type table[V any] struct {
+	rows map[string]map[string]*V
+}
+
+func newTable[V any]() table[V] { return table[V]{rows: map[string]map[string]*V{}} }
+
+func (t *table[V]) get(project, id string) (*V, bool) {
+	v, ok := t.rows[project][id]
+	return v, ok
+}
+
+// put stores v (the table's own copy) and logs how to restore the old state.
+func (t *table[V]) put(u *undo, project, id string, v *V) {
+	m := t.rows[project]
+	if m == nil {
+		m = map[string]*V{}
+		t.rows[project] = m
+	}
+	old, had := m[id]
+	m[id] = v
+	u.push(func() {
+		if had {
+			m[id] = old
+		} else {
+			delete(m, id)
+		}
+	})
+}
+
+func (t *table[V]) del(u *undo, project, id string) {
+	m := t.rows[project]
+	old, had := m[id]
+	if !had {
+		return
+	}
+	delete(m, id)
+	u.push(func() { m[id] = old })
+}
+
+// index maps a unique key of a project to a row id.
+type index map[[2]string]string
+
+func (ix index) set(u *undo, project, key, id string) {
+	k := [2]string{project, key}
+	old, had := ix[k]
+	ix[k] = id
+	u.push(func() {
+		if had {
+			ix[k] = old
+		} else {
+			delete(ix, k)
+		}
+	})
+}
+
+func (ix index) unset(u *undo, project, key string) {
+	k := [2]string{project, key}
+	old, had := ix[k]
+	if !had {
+		return
+	}
+	delete(ix, k)
+	u.push(func() { ix[k] = old })
+}
+
+// field reads one filterable or orderable field of a row.
+type field[V any] func(v *V, name string) promotype.Value
+
+// list filters, orders and pages the rows of a project; live skips rows that
+// do not count (binned); clone copies each returned row.
+func list[V any](rows map[string]*V, q promotype.Query, get field[V], id func(*V) string, live func(*V) bool, clone func(*V) *V) ([]*V, int) {
+	matched := make([]*V, 0, len(rows))
+	for _, v := range rows {
+		if live != nil && !live(v) {
+			continue
+		}
+		if q.Match(func(name string) promotype.Value { return get(v, name) }) {
+			matched = append(matched, v)
+		}
+	}
+	slices.SortFunc(matched, func(a, b *V) int {
+		c := promotype.Compare(get(a, q.OrderBy), get(b, q.OrderBy))
+		if c == 0 {
+			c = compareStrings(id(a), id(b))
+		}
+		if q.Desc {
+			return -c
+		}
+		return c
+	})
+	total := len(matched)
+	lo := min(q.Offset, total)
+	hi := min(lo+q.Limit, total)
+	out := make([]*V, 0, hi-lo)
+	for _, v := range matched[lo:hi] {
+		out = append(out, clone(v))
+	}
+	return out, total
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func str(p *string) promotype.Value {
+	if p == nil {
+		return promotype.Value{Null: true}
+	}
+	return promotype.Value{Str: *p}
+}
+
+func tm(t promotype.Time) promotype.Value { return promotype.Value{Time: t} }
+
+func tmPtr(t *promotype.Time) promotype.Value {
+	if t == nil {
+		return promotype.Value{Null: true}
+	}
+	return promotype.Value{Time: *t}
+}
