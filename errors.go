@@ -1,6 +1,10 @@
 package promo
 
-import "github.com/promoengine/promo/promotype"
+import (
+	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotype"
+)
 
 // Kernel types, re-exported so that most users import only promo.
 type (
@@ -28,3 +32,17 @@ var (
 
 // Ptr returns a pointer to a copy of v, for optional fields of params.
 func Ptr[T any](v T) *T { return &v }
+
+// Types of the project and key APIs, re-exported for convenience.
+type (
+	// Project is an isolated tenant of the engine.
+	Project = project.Project
+	// ProjectParams is the body of a project create.
+	ProjectParams = project.Params
+	// Credentials are a key pair in clear text, shown once.
+	Credentials = auth.Credentials
+	// KeyParams fixes a key pair's id and secret; empty fields are generated.
+	KeyParams = auth.KeyParams
+	// ManagementKey is a management key pair and its granted projects.
+	ManagementKey = auth.ManagementKey
+)

@@ -1,0 +1,85 @@
+package promo_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/storage"
+	"github.com/promoengine/promo/storage/memory"
+)
+
+var ctx = context.Background()
+
+// t0 is the fixed time of every engine under test.
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// storeFactories are the stores every Go API test runs on; the Postgres one
+// joins when PROMO_TEST_POSTGRES_DSN is set (see postgres_test.go).
+var storeFactories = map[string]func(testing.TB) storage.Store{
+	"memory": func(testing.TB) storage.Store { return memory.New() },
+}
+
+type fixture struct {
+	eng     *promo.Engine
+	clock   *promotype.ManualClock
+	project string
+}
+
+// eachStore runs fn once per store with a fresh engine and project.
+func eachStore(t *testing.T, fn func(t *testing.T, f fixture)) {
+	t.Helper()
+	for name, newStore := range storeFactories {
+		t.Run(name, func(t *testing.T) {
+			clock := promotype.NewManualClock(t0)
+			eng, err := promo.New(newStore(t), promo.WithClock(clock), promo.WithIDGenerator(&promotype.SequentialIDs{}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := eng.CreateProject(ctx, project.Params{Name: "Shop"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn(t, fixture{eng: eng, clock: clock, project: p.ID})
+		})
+	}
+}
+
+func must[T any](t testing.TB) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("unexpected error: %v", err)
+		}
+		return v
+	}
+}
+
+// wantErr checks err's status, key and (when given) that details contain a fragment.
+func wantErr(t testing.TB, err error, code int, key string) *promotype.Error {
+	t.Helper()
+	var e *promotype.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v, want a %d %s", err, code, key)
+	}
+	if e.Code != code || e.Key != key {
+		t.Fatalf("got %d %s (%s), want %d %s", e.Code, e.Key, e.Details, code, key)
+	}
+	return e
+}
+
+func diff(t testing.TB, what string, want, got any, opts ...cmp.Option) {
+	t.Helper()
+	if d := cmp.Diff(want, got, append(opts, cmpopts.EquateEmpty())...); d != "" {
+		t.Errorf("%s (-want +got):\n%s", what, d)
+	}
+}
+
+func at(d time.Duration) promotype.Time { return promotype.NewTime(t0.Add(d)) }
