@@ -1,0 +1,126 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/promoengine/promo/location"
+	"github.com/promoengine/promo/promotype"
+)
+
+type locationRow struct {
+	bun.BaseModel `bun:"table:promo_locations,alias:l"`
+
+	ProjectID string          `bun:"project_id,pk"`
+	ID        string          `bun:"id,pk"`
+	Name      string          `bun:"name"`
+	Shape     json.RawMessage `bun:"shape"`
+	CreatedAt time.Time       `bun:"created_at"`
+	UpdatedAt *time.Time      `bun:"updated_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *locationRow) listTotal() int { return r.Total }
+
+var locationColumns = columns{
+	"name":       {"name", promotype.FieldString},
+	"created_at": {"created_at", promotype.FieldTime},
+	"updated_at": {"updated_at", promotype.FieldTime},
+}
+
+func (r *locationRow) domain() (*location.Location, error) {
+	l := &location.Location{
+		ID:        r.ID,
+		ProjectID: r.ProjectID,
+		Name:      r.Name,
+		CreatedAt: domainTime(r.CreatedAt),
+		UpdatedAt: domainTimePtr(r.UpdatedAt),
+	}
+	if err := decodeJSON(r.Shape, &l.Shape); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func locationNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("location", id) }
+}
+
+// InsertLocation implements location.Store.
+func (s *Store) InsertLocation(ctx context.Context, l *location.Location) error {
+	if err := checkText("location", str("id", l.ID), str("project_id", l.ProjectID), str("name", l.Name)); err != nil {
+		return err
+	}
+	shape, err := encodeJSON(l.Shape)
+	if err != nil {
+		return err
+	}
+	row := &locationRow{
+		ProjectID: l.ProjectID,
+		ID:        l.ID,
+		Name:      l.Name,
+		Shape:     shape,
+		CreatedAt: sqlTime(l.CreatedAt),
+		UpdatedAt: sqlTimePtr(l.UpdatedAt),
+	}
+	dup := func() error { return promotype.Duplicate("location", "Duplicated location exists with id %s", l.ID) }
+	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return fail("insert location", err, dup)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return dup()
+	}
+	return nil
+}
+
+// GetLocation implements location.Store.
+func (s *Store) GetLocation(ctx context.Context, projectID, id string) (*location.Location, error) {
+	if !storableKeys(projectID, id) {
+		return nil, locationNotFound(id)()
+	}
+	var row locationRow
+	if err := s.db.NewSelect().Model(&row).Where("l.project_id = ? AND l.id = ?", projectID, id).Scan(ctx); err != nil {
+		return nil, getErr("get location", err, locationNotFound(id))
+	}
+	return row.domain()
+}
+
+// ListLocations implements location.Store.
+func (s *Store) ListLocations(ctx context.Context, projectID string, q promotype.Query) ([]*location.Location, int, error) {
+	if !storable(projectID) {
+		return []*location.Location{}, 0, nil
+	}
+	rows, total, err := list[locationRow](ctx, s.db, locationColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.Where("l.project_id = ?", projectID)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*location.Location, len(rows))
+	for i := range rows {
+		if out[i], err = rows[i].domain(); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// DeleteLocation implements location.Store.
+func (s *Store) DeleteLocation(ctx context.Context, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return locationNotFound(id)()
+	}
+	res, err := s.db.NewDelete().Model((*locationRow)(nil)).Where("l.project_id = ? AND l.id = ?", projectID, id).Exec(ctx)
+	if err != nil {
+		return fail("delete location", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return locationNotFound(id)()
+	}
+	return nil
+}

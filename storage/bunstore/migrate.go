@@ -1,0 +1,77 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/uptrace/bun"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// migrateLockKey is the first key of the advisory lock that serializes
+// migrations ("prom"); the second is a hash of the target schema, so
+// different schemas of one database migrate independently.
+const migrateLockKey = 0x70726f6d
+
+// Migrate brings the schema of db's current search_path up to date. It
+// applies the embedded migrations (migrations/NNNN_name.sql) that
+// promo_schema_migrations does not list yet, in name order, all in one
+// transaction that holds a transaction-scoped advisory lock first. It is
+// idempotent and safe to run from several processes at once: a second caller
+// waits for the first and then finds nothing left to do.
+func Migrate(ctx context.Context, db *bun.DB) error {
+	files, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return fmt.Errorf("bunstore: list migrations: %w", err)
+	}
+	slices.Sort(files)
+	// Read committed: every statement after the lock sees what the
+	// previous holder committed, whatever the server's default isolation.
+	opts := &sql.TxOptions{Isolation: sql.LevelReadCommitted}
+	err = db.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, hashtext(coalesce(current_schema(), '')))", migrateLockKey); err != nil {
+			return fmt.Errorf("lock: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS promo_schema_migrations (
+			version    text COLLATE "C" PRIMARY KEY,
+			applied_at timestamptz NOT NULL DEFAULT now()
+		)`); err != nil {
+			return fmt.Errorf("create promo_schema_migrations: %w", err)
+		}
+		var applied []string
+		if err := tx.NewSelect().Table("promo_schema_migrations").Column("version").Scan(ctx, &applied); err != nil {
+			return fmt.Errorf("read promo_schema_migrations: %w", err)
+		}
+		for _, file := range files {
+			version := strings.TrimSuffix(path.Base(file), ".sql")
+			if slices.Contains(applied, version) {
+				continue
+			}
+			script, err := migrations.ReadFile(file)
+			if err != nil {
+				return err
+			}
+			// The underlying *sql.Tx runs the script verbatim: Bun would
+			// read any '?' in it as a placeholder.
+			if _, err := tx.Tx.ExecContext(ctx, string(script)); err != nil {
+				return fmt.Errorf("apply %s: %w", version, err)
+			}
+			if _, err := tx.ExecContext(ctx, "INSERT INTO promo_schema_migrations (version) VALUES (?)", version); err != nil {
+				return fmt.Errorf("record %s: %w", version, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("bunstore: migrate: %w", err)
+	}
+	return nil
+}

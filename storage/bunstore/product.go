@@ -1,0 +1,257 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/promotype"
+)
+
+type productRow struct {
+	bun.BaseModel `bun:"table:promo_products,alias:p"`
+
+	ProjectID  string          `bun:"project_id,pk"`
+	ID         string          `bun:"id,pk"`
+	SourceID   *string         `bun:"source_id"`
+	Name       *string         `bun:"name"`
+	Price      *int64          `bun:"price"`
+	Attributes json.RawMessage `bun:"attributes"` // jsonb array of names; NULL for nil
+	Metadata   json.RawMessage `bun:"metadata"`
+	ImageURL   *string         `bun:"image_url"`
+	CreatedAt  time.Time       `bun:"created_at"`
+	UpdatedAt  *time.Time      `bun:"updated_at"`
+	BinnedAt   *time.Time      `bun:"binned_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *productRow) listTotal() int { return r.Total }
+
+var productColumns = columns{
+	"source_id":  {"source_id", promotype.FieldString},
+	"name":       {"name", promotype.FieldString},
+	"created_at": {"created_at", promotype.FieldTime},
+	"updated_at": {"updated_at", promotype.FieldTime},
+}
+
+func newProductRow(p *catalog.Product) (*productRow, error) {
+	if err := checkText("product", str("id", p.ID), str("project_id", p.ProjectID),
+		text{"source_id", p.SourceID}, text{"name", p.Name}, text{"image_url", p.ImageURL}); err != nil {
+		return nil, err
+	}
+	var attrs json.RawMessage
+	if p.Attributes != nil {
+		var err error
+		if attrs, err = encodeJSON(p.Attributes); err != nil {
+			return nil, err
+		}
+	}
+	meta, err := encodeMetadata(p.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	return &productRow{
+		ProjectID:  p.ProjectID,
+		ID:         p.ID,
+		SourceID:   promotype.ClonePtr(p.SourceID),
+		Name:       promotype.ClonePtr(p.Name),
+		Price:      promotype.ClonePtr(p.Price),
+		Attributes: attrs,
+		Metadata:   meta,
+		ImageURL:   promotype.ClonePtr(p.ImageURL),
+		CreatedAt:  sqlTime(p.CreatedAt),
+		UpdatedAt:  sqlTimePtr(p.UpdatedAt),
+		BinnedAt:   sqlTimePtr(p.BinnedAt),
+	}, nil
+}
+
+func (r *productRow) domain() (*catalog.Product, error) {
+	p := &catalog.Product{
+		ID:        r.ID,
+		ProjectID: r.ProjectID,
+		SourceID:  r.SourceID,
+		Name:      r.Name,
+		Price:     r.Price,
+		ImageURL:  r.ImageURL,
+		CreatedAt: domainTime(r.CreatedAt),
+		UpdatedAt: domainTimePtr(r.UpdatedAt),
+		BinnedAt:  domainTimePtr(r.BinnedAt),
+	}
+	if err := decodeJSON(r.Attributes, &p.Attributes); err != nil {
+		return nil, err
+	}
+	var err error
+	if p.Metadata, err = decodeMetadata(r.Metadata); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func productNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("product", id) }
+}
+
+func productDuplicate(p *catalog.Product) func() error {
+	return func() error {
+		return promotype.Duplicate("product", "Duplicated product exists with source_id %s", deref(p.SourceID))
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// InsertProduct implements catalog.Store.
+func (s *Store) InsertProduct(ctx context.Context, p *catalog.Product) error {
+	row, err := newProductRow(p)
+	if err != nil {
+		return err
+	}
+	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return fail("insert product", err, productDuplicate(p))
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		return nil
+	}
+	// Nothing inserted: the id or a live source id is taken.
+	exists, err := s.db.NewSelect().Model((*productRow)(nil)).
+		Where("project_id = ? AND id = ?", p.ProjectID, p.ID).Exists(ctx)
+	if err != nil {
+		return fail("insert product", err, nil)
+	}
+	if exists {
+		return promotype.Duplicate("product", "Duplicated product exists with id %s", p.ID)
+	}
+	return productDuplicate(p)()
+}
+
+// UpdateProduct implements catalog.Store. It replaces every field of the
+// live product p.ID; a source id held by another live product is refused
+// without touching the row.
+func (s *Store) UpdateProduct(ctx context.Context, p *catalog.Product) error {
+	row, err := newProductRow(p)
+	if err != nil {
+		if !storableKeys(p.ProjectID, p.ID) {
+			return productNotFound(p.ID)()
+		}
+		return err
+	}
+	upd := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Where("p.binned_at IS NULL")
+	if p.SourceID != nil {
+		upd = upd.Where(`NOT EXISTS (SELECT 1 FROM promo_products AS o
+			WHERE o.project_id = p.project_id AND o.source_id = ? AND o.binned_at IS NULL AND o.id <> p.id)`, *p.SourceID)
+	}
+	res, err := upd.Exec(ctx)
+	if err != nil {
+		return fail("update product", err, productDuplicate(p))
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		return nil
+	}
+	if _, err := s.GetProduct(ctx, p.ProjectID, p.ID); err != nil {
+		return err
+	}
+	return productDuplicate(p)()
+}
+
+// GetProduct implements catalog.Store.
+func (s *Store) GetProduct(ctx context.Context, projectID, id string) (*catalog.Product, error) {
+	return s.getProduct(ctx, id, "get product", "p.project_id = ? AND p.id = ?", projectID, id)
+}
+
+// FindProductBySourceID implements catalog.Store.
+func (s *Store) FindProductBySourceID(ctx context.Context, projectID, sourceID string) (*catalog.Product, error) {
+	return s.getProduct(ctx, sourceID, "find product", "p.project_id = ? AND p.source_id = ?", projectID, sourceID)
+}
+
+// getProduct reads the live product that where selects; ref names it in a
+// not_found error.
+func (s *Store) getProduct(ctx context.Context, ref, op, where string, projectID, key string) (*catalog.Product, error) {
+	if !storableKeys(projectID, key) {
+		return nil, productNotFound(ref)()
+	}
+	var row productRow
+	err := s.db.NewSelect().Model(&row).Where(where, projectID, key).Where("p.binned_at IS NULL").Scan(ctx)
+	if err != nil {
+		return nil, getErr(op, err, productNotFound(ref))
+	}
+	return row.domain()
+}
+
+// ListProducts implements catalog.Store.
+func (s *Store) ListProducts(ctx context.Context, projectID string, q promotype.Query) ([]*catalog.Product, int, error) {
+	if !storable(projectID) {
+		return []*catalog.Product{}, 0, nil
+	}
+	rows, total, err := list[productRow](ctx, s.db, productColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.Where("p.project_id = ? AND p.binned_at IS NULL", projectID)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*catalog.Product, len(rows))
+	for i := range rows {
+		if out[i], err = rows[i].domain(); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// BinProduct implements catalog.Store: the live product and its live SKUs
+// get binned_at in one statement.
+func (s *Store) BinProduct(ctx context.Context, projectID, id string, at promotype.Time) error {
+	if !storableKeys(projectID, id) {
+		return productNotFound(id)()
+	}
+	var n int
+	err := s.db.NewRaw(`WITH p AS (
+			UPDATE promo_products SET binned_at = ?
+			WHERE project_id = ? AND id = ? AND binned_at IS NULL
+			RETURNING id
+		), s AS (
+			UPDATE promo_skus SET binned_at = ?
+			WHERE project_id = ? AND product_id IN (SELECT id FROM p) AND binned_at IS NULL
+		)
+		SELECT count(*) FROM p`,
+		sqlTime(at), projectID, id, sqlTime(at), projectID).Scan(ctx, &n)
+	if err != nil {
+		return fail("bin product", err, nil)
+	}
+	if n == 0 {
+		return productNotFound(id)()
+	}
+	return nil
+}
+
+// DeleteProduct implements catalog.Store: the product (live or binned) and
+// all its SKUs go in one statement.
+func (s *Store) DeleteProduct(ctx context.Context, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return productNotFound(id)()
+	}
+	var n int
+	err := s.db.NewRaw(`WITH p AS (
+			DELETE FROM promo_products WHERE project_id = ? AND id = ?
+			RETURNING id
+		), s AS (
+			DELETE FROM promo_skus WHERE project_id = ? AND product_id IN (SELECT id FROM p)
+		)
+		SELECT count(*) FROM p`,
+		projectID, id, projectID).Scan(ctx, &n)
+	if err != nil {
+		return fail("delete product", err, nil)
+	}
+	if n == 0 {
+		return productNotFound(id)()
+	}
+	return nil
+}

@@ -1,0 +1,183 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/promotype"
+)
+
+type rewardRow struct {
+	bun.BaseModel `bun:"table:promo_rewards,alias:r"`
+
+	ProjectID  string          `bun:"project_id,pk"`
+	ID         string          `bun:"id,pk"`
+	Name       string          `bun:"name"`
+	Type       string          `bun:"type"`
+	Stock      *int64          `bun:"stock"`
+	Redeemed   *int64          `bun:"redeemed"`
+	Metadata   json.RawMessage `bun:"metadata"`
+	Attributes json.RawMessage `bun:"attributes"` // NULL for nil
+	Parameters json.RawMessage `bun:"parameters"`
+	CreatedAt  time.Time       `bun:"created_at"`
+	UpdatedAt  *time.Time      `bun:"updated_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *rewardRow) listTotal() int { return r.Total }
+
+var rewardColumns = columns{
+	"name":       {"name", promotype.FieldString},
+	"type":       {"type", promotype.FieldString},
+	"created_at": {"created_at", promotype.FieldTime},
+	"updated_at": {"updated_at", promotype.FieldTime},
+}
+
+func newRewardRow(r *campaign.Reward) (*rewardRow, error) {
+	if err := checkText("reward", str("id", r.ID), str("project_id", r.ProjectID), str("name", r.Name), str("type", string(r.Type))); err != nil {
+		return nil, err
+	}
+	meta, err := encodeMetadata(r.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	var attrs json.RawMessage
+	if r.Attributes != nil {
+		if attrs, err = encodeJSON(r.Attributes); err != nil {
+			return nil, err
+		}
+	}
+	params, err := encodeJSON(r.Parameters)
+	if err != nil {
+		return nil, err
+	}
+	return &rewardRow{
+		ProjectID:  r.ProjectID,
+		ID:         r.ID,
+		Name:       r.Name,
+		Type:       string(r.Type),
+		Stock:      promotype.ClonePtr(r.Stock),
+		Redeemed:   promotype.ClonePtr(r.Redeemed),
+		Metadata:   meta,
+		Attributes: attrs,
+		Parameters: params,
+		CreatedAt:  sqlTime(r.CreatedAt),
+		UpdatedAt:  sqlTimePtr(r.UpdatedAt),
+	}, nil
+}
+
+func (r *rewardRow) domain() (*campaign.Reward, error) {
+	out := &campaign.Reward{
+		ID:        r.ID,
+		ProjectID: r.ProjectID,
+		Name:      r.Name,
+		Type:      campaign.RewardType(r.Type),
+		Stock:     r.Stock,
+		Redeemed:  r.Redeemed,
+		CreatedAt: domainTime(r.CreatedAt),
+		UpdatedAt: domainTimePtr(r.UpdatedAt),
+	}
+	var err error
+	if out.Metadata, err = decodeMetadata(r.Metadata); err != nil {
+		return nil, err
+	}
+	if err := decodeJSON(r.Attributes, &out.Attributes); err != nil {
+		return nil, err
+	}
+	if err := decodeJSON(r.Parameters, &out.Parameters); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func rewardNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("reward", id) }
+}
+
+// InsertReward implements campaign.Store.
+func (s *Store) InsertReward(ctx context.Context, r *campaign.Reward) error {
+	row, err := newRewardRow(r)
+	if err != nil {
+		return err
+	}
+	dup := func() error { return promotype.Duplicate("reward", "Duplicated reward exists with id %s", r.ID) }
+	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return fail("insert reward", err, dup)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return dup()
+	}
+	return nil
+}
+
+// UpdateReward implements campaign.Store: it replaces every field of r.ID.
+func (s *Store) UpdateReward(ctx context.Context, r *campaign.Reward) error {
+	row, err := newRewardRow(r)
+	if err != nil {
+		if !storableKeys(r.ProjectID, r.ID) {
+			return rewardNotFound(r.ID)()
+		}
+		return err
+	}
+	res, err := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Exec(ctx)
+	if err != nil {
+		return fail("update reward", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return rewardNotFound(r.ID)()
+	}
+	return nil
+}
+
+// GetReward implements campaign.Store.
+func (s *Store) GetReward(ctx context.Context, projectID, id string) (*campaign.Reward, error) {
+	if !storableKeys(projectID, id) {
+		return nil, rewardNotFound(id)()
+	}
+	var row rewardRow
+	if err := s.db.NewSelect().Model(&row).Where("r.project_id = ? AND r.id = ?", projectID, id).Scan(ctx); err != nil {
+		return nil, getErr("get reward", err, rewardNotFound(id))
+	}
+	return row.domain()
+}
+
+// ListRewards implements campaign.Store.
+func (s *Store) ListRewards(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.Reward, int, error) {
+	if !storable(projectID) {
+		return []*campaign.Reward{}, 0, nil
+	}
+	rows, total, err := list[rewardRow](ctx, s.db, rewardColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.Where("r.project_id = ?", projectID)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*campaign.Reward, len(rows))
+	for i := range rows {
+		if out[i], err = rows[i].domain(); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// DeleteReward implements campaign.Store.
+func (s *Store) DeleteReward(ctx context.Context, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return rewardNotFound(id)()
+	}
+	res, err := s.db.NewDelete().Model((*rewardRow)(nil)).Where("r.project_id = ? AND r.id = ?", projectID, id).Exec(ctx)
+	if err != nil {
+		return fail("delete reward", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return rewardNotFound(id)()
+	}
+	return nil
+}

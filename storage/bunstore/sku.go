@@ -1,0 +1,239 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/promotype"
+)
+
+type skuRow struct {
+	bun.BaseModel `bun:"table:promo_skus,alias:s"`
+
+	ProjectID  string          `bun:"project_id,pk"`
+	ID         string          `bun:"id,pk"`
+	ProductID  string          `bun:"product_id"`
+	SourceID   *string         `bun:"source_id"`
+	SKU        *string         `bun:"sku"`
+	Price      *int64          `bun:"price"`
+	Currency   *string         `bun:"currency"`
+	Attributes json.RawMessage `bun:"attributes"`
+	ImageURL   *string         `bun:"image_url"`
+	Metadata   json.RawMessage `bun:"metadata"`
+	CreatedAt  time.Time       `bun:"created_at"`
+	UpdatedAt  *time.Time      `bun:"updated_at"`
+	BinnedAt   *time.Time      `bun:"binned_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *skuRow) listTotal() int { return r.Total }
+
+var skuColumns = columns{
+	"source_id":  {"source_id", promotype.FieldString},
+	"sku":        {"sku", promotype.FieldString},
+	"created_at": {"created_at", promotype.FieldTime},
+	"updated_at": {"updated_at", promotype.FieldTime},
+}
+
+func newSKURow(s *catalog.SKU) (*skuRow, error) {
+	if err := checkText("sku", str("id", s.ID), str("project_id", s.ProjectID), str("product_id", s.ProductID),
+		text{"source_id", s.SourceID}, text{"sku", s.SKU}, text{"currency", s.Currency}, text{"image_url", s.ImageURL}); err != nil {
+		return nil, err
+	}
+	attrs, err := encodeMetadata(s.Attributes)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := encodeMetadata(s.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	return &skuRow{
+		ProjectID:  s.ProjectID,
+		ID:         s.ID,
+		ProductID:  s.ProductID,
+		SourceID:   promotype.ClonePtr(s.SourceID),
+		SKU:        promotype.ClonePtr(s.SKU),
+		Price:      promotype.ClonePtr(s.Price),
+		Currency:   promotype.ClonePtr(s.Currency),
+		Attributes: attrs,
+		ImageURL:   promotype.ClonePtr(s.ImageURL),
+		Metadata:   meta,
+		CreatedAt:  sqlTime(s.CreatedAt),
+		UpdatedAt:  sqlTimePtr(s.UpdatedAt),
+		BinnedAt:   sqlTimePtr(s.BinnedAt),
+	}, nil
+}
+
+func (r *skuRow) domain() (*catalog.SKU, error) {
+	s := &catalog.SKU{
+		ID:        r.ID,
+		ProjectID: r.ProjectID,
+		ProductID: r.ProductID,
+		SourceID:  r.SourceID,
+		SKU:       r.SKU,
+		Price:     r.Price,
+		Currency:  r.Currency,
+		ImageURL:  r.ImageURL,
+		CreatedAt: domainTime(r.CreatedAt),
+		UpdatedAt: domainTimePtr(r.UpdatedAt),
+		BinnedAt:  domainTimePtr(r.BinnedAt),
+	}
+	var err error
+	if s.Attributes, err = decodeMetadata(r.Attributes); err != nil {
+		return nil, err
+	}
+	if s.Metadata, err = decodeMetadata(r.Metadata); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func skuNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("sku", id) }
+}
+
+func skuDuplicate(s *catalog.SKU) func() error {
+	return func() error {
+		return promotype.Duplicate("sku", "Duplicated sku exists with source_id %s", deref(s.SourceID))
+	}
+}
+
+// InsertSKU implements catalog.Store.
+func (s *Store) InsertSKU(ctx context.Context, sku *catalog.SKU) error {
+	row, err := newSKURow(sku)
+	if err != nil {
+		return err
+	}
+	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return fail("insert sku", err, skuDuplicate(sku))
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		return nil
+	}
+	// Nothing inserted: the id or a live source id is taken.
+	exists, err := s.db.NewSelect().Model((*skuRow)(nil)).
+		Where("project_id = ? AND id = ?", sku.ProjectID, sku.ID).Exists(ctx)
+	if err != nil {
+		return fail("insert sku", err, nil)
+	}
+	if exists {
+		return promotype.Duplicate("sku", "Duplicated sku exists with id %s", sku.ID)
+	}
+	return skuDuplicate(sku)()
+}
+
+// UpdateSKU implements catalog.Store. It replaces every field of the live
+// SKU sku.ID; a source id held by another live SKU of the project is refused
+// without touching the row.
+func (s *Store) UpdateSKU(ctx context.Context, sku *catalog.SKU) error {
+	row, err := newSKURow(sku)
+	if err != nil {
+		if !storableKeys(sku.ProjectID, sku.ID) {
+			return skuNotFound(sku.ID)()
+		}
+		return err
+	}
+	upd := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Where("s.binned_at IS NULL")
+	if sku.SourceID != nil {
+		upd = upd.Where(`NOT EXISTS (SELECT 1 FROM promo_skus AS o
+			WHERE o.project_id = s.project_id AND o.source_id = ? AND o.binned_at IS NULL AND o.id <> s.id)`, *sku.SourceID)
+	}
+	res, err := upd.Exec(ctx)
+	if err != nil {
+		return fail("update sku", err, skuDuplicate(sku))
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		return nil
+	}
+	if _, err := s.GetSKU(ctx, sku.ProjectID, sku.ID); err != nil {
+		return err
+	}
+	return skuDuplicate(sku)()
+}
+
+// GetSKU implements catalog.Store.
+func (s *Store) GetSKU(ctx context.Context, projectID, id string) (*catalog.SKU, error) {
+	return s.getSKU(ctx, id, "get sku", "s.project_id = ? AND s.id = ?", projectID, id)
+}
+
+// FindSKUBySourceID implements catalog.Store.
+func (s *Store) FindSKUBySourceID(ctx context.Context, projectID, sourceID string) (*catalog.SKU, error) {
+	return s.getSKU(ctx, sourceID, "find sku", "s.project_id = ? AND s.source_id = ?", projectID, sourceID)
+}
+
+// getSKU reads the live SKU that where selects; ref names it in a not_found
+// error.
+func (s *Store) getSKU(ctx context.Context, ref, op, where string, projectID, key string) (*catalog.SKU, error) {
+	if !storableKeys(projectID, key) {
+		return nil, skuNotFound(ref)()
+	}
+	var row skuRow
+	err := s.db.NewSelect().Model(&row).Where(where, projectID, key).Where("s.binned_at IS NULL").Scan(ctx)
+	if err != nil {
+		return nil, getErr(op, err, skuNotFound(ref))
+	}
+	return row.domain()
+}
+
+// ListSKUs implements catalog.Store.
+func (s *Store) ListSKUs(ctx context.Context, projectID, productID string, q promotype.Query) ([]*catalog.SKU, int, error) {
+	if !storableKeys(projectID, productID) {
+		return []*catalog.SKU{}, 0, nil
+	}
+	rows, total, err := list[skuRow](ctx, s.db, skuColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		sel = sel.Where("s.project_id = ? AND s.binned_at IS NULL", projectID)
+		if productID != "" {
+			sel = sel.Where("s.product_id = ?", productID)
+		}
+		return sel
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*catalog.SKU, len(rows))
+	for i := range rows {
+		if out[i], err = rows[i].domain(); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// BinSKU implements catalog.Store.
+func (s *Store) BinSKU(ctx context.Context, projectID, id string, at promotype.Time) error {
+	if !storableKeys(projectID, id) {
+		return skuNotFound(id)()
+	}
+	res, err := s.db.NewUpdate().Model((*skuRow)(nil)).Set("binned_at = ?", sqlTime(at)).
+		Where("s.project_id = ? AND s.id = ? AND s.binned_at IS NULL", projectID, id).Exec(ctx)
+	if err != nil {
+		return fail("bin sku", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return skuNotFound(id)()
+	}
+	return nil
+}
+
+// DeleteSKU implements catalog.Store: the SKU goes, live or binned.
+func (s *Store) DeleteSKU(ctx context.Context, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return skuNotFound(id)()
+	}
+	res, err := s.db.NewDelete().Model((*skuRow)(nil)).
+		Where("s.project_id = ? AND s.id = ?", projectID, id).Exec(ctx)
+	if err != nil {
+		return fail("delete sku", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return skuNotFound(id)()
+	}
+	return nil
+}

@@ -1,0 +1,23 @@
+package bunstore
+
+import (
+	"github.com/uptrace/bun"
+
+	"github.com/promoengine/promo/storage"
+)
+
+// Store is the PostgreSQL storage.Store. It is safe for concurrent use when
+// built over a *bun.DB; one built over a bun.Tx (as RunInTx hands to its fn)
+// is bound to that transaction.
+type Store struct {
+	db bun.IDB
+}
+
+var _ storage.Store = (*Store)(nil)
+
+// New returns a store over db: a *bun.DB (the usual case, see [Open] and
+// [Migrate]), a bun.Conn, or a bun.Tx of the host application, in which case
+// every call, RunInTx included, joins that transaction.
+func New(db bun.IDB) *Store {
+	return &Store{db: db}
+}

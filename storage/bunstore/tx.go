@@ -1,0 +1,23 @@
+package bunstore
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+
+	"github.com/promoengine/promo/storage"
+)
+
+// RunInTx implements storage.Store. fn runs over a Store bound to a new
+// transaction, which commits when fn returns nil and rolls back when it
+// returns an error or panics (the panic goes on after the rollback). On a
+// store already bound to a transaction, fn joins it.
+func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx storage.Store) error) error {
+	switch s.db.(type) {
+	case bun.Tx, *bun.Tx:
+		return fn(ctx, s)
+	}
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		return fn(ctx, &Store{db: tx})
+	})
+}
