@@ -145,3 +145,28 @@ func TestProjectsAndKeys(t *testing.T) {
 		wantErr(t, err, 400, "invalid_payload")
 	})
 }
+
+func TestProvisionProjectIsAtomic(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		// An unknown management key fails the grant: nothing of the project stays.
+		_, _, err := f.eng.ProvisionProject(ctx, promo.ProjectParams{ID: "proj_half", Name: "Half"}, promo.KeyParams{ID: "app-half"}, "mgmt-unknown")
+		wantErr(t, err, 404, "not_found")
+		_, err = f.eng.GetProject(ctx, "proj_half")
+		wantErr(t, err, 404, "not_found")
+		_, err = f.eng.Auth().AuthenticateApp(ctx, "app-half", "anything-anything")
+		wantErr(t, err, 401, "unauthorized")
+
+		m := must[promo.Credentials](t)(f.eng.Auth().CreateManagementKey(ctx, promo.KeyParams{}))
+		p, creds, err := f.eng.ProvisionProject(ctx, promo.ProjectParams{Name: "Whole"}, promo.KeyParams{}, m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := must[string](t)(f.eng.Auth().AuthenticateApp(ctx, creds.ID, creds.Secret)); got != p.ID {
+			t.Errorf("app key resolves %s, want %s", got, p.ID)
+		}
+		if k := must[*promo.ManagementKey](t)(f.eng.Auth().AuthenticateManagement(ctx, m.ID, m.Secret)); !k.Grants(p.ID) {
+			t.Error("management key not granted the new project")
+		}
+		must[*promo.Project](t)(f.eng.GetProject(ctx, p.ID))
+	})
+}

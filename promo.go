@@ -69,16 +69,49 @@ func (e *Engine) CreateProject(ctx context.Context, in project.Params) (*project
 	if err != nil {
 		return nil, err
 	}
-	err = e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
-		if err := tx.InsertProject(ctx, p); err != nil {
-			return err
-		}
-		return tx.InsertProduct(ctx, catalog.NewShipping(p.ID, p.CreatedAt))
-	})
+	err = e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error { return e.insertProject(ctx, tx, p) })
 	if err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// ProvisionProject creates a project with its built-in resources and an
+// application key pair, and grants it to the management key managementKeyID
+// when that is not empty, all in one transaction. It returns the key pair in
+// clear text: its secret is not kept.
+func (e *Engine) ProvisionProject(ctx context.Context, in project.Params, app auth.KeyParams, managementKeyID string) (*project.Project, auth.Credentials, error) {
+	p, err := project.New(in, e.env)
+	if err != nil {
+		return nil, auth.Credentials{}, err
+	}
+	key, creds, err := auth.NewAppKey(p.ID, app, p.CreatedAt)
+	if err != nil {
+		return nil, auth.Credentials{}, err
+	}
+	err = e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+		if err := e.insertProject(ctx, tx, p); err != nil {
+			return err
+		}
+		if err := tx.InsertAppKey(ctx, key); err != nil {
+			return err
+		}
+		if managementKeyID == "" {
+			return nil
+		}
+		return auth.Grant(ctx, tx, managementKeyID, p.ID)
+	})
+	if err != nil {
+		return nil, auth.Credentials{}, err
+	}
+	return p, creds, nil
+}
+
+func (e *Engine) insertProject(ctx context.Context, tx storage.Store, p *project.Project) error {
+	if err := tx.InsertProject(ctx, p); err != nil {
+		return err
+	}
+	return tx.InsertProduct(ctx, catalog.NewShipping(p.ID, p.CreatedAt))
 }
 
 // GetProject returns a project by id.

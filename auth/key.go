@@ -77,6 +77,16 @@ func NewUUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
+// NewAppKey makes an application key pair of projectID (not yet stored):
+// the row to store and the credentials in clear text.
+func NewAppKey(projectID string, in KeyParams, now promotype.Time) (*AppKey, Credentials, error) {
+	in, err := in.fill()
+	if err != nil {
+		return nil, Credentials{}, err
+	}
+	return &AppKey{AppID: in.ID, ProjectID: projectID, SecretHash: Hash(in.Secret), CreatedAt: now}, Credentials{ID: in.ID, Secret: in.Secret}, nil
+}
+
 func (p KeyParams) fill() (KeyParams, error) {
 	if p.ID == "" {
 		p.ID = NewUUID()

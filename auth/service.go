@@ -19,15 +19,14 @@ func NewService(store Store, env promotype.Env) *Service { return &Service{store
 // CreateAppKey creates an application key pair for projectID and returns it
 // in clear text; only its hash is stored.
 func (s *Service) CreateAppKey(ctx context.Context, projectID string, in KeyParams) (Credentials, error) {
-	in, err := in.fill()
+	k, creds, err := NewAppKey(projectID, in, s.env.Clock.Now())
 	if err != nil {
 		return Credentials{}, err
 	}
-	k := &AppKey{AppID: in.ID, ProjectID: projectID, SecretHash: Hash(in.Secret), CreatedAt: s.env.Clock.Now()}
 	if err := s.store.InsertAppKey(ctx, k); err != nil {
 		return Credentials{}, err
 	}
-	return Credentials{ID: in.ID, Secret: in.Secret}, nil
+	return creds, nil
 }
 
 // AuthenticateApp checks an application key pair and returns its project id.
@@ -61,7 +60,13 @@ func (s *Service) CreateManagementKey(ctx context.Context, in KeyParams, project
 
 // GrantProject lets a management key manage one more project.
 func (s *Service) GrantProject(ctx context.Context, keyID, projectID string) error {
-	k, err := s.store.GetManagementKey(ctx, keyID)
+	return Grant(ctx, s.store, keyID, projectID)
+}
+
+// Grant lets management key keyID manage projectID, through st (which may
+// be bound to the caller's transaction).
+func Grant(ctx context.Context, st Store, keyID, projectID string) error {
+	k, err := st.GetManagementKey(ctx, keyID)
 	if err != nil {
 		return err
 	}
@@ -69,7 +74,7 @@ func (s *Service) GrantProject(ctx context.Context, keyID, projectID string) err
 		return nil
 	}
 	k.ProjectIDs = append(k.ProjectIDs, projectID)
-	return s.store.UpdateManagementKey(ctx, k)
+	return st.UpdateManagementKey(ctx, k)
 }
 
 // AuthenticateManagement checks a management key pair.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/promoengine/promo/internal/validate"
 	"github.com/promoengine/promo/promotype"
@@ -276,7 +277,7 @@ func checkAttributes(p *Product, attrs promotype.Metadata) error {
 	slices.Sort(keys)
 	for _, k := range keys {
 		if !p.HasAttribute(k) {
-			return promotype.InvalidPayload("Property .attributes.%s is not an attribute of product %s (its attributes: %v)", k, p.ID, p.Attributes)
+			return promotype.InvalidPayload("Property .attributes.%s is not an attribute of product %s (its attributes: %s)", k, p.ID, strings.Join(p.Attributes, ", "))
 		}
 	}
 	return nil

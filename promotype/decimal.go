@@ -2,7 +2,8 @@ package promotype
 
 import (
 	"bytes"
-	"fmt"
+	"encoding/json"
+	"reflect"
 
 	"github.com/shopspring/decimal"
 )
@@ -29,7 +30,8 @@ func (d *Decimal) UnmarshalJSON(b []byte) error {
 	b = bytes.Trim(b, `"`)
 	v, err := decimal.NewFromString(string(b))
 	if err != nil {
-		return fmt.Errorf("must be number")
+		// A type error lets encoding/json name the property that failed.
+		return &json.UnmarshalTypeError{Value: "string", Type: reflect.TypeFor[float64]()}
 	}
 	d.Decimal = v
 	return nil

@@ -3,7 +3,9 @@ package promotype
 import (
 	"bytes"
 	"database/sql/driver"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"time"
 )
 
@@ -37,11 +39,11 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
-		return fmt.Errorf("must be an ISO-8601 date-time string")
+		return &json.UnmarshalTypeError{Value: "non-string", Type: reflect.TypeFor[string]()}
 	}
 	p, err := ParseTime(string(b[1 : len(b)-1]))
 	if err != nil {
-		return err
+		return &json.UnmarshalTypeError{Value: "string " + string(b), Type: reflect.TypeFor[Time]()}
 	}
 	*t = p
 	return nil

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/storage"
+	"github.com/promoengine/promo/storage/bunstore"
+	"github.com/promoengine/promo/storage/memory"
+)
+
+// openStore returns the memory store, or the PostgreSQL store (migrated)
+// when cfg.DatabaseURL is set, and a function that releases it.
+func openStore(ctx context.Context, cfg config) (storage.Store, func() error, error) {
+	if cfg.DatabaseURL == "" {
+		return memory.New(), func() error { return nil }, nil
+	}
+	db, err := bunstore.Open(cfg.DatabaseURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening %s: %w", envDatabaseURL, err)
+	}
+	if err := bunstore.Migrate(ctx, db); err != nil {
+		_ = db.Close()
+		return nil, nil, fmt.Errorf("migrating the database: %w", err)
+	}
+	return bunstore.New(db), db.Close, nil
+}
+
+// setup is what bootstrap made or found: the project served and the
+// credentials to use it. Tokens are empty when they came from the
+// configuration (they are never printed back).
+type setup struct {
+	ProjectID  string
+	App        auth.Credentials
+	Management auth.Credentials
+
+	generated map[string]bool // env var names whose value was generated
+}
+
+// bootstrap makes sure the configured project and key pairs exist, creating
+// what is missing. Running it again with the same configuration (a restart
+// over PostgreSQL) changes nothing; a configured key id that exists with
+// another token is an error.
+func bootstrap(ctx context.Context, eng *promo.Engine, cfg config) (*setup, error) {
+	s := &setup{generated: map[string]bool{}}
+	var err error
+	if s.ProjectID, err = ensureProject(ctx, eng, cfg.ProjectID); err != nil {
+		return nil, err
+	}
+	s.generated[envProjectID] = cfg.ProjectID == ""
+
+	s.App, err = ensureKey(ctx, keyKind{idVar: envAppID, tokenVar: envAppToken},
+		auth.KeyParams{ID: cfg.AppID, Secret: cfg.AppToken},
+		func(id, token string) error {
+			pid, err := eng.Auth().AuthenticateApp(ctx, id, token)
+			if err == nil && pid != s.ProjectID {
+				return fmt.Errorf("%s %s belongs to project %s, not to %s", envAppID, id, pid, s.ProjectID)
+			}
+			return err
+		},
+		func(p auth.KeyParams) (auth.Credentials, error) { return eng.Auth().CreateAppKey(ctx, s.ProjectID, p) })
+	if err != nil {
+		return nil, err
+	}
+
+	s.Management, err = ensureKey(ctx, keyKind{idVar: envMgmtID, tokenVar: envMgmtToken},
+		auth.KeyParams{ID: cfg.MgmtID, Secret: cfg.MgmtToken},
+		func(id, token string) error {
+			k, err := eng.Auth().AuthenticateManagement(ctx, id, token)
+			if err != nil {
+				return err
+			}
+			return eng.Auth().GrantProject(ctx, k.ID, s.ProjectID)
+		},
+		func(p auth.KeyParams) (auth.Credentials, error) {
+			return eng.Auth().CreateManagementKey(ctx, p, s.ProjectID)
+		})
+	if err != nil {
+		return nil, err
+	}
+	s.generated[envAppID], s.generated[envAppToken] = cfg.AppID == "", cfg.AppToken == ""
+	s.generated[envMgmtID], s.generated[envMgmtToken] = cfg.MgmtID == "", cfg.MgmtToken == ""
+	return s, nil
+}
+
+// ensureProject returns id when that project exists, else creates it (with
+// a generated id when id is empty).
+func ensureProject(ctx context.Context, eng *promo.Engine, id string) (string, error) {
+	if id != "" {
+		_, err := eng.GetProject(ctx, id)
+		if err == nil {
+			return id, nil
+		}
+		if !errors.Is(err, promo.ErrNotFound) {
+			return "", fmt.Errorf("reading project %s: %w", id, err)
+		}
+	}
+	p, err := eng.CreateProject(ctx, project.Params{ID: id, Name: "Default project"})
+	if err != nil {
+		return "", fmt.Errorf("creating project: %w", err)
+	}
+	return p.ID, nil
+}
+
+// keyKind names the two environment variables of one key pair.
+type keyKind struct{ idVar, tokenVar string }
+
+// ensureKey accepts an existing key pair (check returns nil for it) or
+// creates one. An id that exists with another token is an error naming the
+// variables to fix.
+func ensureKey(ctx context.Context, kind keyKind, in auth.KeyParams, check func(id, token string) error, create func(auth.KeyParams) (auth.Credentials, error)) (auth.Credentials, error) {
+	if in.ID != "" && in.Secret != "" {
+		err := check(in.ID, in.Secret)
+		if err == nil {
+			return auth.Credentials{ID: in.ID, Secret: in.Secret}, nil
+		}
+		if !errors.Is(err, promo.ErrUnauthorized) {
+			return auth.Credentials{}, err
+		}
+	}
+	c, err := create(in)
+	if errors.Is(err, promo.ErrDuplicateFound) {
+		if in.Secret == "" {
+			return auth.Credentials{}, fmt.Errorf("%s %s already exists: set %s to its token", kind.idVar, in.ID, kind.tokenVar)
+		}
+		return auth.Credentials{}, fmt.Errorf("%s %s already exists and %s is not its token", kind.idVar, in.ID, kind.tokenVar)
+	}
+	if err != nil {
+		return auth.Credentials{}, fmt.Errorf("creating %s: %w", kind.idVar, err)
+	}
+	return c, nil
+}
+
+// print writes the project and credentials in environment-variable form, so
+// they can be pasted into a shell or a .env file. Configured tokens are not
+// echoed.
+func (s *setup) print(w io.Writer) {
+	line := func(name, value string) {
+		note := ""
+		if s.generated[name] {
+			note = " # generated"
+		}
+		fmt.Fprintf(w, "%s=%s%s\n", name, value, note)
+	}
+	line(envProjectID, s.ProjectID)
+	line(envAppID, s.App.ID)
+	if s.generated[envAppToken] {
+		line(envAppToken, s.App.Secret)
+	}
+	line(envMgmtID, s.Management.ID)
+	if s.generated[envMgmtToken] {
+		line(envMgmtToken, s.Management.Secret)
+	}
+}

@@ -1,0 +1,50 @@
+package main
+
+import "time"
+
+// Environment variables read by the server.
+const (
+	envAddr        = "PROMO_ADDR"             // listen address, default :8080
+	envDatabaseURL = "PROMO_DATABASE_URL"     // PostgreSQL DSN; memory store when empty
+	envProjectID   = "PROMO_PROJECT_ID"       // project to serve; created when missing
+	envAppID       = "PROMO_APP_ID"           // X-App-Id of the project's key pair
+	envAppToken    = "PROMO_APP_TOKEN"        // X-App-Token of that key pair
+	envMgmtID      = "PROMO_MANAGEMENT_ID"    // X-Management-Id of the management key
+	envMgmtToken   = "PROMO_MANAGEMENT_TOKEN" // X-Management-Token of that key
+)
+
+// defaultAddr is where the server listens without PROMO_ADDR.
+const defaultAddr = ":8080"
+
+// config is the server's configuration. Empty credentials are generated.
+type config struct {
+	Addr        string
+	DatabaseURL string
+	ProjectID   string
+	AppID       string
+	AppToken    string
+	MgmtID      string
+	MgmtToken   string
+
+	// ShutdownTimeout bounds the graceful shutdown: requests still running
+	// after it are cut off.
+	ShutdownTimeout time.Duration
+}
+
+// loadConfig reads the configuration through getenv (os.Getenv in main).
+func loadConfig(getenv func(string) string) config {
+	cfg := config{
+		Addr:            getenv(envAddr),
+		DatabaseURL:     getenv(envDatabaseURL),
+		ProjectID:       getenv(envProjectID),
+		AppID:           getenv(envAppID),
+		AppToken:        getenv(envAppToken),
+		MgmtID:          getenv(envMgmtID),
+		MgmtToken:       getenv(envMgmtToken),
+		ShutdownTimeout: 10 * time.Second,
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = defaultAddr
+	}
+	return cfg
+}

@@ -1,0 +1,65 @@
+package httpadapter
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+)
+
+// contentTypeJSON is the Content-Type of every JSON response.
+const contentTypeJSON = "application/json; charset=utf-8"
+
+// contentTypeJSONValue is the header value slice shared by every response
+// (Header.Set would allocate one per response; nothing modifies it).
+var contentTypeJSONValue = []string{contentTypeJSON}
+
+// maxPooledBuffer is the largest buffer put back into a pool; bigger ones
+// (a rare huge list or body) are left to the garbage collector.
+const maxPooledBuffer = 64 << 10
+
+// jsonEncoder is a reusable buffer with an encoder bound to it.
+type jsonEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encoders = sync.Pool{New: func() any {
+	e := &jsonEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false) // "<>&" stay as they are, as the hosted service sends them
+	return e
+}}
+
+// writeJSON answers with status and v encoded as JSON. The body is encoded
+// in full before the header is written, so an encoding failure can still be
+// answered with a 500.
+func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	e := encoders.Get().(*jsonEncoder)
+	defer func() {
+		if e.buf.Cap() <= maxPooledBuffer {
+			e.buf.Reset()
+			encoders.Put(e)
+		}
+	}()
+	if err := e.enc.Encode(v); err != nil {
+		s.logger.LogAttrs(r.Context(), slog.LevelError, "httpadapter: encoding the response",
+			slog.String("request_id", requestIDOf(w)), slog.String("path", r.URL.Path), slog.Any("error", err))
+		e.buf.Reset()
+		e.buf.WriteString(`{"code":500,"key":"internal_error","message":"Internal server error","request_id":` +
+			strconv.Quote(requestIDOf(w)) + "}\n")
+		status = http.StatusInternalServerError
+	}
+	h := w.Header()
+	h["Content-Type"] = contentTypeJSONValue
+	h.Set("Content-Length", strconv.Itoa(e.buf.Len()))
+	w.WriteHeader(status)
+	_, _ = w.Write(e.buf.Bytes())
+}
+
+// writeNoContent answers 204 with no body.
+func writeNoContent(w http.ResponseWriter) {
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,62 @@
+package httpadapter
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/promoengine/promo/promotype"
+)
+
+// writeError answers with err as the spec's Error object and its Code as the
+// status. An error that is not a *promotype.Error is logged and answered with
+// a bare 500 internal_error: its text may hold internals and is never sent.
+func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var pe *promotype.Error
+	known := errors.As(err, &pe)
+	e := *promotype.AsError(err) // a copy: the request id must not leak into a shared value
+	if e.Code < 400 || e.Code > 599 {
+		e.Code = http.StatusInternalServerError
+	}
+	if !known || e.Code >= 500 {
+		s.logger.LogAttrs(r.Context(), slog.LevelError, "httpadapter: request failed",
+			slog.String("request_id", requestIDOf(w)),
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", e.Code),
+			slog.Any("error", err))
+	}
+	e.RequestID = requestIDOf(w)
+	s.writeJSON(w, r, e.Code, &e)
+}
+
+// errNotFoundRoute is the 404 of a path no route serves.
+func errNotFoundRoute(r *http.Request) error {
+	return promotype.Newf(http.StatusNotFound, "not_found", "Resource not found", "Cannot find endpoint %s %s", r.Method, r.URL.Path)
+}
+
+// errMethodNotAllowed is the 405 of a known path called with another method;
+// allowed are the methods the path serves.
+func errMethodNotAllowed(method string, allowed []string) error {
+	return promotype.Newf(http.StatusMethodNotAllowed, "method_not_allowed", "Method not allowed",
+		"%s is not supported by this endpoint. Did you mean %s?", method, orList(allowed))
+}
+
+// errUnsupportedMediaType is the 415 of a body that is not JSON.
+func errUnsupportedMediaType(contentType string) error {
+	return promotype.Newf(http.StatusUnsupportedMediaType, "unsupported_media_type", "Unsupported media type",
+		"Content-Type %s is not supported; send application/json", contentType)
+}
+
+// orList joins words as "A", "A or B", "A, B or C".
+func orList(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return fmt.Sprintf("%s or %s", strings.Join(words[:len(words)-1], ", "), words[len(words)-1])
+}

@@ -1,0 +1,43 @@
+package httpadapter
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/promoengine/promo"
+)
+
+// server is the handler New returns: the engine, its settings and the mux
+// built from the route table.
+type server struct {
+	engine    *promo.Engine
+	logger    *slog.Logger
+	maxBody   int64
+	requestID func() string
+	mux       *http.ServeMux
+}
+
+// New returns an http.Handler serving engine's REST API. Mount it at the root
+// of a mux (its routes start with /v1/ and /management/v1/).
+func New(engine *promo.Engine, opts ...Option) http.Handler {
+	s := &server{
+		engine:    engine,
+		logger:    engine.Logger(),
+		maxBody:   DefaultMaxBodyBytes,
+		requestID: newRequestID,
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	s.mux = s.buildMux(s.routes())
+	return s
+}
+
+// ServeHTTP gives the request its id, recovers panics, and routes it.
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rw := &responseWriter{ResponseWriter: w}
+	rw.requestID[0] = s.requestID()
+	rw.Header()[headerRequestID] = rw.requestID[:] // Set would allocate the slice
+	defer s.recoverPanic(rw, r)
+	s.mux.ServeHTTP(rw, r)
+}

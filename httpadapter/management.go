@@ -1,0 +1,44 @@
+package httpadapter
+
+import (
+	"net/http"
+
+	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/project"
+)
+
+// createdProject is the answer of POST /management/v1/projects: the project
+// and the application key pair made for it (its token is shown only here).
+type createdProject struct {
+	*project.Project
+	AppKeys []appKeyPair `json:"app_keys"`
+}
+
+// appKeyPair is an application key pair in clear text.
+type appKeyPair struct {
+	AppID    string `json:"app_id"`
+	AppToken string `json:"app_token"`
+}
+
+// managementRoutes are the project endpoints of the management API, an
+// extension that lets a standalone server be set up through its API.
+func (s *server) managementRoutes() []route {
+	return []route{
+		{http.MethodPost, "/management/v1/projects", managementKey, withBody(s.createProject)},
+		{http.MethodGet, "/management/v1/projects/{projectId}", managementKey, withoutBody(func(c *call) (*project.Project, error) {
+			return s.engine.GetProject(c.ctx(), c.projectID)
+		})},
+	}
+}
+
+// createProject creates a project from {name, timezone} (an id in the body
+// is ignored), grants it to the calling management key and creates an
+// application key pair for it, in one transaction.
+func (s *server) createProject(c *call, in project.Params) (*createdProject, error) {
+	in.ID = ""
+	p, key, err := s.engine.ProvisionProject(c.ctx(), in, auth.KeyParams{}, c.management.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &createdProject{Project: p, AppKeys: []appKeyPair{{AppID: key.ID, AppToken: key.Secret}}}, nil
+}

@@ -1,0 +1,43 @@
+package httpadapter
+
+import "log/slog"
+
+// DefaultMaxBodyBytes is the default limit of a request body (1 MiB).
+const DefaultMaxBodyBytes = 1 << 20
+
+// Option configures the handler returned by [New].
+type Option func(*server)
+
+// WithMaxBodyBytes limits request bodies to n bytes (default
+// [DefaultMaxBodyBytes]); a larger body is answered with 400 invalid_payload.
+// n <= 0 keeps the default.
+func WithMaxBodyBytes(n int64) Option {
+	return func(s *server) {
+		if n > 0 {
+			s.maxBody = n
+		}
+	}
+}
+
+// WithLogger sets the logger for internal errors and recovered panics
+// (default: the engine's logger).
+func WithLogger(l *slog.Logger) Option {
+	return func(s *server) {
+		if l != nil {
+			s.logger = l
+		}
+	}
+}
+
+// WithRequestIDFunc replaces the request id generator (default: "v-"
+// followed by 18 random lowercase hex characters, as the hosted service's
+// ids look). Tests use it to make responses deterministic; a server may use
+// it to join the ids of its tracing system. f is called once per request,
+// concurrently, so it must be safe for concurrent use.
+func WithRequestIDFunc(f func() string) Option {
+	return func(s *server) {
+		if f != nil {
+			s.requestID = f
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package httpadapter
+
+import (
+	"errors"
+	"net/url"
+	"strconv"
+
+	"github.com/promoengine/promo/promotype"
+)
+
+// parseQuery parses a raw query string; a malformed one (a bad %-escape, a
+// semicolon) is a 400 rather than silently dropped parameters.
+func parseQuery(raw string) (url.Values, error) {
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return nil, promotype.InvalidQueryParams("The query string cannot be parsed: %v", err)
+	}
+	return q, nil
+}
+
+// listParams reads limit, page, order, end_date and the filters of a list
+// query. The ranges of limit and page and the order field are checked by the
+// engine, except an explicit 0, which promotype.ListParams cannot tell from
+// an absent value: it is rejected here, never taken as the default.
+func listParams(q url.Values) (promotype.ListParams, error) {
+	var p promotype.ListParams
+	var err error
+	if p.Limit, err = intParam(q, "limit"); err != nil {
+		return p, err
+	}
+	if q.Has("limit") && p.Limit == 0 {
+		return p, promotype.InvalidQueryParams("Property .limit must be between 1 and %d", promotype.MaxLimit)
+	}
+	if p.Page, err = intParam(q, "page"); err != nil {
+		return p, err
+	}
+	if q.Has("page") && p.Page == 0 {
+		return p, promotype.InvalidQueryParams("Property .page must be greater than or equal to 1")
+	}
+	p.Order = q.Get("order")
+	if v := q.Get("end_date"); q.Has("end_date") {
+		t, err := promotype.ParseTime(v)
+		if err != nil {
+			return p, promotype.InvalidQueryParams("Property .end_date cannot be recognized as a ISO-8601 compliant date")
+		}
+		p.EndDate = &t
+	}
+	if p.Filter, err = parseFilters(q); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// intParam reads an integer parameter (0 when absent). A value beyond the
+// int range is kept as the largest (or smallest) int, so the engine's range
+// check names it.
+func intParam(q url.Values, name string) (int, error) {
+	if !q.Has(name) {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(q.Get(name))
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, promotype.InvalidQueryParams("Property .%s must be integer", name)
+	}
+	return n, nil
+}
+
+// boolParam reads a boolean parameter: true, false, or absent (false).
+func boolParam(q url.Values, name string) (bool, error) {
+	if !q.Has(name) {
+		return false, nil
+	}
+	switch q.Get(name) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, promotype.InvalidQueryParams("Property .%s must be boolean", name)
+}

@@ -1,0 +1,88 @@
+package httpadapter
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// route is one row of the route table: a method and a ServeMux path pattern,
+// the credentials it takes and the endpoint serving it.
+type route struct {
+	method  string
+	pattern string
+	auth    scheme
+	handle  handler
+}
+
+// routes is the route table: every endpoint the adapter serves.
+func (s *server) routes() []route {
+	return slices.Concat(
+		s.productRoutes(),
+		s.rewardRoutes(),
+		s.locationRoutes(),
+		s.managementRoutes(),
+	)
+}
+
+// methodOrder is the order in which allowed methods are listed.
+var methodOrder = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// buildMux registers every route on a ServeMux, plus, for each path, a
+// method-less pattern that answers other methods with 405 (the ServeMux's own
+// 405 has a plain-text body), and a root pattern answering unknown paths with
+// 404. Routing errors are answered before authentication.
+func (s *server) buildMux(routes []route) *http.ServeMux {
+	mux := http.NewServeMux()
+	allowed := map[string][]string{}
+	var patterns []string
+	for _, rt := range routes {
+		if _, seen := allowed[rt.pattern]; !seen {
+			patterns = append(patterns, rt.pattern)
+		}
+		allowed[rt.pattern] = append(allowed[rt.pattern], rt.method)
+		mux.Handle(rt.method+" "+rt.pattern, s.endpoint(rt))
+	}
+	for _, p := range patterns {
+		mux.Handle(p, s.methodNotAllowed(allowed[p]))
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, errNotFoundRoute(r))
+	})
+	return mux
+}
+
+// methodNotAllowed answers 405 with an Allow header listing methods (and
+// HEAD, which ServeMux serves with every GET route).
+func (s *server) methodNotAllowed(methods []string) http.Handler {
+	methods = slices.Clone(methods)
+	slices.SortFunc(methods, func(a, b string) int { return slices.Index(methodOrder, a) - slices.Index(methodOrder, b) })
+	allow := methods
+	if slices.Contains(methods, http.MethodGet) {
+		allow = slices.Insert(slices.Clone(methods), slices.Index(methods, http.MethodGet)+1, http.MethodHead)
+	}
+	allowHeader := strings.Join(allow, ", ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allowHeader)
+		s.writeError(w, r, errMethodNotAllowed(r.Method, methods))
+	})
+}
+
+// endpoint wraps a route's handler with its authentication and writes what
+// the handler returns: the body with its status, 204 for a nil body, or the
+// error.
+func (s *server) endpoint(rt route) http.Handler {
+	handle := rt.handle
+	return s.authenticate(rt.auth, func(w http.ResponseWriter, r *http.Request, p principal) {
+		c := &call{w: w, r: r, principal: p, maxBody: s.maxBody}
+		status, body, err := handle(c)
+		switch {
+		case err != nil:
+			s.writeError(w, r, err)
+		case status == http.StatusNoContent:
+			writeNoContent(w)
+		default:
+			s.writeJSON(w, r, status, body)
+		}
+	})
+}
