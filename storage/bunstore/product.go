@@ -95,18 +95,8 @@ func productNotFound(id string) func() error {
 	return func() error { return promotype.NotFound("product", id) }
 }
 
-func productDuplicate(p *catalog.Product) func() error {
-	return func() error {
-		return promotype.Duplicate("product", "Duplicated product exists with source_id %s", deref(p.SourceID))
-	}
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
+// productKeys is the live-source-id uniqueness of promo_products.
+var productKeys = keyed{kind: "product", table: "promo_products", alias: "p", column: "source_id", live: "binned_at IS NULL"}
 
 // InsertProduct implements catalog.Store.
 func (s *Store) InsertProduct(ctx context.Context, p *catalog.Product) error {
@@ -114,27 +104,11 @@ func (s *Store) InsertProduct(ctx context.Context, p *catalog.Product) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
-	if err != nil {
-		return fail("insert product", err, productDuplicate(p))
-	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		return nil
-	}
-	// Nothing inserted: the id or a live source id is taken.
-	exists, err := s.db.NewSelect().Model((*productRow)(nil)).
-		Where("project_id = ? AND id = ?", p.ProjectID, p.ID).Exists(ctx)
-	if err != nil {
-		return fail("insert product", err, nil)
-	}
-	if exists {
-		return promotype.Duplicate("product", "Duplicated product exists with id %s", p.ID)
-	}
-	return productDuplicate(p)()
+	return productKeys.insert(ctx, s.db, row, p.ProjectID, p.ID, p.SourceID)
 }
 
 // UpdateProduct implements catalog.Store. It replaces every field of the
-// live product p.ID; a source id held by another live product is refused
+// live row; a source id held by another live row of the project is refused
 // without touching the row.
 func (s *Store) UpdateProduct(ctx context.Context, p *catalog.Product) error {
 	row, err := newProductRow(p)
@@ -144,22 +118,10 @@ func (s *Store) UpdateProduct(ctx context.Context, p *catalog.Product) error {
 		}
 		return err
 	}
-	upd := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Where("p.binned_at IS NULL")
-	if p.SourceID != nil {
-		upd = upd.Where(`NOT EXISTS (SELECT 1 FROM promo_products AS o
-			WHERE o.project_id = p.project_id AND o.source_id = ? AND o.binned_at IS NULL AND o.id <> p.id)`, *p.SourceID)
-	}
-	res, err := upd.Exec(ctx)
-	if err != nil {
-		return fail("update product", err, productDuplicate(p))
-	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		return nil
-	}
-	if _, err := s.GetProduct(ctx, p.ProjectID, p.ID); err != nil {
+	return productKeys.update(ctx, s.db, row, p.SourceID, func() error {
+		_, err := s.GetProduct(ctx, p.ProjectID, p.ID)
 		return err
-	}
-	return productDuplicate(p)()
+	})
 }
 
 // GetProduct implements catalog.Store.

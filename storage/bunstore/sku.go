@@ -98,11 +98,8 @@ func skuNotFound(id string) func() error {
 	return func() error { return promotype.NotFound("sku", id) }
 }
 
-func skuDuplicate(s *catalog.SKU) func() error {
-	return func() error {
-		return promotype.Duplicate("sku", "Duplicated sku exists with source_id %s", deref(s.SourceID))
-	}
-}
+// skuKeys is the live-source-id uniqueness of promo_skus.
+var skuKeys = keyed{kind: "sku", table: "promo_skus", alias: "s", column: "source_id", live: "binned_at IS NULL"}
 
 // InsertSKU implements catalog.Store.
 func (s *Store) InsertSKU(ctx context.Context, sku *catalog.SKU) error {
@@ -110,27 +107,11 @@ func (s *Store) InsertSKU(ctx context.Context, sku *catalog.SKU) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
-	if err != nil {
-		return fail("insert sku", err, skuDuplicate(sku))
-	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		return nil
-	}
-	// Nothing inserted: the id or a live source id is taken.
-	exists, err := s.db.NewSelect().Model((*skuRow)(nil)).
-		Where("project_id = ? AND id = ?", sku.ProjectID, sku.ID).Exists(ctx)
-	if err != nil {
-		return fail("insert sku", err, nil)
-	}
-	if exists {
-		return promotype.Duplicate("sku", "Duplicated sku exists with id %s", sku.ID)
-	}
-	return skuDuplicate(sku)()
+	return skuKeys.insert(ctx, s.db, row, sku.ProjectID, sku.ID, sku.SourceID)
 }
 
-// UpdateSKU implements catalog.Store. It replaces every field of the live
-// SKU sku.ID; a source id held by another live SKU of the project is refused
+// UpdateSKU implements catalog.Store. It replaces every field of the
+// live row; a source id held by another live row of the project is refused
 // without touching the row.
 func (s *Store) UpdateSKU(ctx context.Context, sku *catalog.SKU) error {
 	row, err := newSKURow(sku)
@@ -140,22 +121,10 @@ func (s *Store) UpdateSKU(ctx context.Context, sku *catalog.SKU) error {
 		}
 		return err
 	}
-	upd := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Where("s.binned_at IS NULL")
-	if sku.SourceID != nil {
-		upd = upd.Where(`NOT EXISTS (SELECT 1 FROM promo_skus AS o
-			WHERE o.project_id = s.project_id AND o.source_id = ? AND o.binned_at IS NULL AND o.id <> s.id)`, *sku.SourceID)
-	}
-	res, err := upd.Exec(ctx)
-	if err != nil {
-		return fail("update sku", err, skuDuplicate(sku))
-	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		return nil
-	}
-	if _, err := s.GetSKU(ctx, sku.ProjectID, sku.ID); err != nil {
+	return skuKeys.update(ctx, s.db, row, sku.SourceID, func() error {
+		_, err := s.GetSKU(ctx, sku.ProjectID, sku.ID)
 		return err
-	}
-	return skuDuplicate(sku)()
+	})
 }
 
 // GetSKU implements catalog.Store.
