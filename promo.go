@@ -25,6 +25,10 @@ type Engine struct {
 	locations *location.Service
 	rewards   *campaign.RewardService
 	auth      *auth.Service
+
+	access accessServices
+	sales  salesServices
+	promos promoServices
 }
 
 // New returns an engine over store.
@@ -41,6 +45,9 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.locations = location.NewService(store, e.env)
 	e.rewards = campaign.NewRewardService(store, storage.Tx(store, func(s storage.Store) campaign.RewardStore { return s }), e.env)
 	e.auth = auth.NewService(store, e.env)
+	e.wireAccess() // engine_access.go: OAuth tokens
+	e.wireSales()  // engine_sales.go: customers, orders
+	e.wirePromos() // engine_promos.go: campaigns, vouchers, async actions
 	return e, nil
 }
 

@@ -22,6 +22,9 @@ func (s *server) routes() []route {
 		s.rewardRoutes(),
 		s.locationRoutes(),
 		s.managementRoutes(),
+		s.oauthRoutes(),    // oauth.go
+		s.salesRoutes(),    // orders.go, customers.go
+		s.campaignRoutes(), // campaigns.go, vouchers.go, async_actions.go
 	)
 }
 

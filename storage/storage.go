@@ -23,8 +23,11 @@ import (
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/location"
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/voucher"
 )
 
 // Store is every domain port plus RunInTx.
@@ -34,6 +37,9 @@ type Store interface {
 	catalog.Store
 	location.Store
 	campaign.Store
+	customer.Store
+	order.Store
+	voucher.Store
 
 	// RunInTx runs fn in one transaction over tx, a Store bound to it.
 	RunInTx(ctx context.Context, fn func(ctx context.Context, tx Store) error) error

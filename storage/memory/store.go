@@ -24,6 +24,10 @@ type data struct {
 
 	productSources index
 	skuSources     index
+
+	access accessData   // OAuth tokens (access.go)
+	sales  salesData    // customers and orders (sales.go)
+	promos campaignData // campaigns, categories, vouchers, async actions (campaigns.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.
@@ -47,6 +51,9 @@ func New() *Store {
 		locations:      newTable[location.Location](),
 		productSources: index{},
 		skuSources:     index{},
+		access:         newAccessData(),
+		sales:          newSalesData(),
+		promos:         newCampaignData(),
 	}}
 }
 
