@@ -1,0 +1,110 @@
+package rule
+
+// Anchor returns facts of which at least one must hold in a request for p
+// to pass, or nil when p has none (it must always be evaluated). The facts
+// are those of [Input.Facts].
+func (p *Program) Anchor() []string {
+	if p == nil || p.root == nil {
+		return nil
+	}
+	return p.anchor(p.root)
+}
+
+// AnchorAll is the anchor of programs that must all pass (a tier's rules and
+// its campaign's): the most selective anchor among them.
+func AnchorAll(progs ...*Program) []string {
+	var best []string
+	for _, p := range progs {
+		if a := p.Anchor(); a != nil && (best == nil || len(a) < len(best)) {
+			best = a
+		}
+	}
+	return best
+}
+
+func (p *Program) anchor(x *expr) []string {
+	switch x.op {
+	case opAnd: // any one conjunct's anchor is necessary: take the narrowest
+		var best []string
+		for _, k := range x.kids {
+			if a := p.anchor(k); a != nil && (best == nil || len(a) < len(best)) {
+				best = a
+			}
+		}
+		return best
+	case opOr: // every branch must be anchored; one of their facts is necessary
+		var all []string
+		for _, k := range x.kids {
+			a := p.anchor(k)
+			if a == nil {
+				return nil
+			}
+			all = append(all, a...)
+		}
+		return all
+	}
+	return ruleAnchor(&p.rules[x.rule])
+}
+
+func ruleAnchor(r *compiled) []string {
+	switch r.spec.target {
+	case tCustomerMeta:
+		return metaAnchor(scopeCustomer, r)
+	case tOrderMeta:
+		return metaAnchor(scopeOrder, r)
+	case tRedemptionMeta:
+		return metaAnchor(scopeRedemption, r)
+	case tItemsAny, tItemsCheapest, tItemsMostExpensive:
+		facts := make([]string, 0, len(r.items))
+		for _, ref := range r.items {
+			facts = append(facts, refFact(ref))
+		}
+		return facts
+	case tItemsEvery:
+		if len(r.items) > 0 {
+			return []string{refFact(r.items[0])}
+		}
+	}
+	return nil
+}
+
+// metaAnchor: an $is needs one of its values; any other positive condition
+// needs the key; negative conditions hold on a missing key, so need nothing.
+func metaAnchor(scope byte, r *compiled) []string {
+	var best []string
+	keyed := false
+	for i := range r.conds {
+		c := &r.conds[i]
+		switch c.op {
+		case opIsNot, opNotIn:
+			continue
+		case opIs:
+			facts := make([]string, len(c.strs))
+			for j, v := range c.strs {
+				facts[j] = valueFact(scope, r.prop, v)
+			}
+			if best == nil || len(facts) < len(best) {
+				best = facts
+			}
+		default:
+			keyed = true
+		}
+	}
+	if best == nil && keyed {
+		return []string{keyFact(scope, r.prop)}
+	}
+	return best
+}
+
+func refFact(ref ItemRef) string {
+	switch {
+	case ref.Object == "sku" && ref.ID != "":
+		return factSKU + ref.ID
+	case ref.Object == "sku":
+		return factSKUSource + ref.SourceID
+	case ref.ID != "":
+		return factProduct + ref.ID
+	default:
+		return factProductSource + ref.SourceID
+	}
+}
