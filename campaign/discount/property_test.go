@@ -1,0 +1,191 @@
+package discount
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/promoengine/promo/promotype"
+)
+
+func TestRounding(t *testing.T) {
+	t.Parallel()
+	if got := percentOf(promotype.NewDecimal("10").Decimal, 1995); got != 200 {
+		t.Errorf("10%% of 1995 = %d, want 200 (half-up)", got)
+	}
+	if got := percentOf(promotype.NewDecimal("10").Decimal, 1994); got != 199 {
+		t.Errorf("10%% of 1994 = %d, want 199", got)
+	}
+	tests := []struct {
+		total   int64
+		weights []int64
+		want    []int64
+	}{
+		{1000, []int64{2000, 8000}, []int64{200, 800}},
+		{100, []int64{1, 1, 1}, []int64{34, 33, 33}}, // ties: the earlier part
+		{10, []int64{3, 3, 4}, []int64{3, 3, 4}},
+		{5, []int64{1, 0, 1}, []int64{3, 0, 2}},
+		{7, []int64{0, 0}, []int64{0, 0}},
+	}
+	for _, tc := range tests {
+		got := split(tc.total, tc.weights)
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("split(%d, %v) = %v, want %v", tc.total, tc.weights, got, tc.want)
+		}
+	}
+}
+
+func TestValidateRefusals(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		d    Discount
+		want string
+	}{
+		{Discount{Type: "SHIPPING"}, "Property .discount.type must be equal to one of the allowed values: AMOUNT, PERCENT, FIXED, UNIT"},
+		{Discount{Type: Amount}, "Property .discount must have required property 'amount_off'"},
+		{Discount{Type: Amount, AmountOff: dec("-1")}, "Property .discount.amount_off must be >= 0"},
+		{Discount{Type: Percent, PercentOff: dec("101")}, "Property .discount.percent_off must be between 0 and 100"},
+		{Discount{Type: Percent, PercentOff: dec("5"), Effect: ApplyToItemsByQuantity}, "Property .discount.effect must be one of [APPLY_TO_ORDER APPLY_TO_ITEMS] for a PERCENT discount"},
+		{Discount{Type: Fixed}, "Property .discount must have required property 'fixed_amount'"},
+		{Discount{Type: Unit, UnitOff: i64(1)}, "Property .discount must have required property 'unit_type'"},
+		{Discount{Type: Unit, UnitType: "prod_1", UnitOff: i64(0)}, "Property .discount.unit_off must be >= 1"},
+		{Discount{Type: Unit, UnitType: "prod_1", UnitOff: i64(1), Effect: AddSameItems}, "Property .discount.effect ADD_SAME_ITEMS is not supported by this engine yet"},
+		{Discount{Type: Unit, Effect: AddManyItems}, "Property .discount.units must NOT have fewer than 1 items"},
+		{Discount{Type: Unit, Units: []UnitItem{{UnitType: "p", UnitOff: i64(1), Effect: ApplyToOrder}}}, "Property .discount.units[0].effect must be equal to one of the allowed values: ADD_MISSING_ITEMS, ADD_NEW_ITEMS"},
+	}
+	for _, tc := range tests {
+		err := tc.d.Validate(".discount")
+		if e := promotype.AsError(err); err == nil || e.Key != "invalid_payload" || e.Details != tc.want {
+			t.Errorf("Validate(%+v) = %v, want %q", tc.d, err, tc.want)
+		}
+	}
+	d := Discount{Type: Amount, AmountOff: dec("1"), AmountOffFormula: str("ORDER_AMOUNT*0.1")}
+	if err := d.Validate(".discount"); err != nil || !d.IsDynamic {
+		t.Errorf("a formula must mark the discount dynamic: %v %v", err, d.IsDynamic)
+	}
+}
+
+func randomCart(r *rand.Rand) *Cart {
+	var lines []Line
+	for i := range r.IntN(8) {
+		lines = append(lines, line(fmt.Sprintf("prod_%d", i%4), "", int64(r.IntN(5000)), 1+int64(r.IntN(5))))
+	}
+	c := newCart(lines...)
+	if r.IntN(4) == 0 { // a client amount above or below the lines
+		c.Amount = int64(r.IntN(30000))
+		c.InitialAmount = c.Amount
+	}
+	return c
+}
+
+func randomDiscount(r *rand.Rand) (*Discount, *Applicability) {
+	amount := func() *promotype.Decimal { return dec(fmt.Sprint(r.IntN(6000))) }
+	d := []*Discount{
+		{Type: Amount, AmountOff: amount(), Effect: ApplyToOrder},
+		{Type: Amount, AmountOff: amount(), Effect: ApplyToItems, AggregatedAmountLimit: i64(int64(r.IntN(3000)))},
+		{Type: Amount, AmountOff: amount(), Effect: ApplyToItemsProportionally},
+		{Type: Amount, AmountOff: amount(), Effect: ApplyToItemsProportionallyByQuantity},
+		{Type: Amount, AmountOff: amount(), Effect: ApplyToItemsByQuantity},
+		{Type: Percent, PercentOff: dec(fmt.Sprintf("%d.%d", r.IntN(100), r.IntN(10))), Effect: ApplyToOrder, AmountLimit: amount()},
+		{Type: Percent, PercentOff: dec(fmt.Sprint(r.IntN(101))), Effect: ApplyToItems},
+		{Type: Fixed, FixedAmount: amount(), Effect: ApplyToOrder},
+		{Type: Fixed, FixedAmount: amount(), Effect: ApplyToItems},
+		{Type: Unit, UnitType: "prod_red", UnitOff: i64(1 + int64(r.IntN(4))), Effect: []Effect{AddMissingItems, AddNewItems}[r.IntN(2)]},
+	}[r.IntN(10)]
+	effects := []string{ApplyToEvery, ApplyToCheapest, ApplyToMostExpensive, ApplyFromCheapest, ApplyFromMostExpensive}
+	app := &Applicability{}
+	for i := range 4 {
+		if r.IntN(2) == 0 {
+			e := Target{Object: "product", ID: fmt.Sprintf("prod_%d", i), Effect: effects[r.IntN(len(effects))], Target: []string{TargetItem, TargetUnit}[r.IntN(2)]}
+			if r.IntN(3) == 0 {
+				e.QuantityLimit = i64(int64(r.IntN(3)))
+			}
+			if r.IntN(3) == 0 {
+				e.AmountLimit = i64(int64(r.IntN(2000)))
+			}
+			if r.IntN(3) == 0 {
+				e.SkipInitially, e.Repeat = i64(int64(r.IntN(3))), i64(int64(r.IntN(3)))
+			}
+			app.Included = append(app.Included, e)
+		}
+	}
+	if r.IntN(3) == 0 {
+		app.Excluded = []Target{{Object: "product", ID: fmt.Sprintf("prod_%d", r.IntN(4))}}
+	}
+	return d, app
+}
+
+// checkInvariants holds the money rules of DECISIONS.md after any discount.
+func checkInvariants(t *testing.T, c *Cart, applied int64) {
+	t.Helper()
+	var lines int64
+	for i, l := range c.Lines {
+		if l.DiscountAmount < 0 || l.AppliedDiscountAmount < 0 || l.Amount < 0 || l.Quantity < 0 {
+			t.Fatalf("line %d has a negative figure: %+v", i, l)
+		}
+		if l.DiscountAmount > l.Amount {
+			t.Fatalf("line %d discount %d exceeds its amount %d", i, l.DiscountAmount, l.Amount)
+		}
+		lines += l.DiscountAmount
+	}
+	if c.ItemsDiscountAmount() != lines || c.TotalDiscountAmount() != c.DiscountAmount+lines {
+		t.Fatalf("totals do not add up")
+	}
+	if c.TotalDiscountAmount() > c.Amount {
+		t.Fatalf("total discount %d exceeds the order amount %d", c.TotalDiscountAmount(), c.Amount)
+	}
+	if c.TotalAmount() < 0 || c.TotalAmount() != c.Amount-c.TotalDiscountAmount() {
+		t.Fatalf("total_amount %d != amount %d - total_discount %d", c.TotalAmount(), c.Amount, c.TotalDiscountAmount())
+	}
+	if applied != c.TotalAppliedDiscountAmount() || applied < 0 {
+		t.Fatalf("Apply returned %d, the cart shows %d applied", applied, c.TotalAppliedDiscountAmount())
+	}
+}
+
+func TestMoneyInvariants(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(7, 11))
+	for range 20000 {
+		c := randomCart(r)
+		for range 1 + r.IntN(3) { // a few redeemables with running totals
+			d, app := randomDiscount(r)
+			if err := d.Validate(".discount"); err != nil {
+				t.Fatalf("random discount invalid: %v", err)
+			}
+			c.Begin()
+			applied, err := Apply(c, d, app, catalog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkInvariants(t, c, applied)
+		}
+	}
+}
+
+func FuzzApply(f *testing.F) {
+	f.Add(`{"type":"AMOUNT","amount_off":100,"effect":"APPLY_TO_ITEMS_PROPORTIONALLY"}`, `{"included":[{"object":"product","id":"prod_1","effect":"APPLY_FROM_CHEAPEST","repeat":2,"target":"UNIT"}]}`, uint64(1))
+	f.Add(`{"type":"PERCENT","percent_off":33.333,"amount_limit":7}`, `{"included_all":true}`, uint64(2))
+	f.Add(`{"type":"UNIT","units":[{"unit_type":"prod_red","unit_off":3,"effect":"ADD_NEW_ITEMS"}]}`, `{}`, uint64(3))
+	f.Fuzz(func(t *testing.T, dJSON, appJSON string, seed uint64) {
+		var d Discount
+		var app Applicability
+		if json.Unmarshal([]byte(dJSON), &d) != nil || json.Unmarshal([]byte(appJSON), &app) != nil {
+			return
+		}
+		if err := d.Validate(".discount"); err != nil {
+			if !strings.HasPrefix(promotype.AsError(err).Details, "Property .discount") {
+				t.Fatalf("a refusal must name the property: %v", err)
+			}
+			return
+		}
+		c := randomCart(rand.New(rand.NewPCG(seed, seed)))
+		c.Begin()
+		applied, err := Apply(c, &d, &app, catalog)
+		if err != nil {
+			return // unknown unit type
+		}
+		checkInvariants(t, c, applied)
+	})
+}
