@@ -26,9 +26,10 @@ type Engine struct {
 	rewards   *campaign.RewardService
 	auth      *auth.Service
 
-	access accessServices
-	sales  salesServices
-	promos promoServices
+	access  accessServices
+	sales   salesServices
+	promos  promoServices
+	ruleSvc ruleServices
 }
 
 // New returns an engine over store.
@@ -48,6 +49,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.wireAccess() // engine_access.go: OAuth tokens
 	e.wireSales()  // engine_sales.go: customers, orders
 	e.wirePromos() // engine_promos.go: campaigns, vouchers, async actions
+	e.wireRules()  // engine_rules.go: validation rules and assignments
 	return e, nil
 }
 

@@ -25,6 +25,7 @@ func (s *server) routes() []route {
 		s.oauthRoutes(),    // oauth.go
 		s.salesRoutes(),    // orders.go, customers.go
 		s.campaignRoutes(), // campaigns.go, vouchers.go, async_actions.go
+		s.ruleRoutes(),     // validation_rules.go
 	)
 }
 
@@ -84,6 +85,8 @@ func (s *server) endpoint(rt route) http.Handler {
 			s.writeError(w, r, err)
 		case status == http.StatusNoContent:
 			writeNoContent(w)
+		case body == nil: // an answer without a body (token revoke's 404)
+			w.WriteHeader(status)
 		default:
 			s.writeJSON(w, r, status, body)
 		}

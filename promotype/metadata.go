@@ -44,6 +44,9 @@ func (m Metadata) Clone() Metadata {
 	return out
 }
 
+// CloneValue deep-copies a decoded JSON value.
+func CloneValue(v any) any { return cloneJSON(v) }
+
 func cloneJSON(v any) any {
 	switch t := v.(type) {
 	case map[string]any:

@@ -37,6 +37,7 @@ type Store interface {
 	catalog.Store
 	location.Store
 	campaign.Store
+	campaign.RuleStore
 	customer.Store
 	order.Store
 	voucher.Store

@@ -1,7 +1,6 @@
 package rule
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -196,7 +195,7 @@ func compileRule(key string, r Rule, sub bool) (compiled, error) {
 	return c, nil
 }
 
-func compileItems(key, name, op string, vals []json.RawMessage, object string) ([]ItemRef, error) {
+func compileItems(key, name, op string, vals []any, object string) ([]ItemRef, error) {
 	if op != "$is" && op != "$in" {
 		return nil, invalid("Rule '%s' (rule %s) supports only $is and $in, not %s", name, key, op)
 	}
@@ -206,7 +205,8 @@ func compileItems(key, name, op string, vals []json.RawMessage, object string) (
 	refs := make([]ItemRef, 0, len(vals))
 	for i, v := range vals {
 		var ref ItemRef
-		if err := json.Unmarshal(v, &ref); err != nil {
+		raw, _ := json.Marshal(v)
+		if _, isObject := v.(map[string]any); !isObject || json.Unmarshal(raw, &ref) != nil {
 			return nil, invalid("Rule '%s' (rule %s): %s[%d] must be an object with id, object and source_id", name, key, op, i)
 		}
 		if object != "" && ref.Object == "" {
@@ -225,7 +225,7 @@ func compileItems(key, name, op string, vals []json.RawMessage, object string) (
 	return refs, nil
 }
 
-func compileCond(key, name, opName string, vals []json.RawMessage, kind valueKind) (cond, error) {
+func compileCond(key, name, opName string, vals []any, kind valueKind) (cond, error) {
 	op, ok := condOps[opName]
 	if !ok {
 		return cond{}, invalid("Rule '%s' (rule %s) has an unsupported condition %s", name, key, opName)
@@ -234,12 +234,7 @@ func compileCond(key, name, opName string, vals []json.RawMessage, kind valueKin
 		return cond{}, invalid("Rule '%s' (rule %s): condition %s needs at least one value", name, key, opName)
 	}
 	values := make([]Value, len(vals))
-	for i, raw := range vals {
-		var x any
-		d := json.NewDecoder(bytes.NewReader(raw))
-		if err := d.Decode(&x); err != nil {
-			return cond{}, invalid("Rule '%s' (rule %s): %s[%d] is not a JSON value", name, key, opName, i)
-		}
+	for i, x := range vals {
 		values[i] = ValueOf(x)
 	}
 	bad := func(want string) error {

@@ -19,11 +19,11 @@ type RuleSet struct {
 
 // Rule is one numbered rule.
 type Rule struct {
-	Name       string                       `json:"name"`
-	Property   *string                      `json:"property"`
-	Conditions map[string][]json.RawMessage `json:"conditions"`
-	Rules      RuleSet                      `json:"rules"`
-	Error      *promotype.ErrorMessage      `json:"error,omitempty"`
+	Name       string                  `json:"name"`
+	Property   *string                 `json:"property"`
+	Conditions map[string][]any        `json:"conditions"`
+	Rules      RuleSet                 `json:"rules"`
+	Error      *promotype.ErrorMessage `json:"error,omitempty"`
 }
 
 // Keys returns the rule keys in numeric order.
@@ -113,11 +113,11 @@ func (s RuleSet) Clone() RuleSet {
 			c.Error = &e
 		}
 		if r.Conditions != nil {
-			c.Conditions = make(map[string][]json.RawMessage, len(r.Conditions))
+			c.Conditions = make(map[string][]any, len(r.Conditions))
 			for op, vals := range r.Conditions {
-				vs := make([]json.RawMessage, len(vals))
+				vs := make([]any, len(vals))
 				for i, v := range vals {
-					vs[i] = slices.Clone(v)
+					vs[i] = promotype.CloneValue(v)
 				}
 				c.Conditions[op] = vs
 			}

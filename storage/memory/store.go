@@ -28,6 +28,7 @@ type data struct {
 	access accessData   // OAuth tokens (access.go)
 	sales  salesData    // customers and orders (sales.go)
 	promos campaignData // campaigns, categories, vouchers, async actions (campaigns.go)
+	rules  ruleData     // validation rules and assignments (rules.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.
@@ -54,6 +55,7 @@ func New() *Store {
 		access:         newAccessData(),
 		sales:          newSalesData(),
 		promos:         newCampaignData(),
+		rules:          newRuleData(),
 	}}
 }
 

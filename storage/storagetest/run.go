@@ -36,12 +36,14 @@ func Run(t *testing.T, newStore Factory) {
 		{"Transactions", testTransactions},
 		{"Concurrency", testConcurrency},
 		// Joined by later issues, each in its own file.
-		{"Tokens", testTokens},             // access.go
-		{"Customers", testCustomers},       // sales.go
-		{"Orders", testOrders},             // sales.go
-		{"Campaigns", testCampaigns},       // campaigns.go
-		{"Vouchers", testVouchers},         // campaigns.go
-		{"AsyncActions", testAsyncActions}, // campaigns.go
+		{"Tokens", testTokens},                   // access.go
+		{"Customers", testCustomers},             // sales.go
+		{"Orders", testOrders},                   // sales.go
+		{"Campaigns", testCampaigns},             // campaigns.go
+		{"Vouchers", testVouchers},               // campaigns.go
+		{"AsyncActions", testAsyncActions},       // campaigns.go
+		{"ValidationRules", testValidationRules}, // rules.go
+		{"Assignments", testAssignments},         // rules.go
 	}
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) { s.fn(t, newStore) })

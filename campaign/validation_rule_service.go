@@ -1,0 +1,271 @@
+package campaign
+
+import (
+	"bytes"
+	"context"
+	"slices"
+
+	"github.com/promoengine/promo/internal/validate"
+	"github.com/promoengine/promo/promotype"
+)
+
+// RelatedResolver checks that an assignment's object exists in the project
+// and returns its canonical id (a voucher may be named by its code). The
+// engine wires it over the campaign, tier and voucher stores.
+type RelatedResolver func(ctx context.Context, projectID, objectType, objectID string) (string, error)
+
+// RuleService is the validation rule and assignment use cases.
+type RuleService struct {
+	store   RuleStore
+	tx      promotype.TxFunc[RuleStore]
+	env     promotype.Env
+	related RelatedResolver
+}
+
+// NewRuleService returns a validation rule service.
+func NewRuleService(store RuleStore, tx promotype.TxFunc[RuleStore], env promotype.Env, related RelatedResolver) *RuleService {
+	return &RuleService{store: store, tx: tx, env: env, related: related}
+}
+
+// Create checks (compiles) and stores a validation rule.
+func (s *RuleService) Create(ctx context.Context, projectID string, in ValidationRuleParams) (*ValidationRule, error) {
+	if in.Name == nil {
+		return nil, promotype.InvalidPayload("Payload must have required property 'name'")
+	}
+	r := &ValidationRule{ID: s.env.IDs.NewID(PrefixValidationRule), ProjectID: projectID, CreatedAt: s.env.Clock.Now(), Type: "expression", ContextType: "global"}
+	if err := in.apply(r); err != nil {
+		return nil, err
+	}
+	if err := s.store.InsertValidationRule(ctx, r); err != nil {
+		return nil, err
+	}
+	return r.normalize(), nil
+}
+
+// Get returns a validation rule by id.
+func (s *RuleService) Get(ctx context.Context, projectID, id string) (*ValidationRule, error) {
+	r, err := s.store.GetValidationRule(ctx, projectID, id)
+	if err != nil {
+		return nil, err
+	}
+	return r.normalize(), nil
+}
+
+// List lists validation rules.
+func (s *RuleService) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*ValidationRule], error) {
+	q, err := params.Query(RuleListSpec, s.env.Clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	items, total, err := s.store.ListValidationRules(ctx, projectID, q)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range items {
+		r.normalize()
+	}
+	return promotype.NewList(items, total, q), nil
+}
+
+// Update changes the fields given.
+func (s *RuleService) Update(ctx context.Context, projectID, id string, in ValidationRuleParams) (*ValidationRule, error) {
+	var out *ValidationRule
+	err := s.tx(ctx, func(ctx context.Context, st RuleStore) error {
+		r, err := st.GetValidationRule(ctx, projectID, id)
+		if err != nil {
+			return err
+		}
+		if err := in.apply(r); err != nil {
+			return err
+		}
+		r.UpdatedAt = s.env.Clock.Now().Ptr()
+		out = r
+		return st.UpdateValidationRule(ctx, r)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.normalize(), nil
+}
+
+// Delete removes a rule and its assignments.
+func (s *RuleService) Delete(ctx context.Context, projectID, id string) error {
+	return s.store.DeleteValidationRule(ctx, projectID, id)
+}
+
+// Assign ties a rule to an object (a voucher by default). A second
+// assignment of the rule to the same object is 409 duplicate_found, unless
+// force replaces it.
+func (s *RuleService) Assign(ctx context.Context, projectID, ruleID string, in AssignmentParams, force bool) (*Assignment, error) {
+	if err := validate.Struct(in); err != nil {
+		return nil, err
+	}
+	if in.RelatedObjectType == "" {
+		in.RelatedObjectType = RelatedVoucher
+	}
+	switch in.RelatedObjectType {
+	case RelatedCampaign, RelatedPromotionTier, RelatedVoucher:
+	case "earning_rule", "distribution", "reward_assignment":
+		return nil, promotype.InvalidPayload("Property .related_object_type %s is not supported by this engine yet", in.RelatedObjectType)
+	default:
+		return nil, promotype.InvalidPayload("Property .related_object_type must be equal to one of the allowed values: voucher, campaign, promotion_tier, earning_rule, distribution, reward_assignment")
+	}
+	var out *Assignment
+	err := s.tx(ctx, func(ctx context.Context, st RuleStore) error {
+		r, err := st.GetValidationRule(ctx, projectID, ruleID)
+		if err != nil {
+			return err
+		}
+		objectID, err := s.related(ctx, projectID, in.RelatedObjectType, in.RelatedObjectID)
+		if err != nil {
+			return err
+		}
+		existing, err := s.find(ctx, st, projectID, r.ID, in.RelatedObjectType, objectID)
+		if err != nil {
+			return err
+		}
+		if existing != nil {
+			if !force {
+				return promotype.Duplicate("validation_rules_assignment", "Duplicated validation_rules_assignment exists with id %s", existing.ID)
+			}
+			if err := s.unassign(ctx, st, r, existing.ID); err != nil {
+				return err
+			}
+			r.AssignmentsCount-- // unassign stored it; keep the copy in step
+		}
+		a := &Assignment{ID: s.env.IDs.NewID(PrefixAssignment), ProjectID: projectID, RuleID: r.ID,
+			RelatedObjectID: objectID, RelatedObjectType: in.RelatedObjectType, CreatedAt: s.env.Clock.Now()}
+		if err := st.InsertAssignment(ctx, a); err != nil {
+			return err
+		}
+		r.AssignmentsCount++
+		out = a
+		return st.UpdateValidationRule(ctx, r)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.normalize(), nil
+}
+
+// Unassign deletes an assignment of a rule.
+func (s *RuleService) Unassign(ctx context.Context, projectID, ruleID, assignmentID string) error {
+	return s.tx(ctx, func(ctx context.Context, st RuleStore) error {
+		r, err := st.GetValidationRule(ctx, projectID, ruleID)
+		if err != nil {
+			return err
+		}
+		return s.unassign(ctx, st, r, assignmentID)
+	})
+}
+
+func (s *RuleService) unassign(ctx context.Context, st RuleStore, r *ValidationRule, assignmentID string) error {
+	a, err := st.GetAssignment(ctx, r.ProjectID, assignmentID)
+	if err != nil {
+		return err
+	}
+	if a.RuleID != r.ID {
+		return promotype.NotFound("validation_rules_assignment", assignmentID)
+	}
+	if err := st.DeleteAssignment(ctx, r.ProjectID, a.ID); err != nil {
+		return err
+	}
+	c := r.Clone()
+	c.AssignmentsCount--
+	return st.UpdateValidationRule(ctx, c)
+}
+
+// ListAssignments lists assignments; ruleID, objectID and objectType narrow
+// them when not empty.
+func (s *RuleService) ListAssignments(ctx context.Context, projectID, ruleID, objectID, objectType string, params promotype.ListParams) (*promotype.List[*Assignment], error) {
+	q, err := params.Query(AssignmentListSpec, s.env.Clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	if ruleID != "" {
+		if _, err := s.store.GetValidationRule(ctx, projectID, ruleID); err != nil {
+			return nil, err
+		}
+	}
+	for field, v := range map[string]string{"rule_id": ruleID, "related_object_id": objectID, "related_object_type": objectType} {
+		if v != "" {
+			q.Must = append(q.Must, promotype.Condition{Field: field, Op: promotype.OpIs, Values: []string{v}})
+		}
+	}
+	items, total, err := s.store.ListAssignments(ctx, projectID, q)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range items {
+		a.normalize()
+	}
+	return promotype.NewList(items, total, q), nil
+}
+
+// AssignmentsOf returns every assignment of the objects (of one type).
+func (s *RuleService) AssignmentsOf(ctx context.Context, projectID, objectType string, objectIDs ...string) ([]*Assignment, error) {
+	q := promotype.Query{Limit: 1 << 20, OrderBy: "created_at", Must: []promotype.Condition{
+		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
+		{Field: "related_object_id", Op: promotype.OpIn, Values: objectIDs},
+	}}
+	items, _, err := s.store.ListAssignments(ctx, projectID, q)
+	for _, a := range items {
+		a.normalize()
+	}
+	return items, err
+}
+
+func (s *RuleService) find(ctx context.Context, st RuleStore, projectID, ruleID, objectType, objectID string) (*Assignment, error) {
+	q := promotype.Query{Limit: 1, OrderBy: "created_at", Must: []promotype.Condition{
+		{Field: "rule_id", Op: promotype.OpIs, Values: []string{ruleID}},
+		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
+		{Field: "related_object_id", Op: promotype.OpIs, Values: []string{objectID}},
+	}}
+	items, _, err := st.ListAssignments(ctx, projectID, q)
+	if err != nil || len(items) == 0 {
+		return nil, err
+	}
+	return items[0], nil
+}
+
+// apply checks `in` and copies it onto r: the rules must compile.
+func (in ValidationRuleParams) apply(r *ValidationRule) error {
+	if err := validate.Struct(in); err != nil {
+		return err
+	}
+	if b := bytes.TrimSpace(in.BundleRules); len(b) > 0 && !bytes.Equal(b, []byte("null")) && !bytes.Equal(b, []byte("{}")) {
+		return promotype.InvalidPayload("Property .bundle_rules is not supported by this engine yet")
+	}
+	if in.ContextType != nil && !slices.Contains(contextTypes, *in.ContextType) {
+		return promotype.InvalidPayload("Property .context_type must be one of the documented context types (for example global)")
+	}
+	next := r.Clone()
+	if in.Name != nil {
+		next.Name = *in.Name
+	}
+	if in.Rules != nil {
+		next.Rules = in.Rules.Clone()
+	}
+	if in.Error != nil {
+		e := *in.Error
+		next.Error = &e
+	}
+	if in.ApplicableTo != nil {
+		a := cloneApplicability(*in.ApplicableTo)
+		if err := checkApplicability(&a); err != nil {
+			return err
+		}
+		next.ApplicableTo = a
+	}
+	if in.Type != nil {
+		next.Type = *in.Type
+	}
+	if in.ContextType != nil {
+		next.ContextType = *in.ContextType
+	}
+	if _, err := next.Program(); err != nil {
+		return err
+	}
+	*r = *next
+	return nil
+}

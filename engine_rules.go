@@ -1,0 +1,29 @@
+package promo
+
+import (
+	"context"
+
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/storage"
+)
+
+// ruleServices are the validation rule services.
+type ruleServices struct {
+	rules *campaign.RuleService
+}
+
+func (e *Engine) wireRules() {
+	e.ruleSvc.rules = campaign.NewRuleService(e.store,
+		storage.Tx(e.store, func(s storage.Store) campaign.RuleStore { return s }), e.env, e.resolveRelated)
+}
+
+// ValidationRules is the validation rules and assignments API.
+func (e *Engine) ValidationRules() *campaign.RuleService { return e.ruleSvc.rules }
+
+// resolveRelated checks that the object an assignment names exists in the
+// project and returns its id. Campaigns, promotion tiers and vouchers join
+// as their issues land; until then nothing can be assigned.
+func (e *Engine) resolveRelated(ctx context.Context, projectID, objectType, objectID string) (string, error) {
+	return "", promotype.NotFound(objectType, objectID)
+}

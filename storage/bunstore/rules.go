@@ -1,0 +1,270 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/promotype"
+)
+
+type validationRuleRow struct {
+	bun.BaseModel `bun:"table:promo_validation_rules,alias:v"`
+
+	ProjectID        string          `bun:"project_id,pk"`
+	ID               string          `bun:"id,pk"`
+	Name             string          `bun:"name"`
+	Rules            json.RawMessage `bun:"rules"`
+	Error            json.RawMessage `bun:"error"`
+	ApplicableTo     json.RawMessage `bun:"applicable_to"`
+	Type             string          `bun:"type"`
+	ContextType      string          `bun:"context_type"`
+	AssignmentsCount int             `bun:"assignments_count"`
+	CreatedAt        time.Time       `bun:"created_at"`
+	UpdatedAt        *time.Time      `bun:"updated_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *validationRuleRow) listTotal() int { return r.Total }
+
+var validationRuleColumns = columns{
+	"name":       {"name", promotype.FieldString},
+	"created_at": {"created_at", promotype.FieldTime},
+	"updated_at": {"updated_at", promotype.FieldTime},
+}
+
+func newValidationRuleRow(r *campaign.ValidationRule) (*validationRuleRow, error) {
+	if err := checkText("validation_rules", str("id", r.ID), str("project_id", r.ProjectID), str("name", r.Name)); err != nil {
+		return nil, err
+	}
+	row := &validationRuleRow{ProjectID: r.ProjectID, ID: r.ID, Name: r.Name, Type: r.Type, ContextType: r.ContextType,
+		AssignmentsCount: r.AssignmentsCount, CreatedAt: sqlTime(r.CreatedAt), UpdatedAt: sqlTimePtr(r.UpdatedAt)}
+	var err error
+	if row.Rules, err = encodeJSON(r.Rules); err != nil {
+		return nil, err
+	}
+	if r.Error != nil {
+		if row.Error, err = encodeJSON(r.Error); err != nil {
+			return nil, err
+		}
+	}
+	if row.ApplicableTo, err = encodeJSON(r.ApplicableTo); err != nil {
+		return nil, err
+	}
+	return row, nil
+}
+
+func (r *validationRuleRow) domain() (*campaign.ValidationRule, error) {
+	out := &campaign.ValidationRule{ID: r.ID, ProjectID: r.ProjectID, Name: r.Name, Type: r.Type, ContextType: r.ContextType,
+		AssignmentsCount: r.AssignmentsCount, CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTimePtr(r.UpdatedAt)}
+	if err := decodeJSON(r.Rules, &out.Rules); err != nil {
+		return nil, err
+	}
+	if err := decodeJSON(r.Error, &out.Error); err != nil {
+		return nil, err
+	}
+	if err := decodeJSON(r.ApplicableTo, &out.ApplicableTo); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func ruleNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("validation_rules", id) }
+}
+
+// InsertValidationRule implements campaign.RuleStore.
+func (s *Store) InsertValidationRule(ctx context.Context, r *campaign.ValidationRule) error {
+	row, err := newValidationRuleRow(r)
+	if err != nil {
+		return err
+	}
+	dup := func() error {
+		return promotype.Duplicate("validation_rules", "Duplicated validation_rules exists with id %s", r.ID)
+	}
+	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return fail("insert validation rule", err, dup)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return dup()
+	}
+	return nil
+}
+
+// UpdateValidationRule implements campaign.RuleStore.
+func (s *Store) UpdateValidationRule(ctx context.Context, r *campaign.ValidationRule) error {
+	row, err := newValidationRuleRow(r)
+	if err != nil {
+		if !storableKeys(r.ProjectID, r.ID) {
+			return ruleNotFound(r.ID)()
+		}
+		return err
+	}
+	res, err := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Exec(ctx)
+	if err != nil {
+		return fail("update validation rule", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ruleNotFound(r.ID)()
+	}
+	return nil
+}
+
+// GetValidationRule implements campaign.RuleStore.
+func (s *Store) GetValidationRule(ctx context.Context, projectID, id string) (*campaign.ValidationRule, error) {
+	if !storableKeys(projectID, id) {
+		return nil, ruleNotFound(id)()
+	}
+	var row validationRuleRow
+	if err := s.db.NewSelect().Model(&row).Where("v.project_id = ? AND v.id = ?", projectID, id).Scan(ctx); err != nil {
+		return nil, getErr("get validation rule", err, ruleNotFound(id))
+	}
+	return row.domain()
+}
+
+// ListValidationRules implements campaign.RuleStore.
+func (s *Store) ListValidationRules(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.ValidationRule, int, error) {
+	if !storable(projectID) {
+		return []*campaign.ValidationRule{}, 0, nil
+	}
+	rows, total, err := list[validationRuleRow](ctx, s.db, validationRuleColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.Where("v.project_id = ?", projectID)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return domains(rows, (*validationRuleRow).domain, total)
+}
+
+// DeleteValidationRule implements campaign.RuleStore: the rule and its
+// assignments, in one statement.
+func (s *Store) DeleteValidationRule(ctx context.Context, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return ruleNotFound(id)()
+	}
+	var deleted []string
+	err := s.db.NewRaw(`WITH r AS (DELETE FROM promo_validation_rules WHERE project_id = ? AND id = ? RETURNING id),
+		a AS (DELETE FROM promo_rule_assignments WHERE project_id = ? AND rule_id IN (SELECT id FROM r))
+		SELECT id FROM r`, projectID, id, projectID).Scan(ctx, &deleted)
+	if err != nil {
+		return fail("delete validation rule", err, nil)
+	}
+	if len(deleted) == 0 {
+		return ruleNotFound(id)()
+	}
+	return nil
+}
+
+type assignmentRow struct {
+	bun.BaseModel `bun:"table:promo_rule_assignments,alias:a"`
+
+	ProjectID         string    `bun:"project_id,pk"`
+	ID                string    `bun:"id,pk"`
+	RuleID            string    `bun:"rule_id"`
+	RelatedObjectID   string    `bun:"related_object_id"`
+	RelatedObjectType string    `bun:"related_object_type"`
+	CreatedAt         time.Time `bun:"created_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *assignmentRow) listTotal() int { return r.Total }
+
+func (r *assignmentRow) domain() (*campaign.Assignment, error) {
+	return &campaign.Assignment{ID: r.ID, ProjectID: r.ProjectID, RuleID: r.RuleID, RelatedObjectID: r.RelatedObjectID,
+		RelatedObjectType: r.RelatedObjectType, CreatedAt: domainTime(r.CreatedAt)}, nil
+}
+
+var assignmentColumns = columns{
+	"rule_id":             {"rule_id", promotype.FieldString},
+	"related_object_id":   {"related_object_id", promotype.FieldString},
+	"related_object_type": {"related_object_type", promotype.FieldString},
+	"created_at":          {"created_at", promotype.FieldTime},
+}
+
+func assignmentNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("validation_rules_assignment", id) }
+}
+
+// InsertAssignment implements campaign.RuleStore.
+func (s *Store) InsertAssignment(ctx context.Context, a *campaign.Assignment) error {
+	if err := checkText("validation_rules_assignment", str("id", a.ID), str("project_id", a.ProjectID), str("rule_id", a.RuleID),
+		str("related_object_id", a.RelatedObjectID), str("related_object_type", a.RelatedObjectType)); err != nil {
+		return err
+	}
+	row := &assignmentRow{ProjectID: a.ProjectID, ID: a.ID, RuleID: a.RuleID, RelatedObjectID: a.RelatedObjectID,
+		RelatedObjectType: a.RelatedObjectType, CreatedAt: sqlTime(a.CreatedAt)}
+	dup := func() error {
+		var existing string
+		_ = s.db.NewSelect().Model((*assignmentRow)(nil)).Column("id").
+			Where("project_id = ? AND ((rule_id = ? AND related_object_type = ? AND related_object_id = ?) OR id = ?)",
+				a.ProjectID, a.RuleID, a.RelatedObjectType, a.RelatedObjectID, a.ID).Limit(1).Scan(ctx, &existing)
+		return promotype.Duplicate("validation_rules_assignment", "Duplicated validation_rules_assignment exists with id %s", existing)
+	}
+	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return fail("insert assignment", err, dup)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return dup()
+	}
+	return nil
+}
+
+// GetAssignment implements campaign.RuleStore.
+func (s *Store) GetAssignment(ctx context.Context, projectID, id string) (*campaign.Assignment, error) {
+	if !storableKeys(projectID, id) {
+		return nil, assignmentNotFound(id)()
+	}
+	var row assignmentRow
+	if err := s.db.NewSelect().Model(&row).Where("a.project_id = ? AND a.id = ?", projectID, id).Scan(ctx); err != nil {
+		return nil, getErr("get assignment", err, assignmentNotFound(id))
+	}
+	return row.domain()
+}
+
+// DeleteAssignment implements campaign.RuleStore.
+func (s *Store) DeleteAssignment(ctx context.Context, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return assignmentNotFound(id)()
+	}
+	res, err := s.db.NewDelete().Model((*assignmentRow)(nil)).Where("a.project_id = ? AND a.id = ?", projectID, id).Exec(ctx)
+	if err != nil {
+		return fail("delete assignment", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return assignmentNotFound(id)()
+	}
+	return nil
+}
+
+// ListAssignments implements campaign.RuleStore.
+func (s *Store) ListAssignments(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.Assignment, int, error) {
+	if !storable(projectID) {
+		return []*campaign.Assignment{}, 0, nil
+	}
+	rows, total, err := list[assignmentRow](ctx, s.db, assignmentColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.Where("a.project_id = ?", projectID)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	return domains(rows, (*assignmentRow).domain, total)
+}
+
+// domains converts listed rows to domain values.
+func domains[R any, D any](rows []R, conv func(*R) (D, error), total int) ([]D, int, error) {
+	out := make([]D, len(rows))
+	for i := range rows {
+		var err error
+		if out[i], err = conv(&rows[i]); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
