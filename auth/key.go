@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -43,16 +42,6 @@ type Credentials struct {
 type KeyParams struct {
 	ID     string
 	Secret string
-}
-
-// Store is the storage port of credentials. Keys are global (an app id
-// resolves its project); Get returns a not_found error for an unknown id.
-type Store interface {
-	InsertAppKey(ctx context.Context, k *AppKey) error
-	GetAppKey(ctx context.Context, appID string) (*AppKey, error)
-	InsertManagementKey(ctx context.Context, k *ManagementKey) error
-	GetManagementKey(ctx context.Context, id string) (*ManagementKey, error)
-	UpdateManagementKey(ctx context.Context, k *ManagementKey) error
 }
 
 // Hash returns the stored form of a secret.

@@ -7,14 +7,22 @@ import (
 	"github.com/promoengine/promo/promotype"
 )
 
-// Service issues and checks credentials.
+// Service issues and checks credentials. Verified app keys and tokens are
+// cached in process (see cache), kept true by the store's invalidation
+// feed, so a repeated request is authenticated without reading the store.
 type Service struct {
 	store Store
 	env   promotype.Env
+	cache *cache
 }
 
-// NewService returns an auth service.
-func NewService(store Store, env promotype.Env) *Service { return &Service{store: store, env: env} }
+// NewService returns an auth service over store, subscribed to its
+// invalidation feed for as long as the process runs.
+func NewService(store Store, env promotype.Env) *Service {
+	s := &Service{store: store, env: env, cache: newCache()}
+	s.cache.watch(store)
+	return s
+}
 
 // CreateAppKey creates an application key pair for projectID and returns it
 // in clear text; only its hash is stored.
@@ -29,17 +37,39 @@ func (s *Service) CreateAppKey(ctx context.Context, projectID string, in KeyPara
 	return creds, nil
 }
 
+// DeleteAppKey deletes the application key appID of projectID and revokes
+// every token it issued. Every engine over the same store (every replica
+// over the same database) stops accepting both at once: this engine
+// before DeleteAppKey returns, the others when the store's feed delivers
+// the change (see the store's documentation).
+func (s *Service) DeleteAppKey(ctx context.Context, projectID, appID string) error {
+	err := s.store.DeleteAppKey(ctx, projectID, appID, s.env.Clock.Now())
+	s.cache.invalidate(Invalidation{AppID: appID})
+	return err
+}
+
 // AuthenticateApp checks an application key pair and returns its project id.
-// Any failure is the spec's 401.
+// Any failure is the spec's 401. The presented token is hashed and compared
+// in constant time with the stored hash on every call; the stored hash comes
+// from the cache when the key was seen before.
 func (s *Service) AuthenticateApp(ctx context.Context, appID, token string) (string, error) {
 	if appID == "" || token == "" {
 		return "", promotype.Unauthorized()
 	}
+	presented := HashToken(token)
+	if e, ok := s.cache.app(appID); ok {
+		if !equalHash(presented, e.hash) {
+			return "", promotype.Unauthorized()
+		}
+		return e.projectID, nil
+	}
+	gen := s.cache.generation()
 	k, err := s.store.GetAppKey(ctx, appID)
 	if err != nil {
 		return "", unauthorizedOr(err)
 	}
-	if !Match(token, k.SecretHash) {
+	s.cache.putApp(k, gen)
+	if len(k.SecretHash) != len(presented) || !equalHash(presented, TokenHash(k.SecretHash)) {
 		return "", promotype.Unauthorized()
 	}
 	return k.ProjectID, nil
@@ -77,7 +107,8 @@ func Grant(ctx context.Context, st Store, keyID, projectID string) error {
 	return st.UpdateManagementKey(ctx, k)
 }
 
-// AuthenticateManagement checks a management key pair.
+// AuthenticateManagement checks a management key pair. Management keys are
+// not cached: the management API is not a hot path, and grants change.
 func (s *Service) AuthenticateManagement(ctx context.Context, id, token string) (*ManagementKey, error) {
 	if id == "" || token == "" {
 		return nil, promotype.Unauthorized()
@@ -88,6 +119,20 @@ func (s *Service) AuthenticateManagement(ctx context.Context, id, token string) 
 	}
 	if !Match(token, k.SecretHash) {
 		return nil, promotype.Unauthorized()
+	}
+	return k, nil
+}
+
+// AuthorizeManagement checks a management key pair and that it is granted
+// projectID (when not empty). A project the key is not granted is answered
+// exactly as a project that does not exist: 404 not_found.
+func (s *Service) AuthorizeManagement(ctx context.Context, id, token, projectID string) (*ManagementKey, error) {
+	k, err := s.AuthenticateManagement(ctx, id, token)
+	if err != nil {
+		return nil, err
+	}
+	if projectID != "" && !k.Grants(projectID) {
+		return nil, promotype.NotFound("project", projectID)
 	}
 	return k, nil
 }

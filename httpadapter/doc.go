@@ -7,13 +7,15 @@
 //	http.ListenAndServe(":8080", httpadapter.New(eng))
 //
 // The handler routes /v1/* (authenticated with the X-App-Id and X-App-Token
-// key pair) and /management/v1/* (X-Management-Id and X-Management-Token).
-// Bodies are JSON; responses are JSON with `Content-Type: application/json;
-// charset=utf-8`. Every response carries an X-Request-Id header, repeated as
-// request_id in error bodies. Errors are the spec's Error object with the
-// HTTP status in `code`; an unexpected failure is a 500 internal_error whose
-// cause is logged, never sent. A panic in a handler is recovered and answered
-// with a 500.
+// key pair, or an OAuth token from POST /v1/oauth/token sent as
+// "Authorization: Bearer <token>" whose scopes cover the path) and
+// /management/v1/* (X-Management-Id and X-Management-Token). Bodies are JSON
+// (form-encoded for /v1/oauth/*); responses are JSON with
+// `Content-Type: application/json; charset=utf-8`. Every response carries an
+// X-Request-Id header, repeated as request_id in error bodies. Errors are the
+// spec's Error object with the HTTP status in `code`; an unexpected failure
+// is a 500 internal_error whose cause is logged, never sent. A panic in a
+// handler is recovered and answered with a 500.
 //
 // Beyond the spec, the adapter serves POST and DELETE /v1/locations and
 // POST /management/v1/projects, so that a standalone server can be set up

@@ -1,9 +1,9 @@
-package httpadapter
+package httpadapter_test
 
 // isolationRow is one request that project B's credentials make against a
 // resource of project A; it must answer 404 exactly as for a missing id.
-// Paths may hold {name} placeholders that the isolation test fills with the
-// ids of project A's fixtures.
+// Paths (and bodies) may hold {name} placeholders that the isolation test
+// fills with the ids its seeds recorded for project A's fixtures.
 type isolationRow struct {
 	name   string
 	method string
@@ -11,6 +11,27 @@ type isolationRow struct {
 	body   string
 }
 
-// isolationRows is the isolation test's table. Each resource group appends
-// its rows in an init() of its own _test.go file.
-var isolationRows []isolationRow
+// isolationSeed creates project A's fixtures of one resource group through h
+// (the default credentials are project A's) and records the values of the
+// placeholders its rows use in ids ("productId" → "prod_..."). Seeds run in
+// the order they were appended (file name order of the init functions), so a
+// seed may use the ids recorded before it.
+type isolationSeed func(h *harness, ids map[string]string)
+
+// The isolation test's tables (isolation_test.go). Each resource group
+// appends its seed and rows in an init() of its own _test.go file:
+//
+//   - isolationRows: requests on one of A's resources; each must be 404;
+//   - isolationLists: list requests; each must be 200 and show none of A's
+//     ids;
+//   - isolationSeeds: what creates A's fixtures.
+//
+// Every route whose pattern has a {placeholder} must be the method and path
+// of a row, and every GET route without one a list
+// (TestIsolationCoversEveryRoute). Name placeholders as the route pattern
+// does ({productId}), so the row's path is the pattern itself.
+var (
+	isolationRows  []isolationRow
+	isolationLists []isolationRow
+	isolationSeeds []isolationSeed
+)

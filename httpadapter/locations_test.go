@@ -67,3 +67,16 @@ func TestLocationErrors(t *testing.T) {
 	h.seedLocations()
 	h.run(t, "locations/errors", locationErrors)
 }
+
+// Isolation rows of locations (isolation_test.go).
+func init() {
+	isolationSeeds = append(isolationSeeds, func(h *harness, ids map[string]string) {
+		l := h.mustDo(req{method: http.MethodPost, target: "/v1/locations", body: circleBody}, http.StatusOK)
+		ids["locationId"] = l["id"].(string)
+	})
+	isolationRows = append(isolationRows,
+		isolationRow{"get location", http.MethodGet, "/v1/locations/{locationId}", ""},
+		isolationRow{"delete location", http.MethodDelete, "/v1/locations/{locationId}", ""},
+	)
+	isolationLists = append(isolationLists, isolationRow{"list locations", http.MethodGet, "/v1/locations", ""})
+}

@@ -116,3 +116,26 @@ func TestProductErrors(t *testing.T) {
 	h.seedCatalog()
 	h.run(t, "products/errors", productErrors)
 }
+
+// Isolation rows of products and SKUs (isolation_test.go).
+func init() {
+	isolationSeeds = append(isolationSeeds, func(h *harness, ids map[string]string) {
+		p := h.mustDo(req{method: http.MethodPost, target: "/v1/products", body: `{"source_id":"iso-tee","name":"Isolated tee","attributes":["size"]}`}, http.StatusOK)
+		ids["productId"] = p["id"].(string)
+		s := h.mustDo(req{method: http.MethodPost, target: "/v1/products/iso-tee/skus", body: `{"source_id":"iso-tee-m","sku":"Isolated M"}`}, http.StatusOK)
+		ids["skuId"] = s["id"].(string)
+	})
+	isolationRows = append(isolationRows,
+		isolationRow{"get product", http.MethodGet, "/v1/products/{productId}", ""},
+		isolationRow{"update product", http.MethodPut, "/v1/products/{productId}", `{"name":"Taken"}`},
+		isolationRow{"delete product", http.MethodDelete, "/v1/products/{productId}", ""},
+		isolationRow{"upsert product by id", http.MethodPost, "/v1/products", `{"id":"{productId}","name":"Taken"}`},
+		isolationRow{"list product skus", http.MethodGet, "/v1/products/{productId}/skus", ""},
+		isolationRow{"create sku", http.MethodPost, "/v1/products/{productId}/skus", `{"source_id":"iso-new"}`},
+		isolationRow{"upsert sku by id", http.MethodPost, "/v1/products/{productId}/skus", `{"id":"{skuId}","price":1}`},
+		isolationRow{"update sku", http.MethodPut, "/v1/products/{productId}/skus/{skuId}", `{"price":1}`},
+		isolationRow{"delete sku", http.MethodDelete, "/v1/products/{productId}/skus/{skuId}", ""},
+		isolationRow{"get sku", http.MethodGet, "/v1/skus/{skuId}", ""},
+	)
+	isolationLists = append(isolationLists, isolationRow{"list products", http.MethodGet, "/v1/products", ""})
+}

@@ -81,3 +81,19 @@ func TestRewardErrors(t *testing.T) {
 	h.seedRewards()
 	h.run(t, "rewards/errors", rewardErrors)
 }
+
+// Isolation rows of rewards (isolation_test.go); they use the product of
+// the catalog's seed.
+func init() {
+	isolationSeeds = append(isolationSeeds, func(h *harness, ids map[string]string) {
+		r := h.mustDo(req{method: http.MethodPost, target: "/v1/rewards", body: coinRewardBody}, http.StatusOK)
+		ids["rewardId"] = r["id"].(string)
+	})
+	isolationRows = append(isolationRows,
+		isolationRow{"get reward", http.MethodGet, "/v1/rewards/{rewardId}", ""},
+		isolationRow{"update reward", http.MethodPut, "/v1/rewards/{rewardId}", `{"name":"Taken"}`},
+		isolationRow{"delete reward", http.MethodDelete, "/v1/rewards/{rewardId}", ""},
+		isolationRow{"create material reward of A's product", http.MethodPost, "/v1/rewards", `{"name":"Taken","parameters":{"product":{"id":"{productId}"}}}`},
+	)
+	isolationLists = append(isolationLists, isolationRow{"list rewards", http.MethodGet, "/v1/rewards", ""})
+}
