@@ -29,6 +29,14 @@ type Store interface {
 	ListSKUs(ctx context.Context, projectID, productID string, q promotype.Query) ([]*SKU, int, error)
 	BinSKU(ctx context.Context, projectID, id string, at promotype.Time) error
 	DeleteSKU(ctx context.Context, projectID, id string) error
+
+	// FindProducts returns the live products of the project whose id is in
+	// ids or whose source id is in sourceIDs, each once, in no particular
+	// order; keys that match nothing are skipped. Orders read the products
+	// of up to 500 items with it in one query.
+	FindProducts(ctx context.Context, projectID string, ids, sourceIDs []string) ([]*Product, error)
+	// FindSKUs is FindProducts for SKUs.
+	FindSKUs(ctx context.Context, projectID string, ids, sourceIDs []string) ([]*SKU, error)
 }
 
 // ListSpec is what product and SKU lists accept.

@@ -1,0 +1,88 @@
+package customer
+
+import (
+	"github.com/promoengine/promo/promotype"
+)
+
+// Customer is a customer record (object "customer"): created or updated by
+// source id when a customer upsert, an order, a validation or a custom event
+// names it. Only the identifying and descriptive fields are kept; the hosted
+// service's computed parts (summary, loyalty, referrals) are not built.
+type Customer struct {
+	ID          string             `json:"id"`
+	SourceID    *string            `json:"source_id"`
+	Name        *string            `json:"name"`
+	Description *string            `json:"description"`
+	Email       *string            `json:"email"`
+	Phone       *string            `json:"phone"`
+	Birthdate   *string            `json:"birthdate"` // YYYY-MM-DD
+	Address     *Address           `json:"address"`
+	Metadata    promotype.Metadata `json:"metadata"`
+	CreatedAt   promotype.Time     `json:"created_at"`
+	UpdatedAt   *promotype.Time    `json:"updated_at"`
+	Object      string             `json:"object"`
+
+	ProjectID string `json:"-"`
+}
+
+// Address is a customer's postal address.
+type Address struct {
+	City       *string `json:"city"`
+	State      *string `json:"state"`
+	Line1      *string `json:"line_1"`
+	Line2      *string `json:"line_2"`
+	Country    *string `json:"country"`
+	PostalCode *string `json:"postal_code"`
+}
+
+// Clone returns a deep copy.
+func (c *Customer) Clone() *Customer {
+	out := *c
+	out.SourceID = promotype.ClonePtr(c.SourceID)
+	out.Name = promotype.ClonePtr(c.Name)
+	out.Description = promotype.ClonePtr(c.Description)
+	out.Email = promotype.ClonePtr(c.Email)
+	out.Phone = promotype.ClonePtr(c.Phone)
+	out.Birthdate = promotype.ClonePtr(c.Birthdate)
+	out.Address = c.Address.Clone()
+	out.UpdatedAt = promotype.ClonePtr(c.UpdatedAt)
+	out.Metadata = c.Metadata.Clone()
+	return &out
+}
+
+// Clone returns a deep copy (nil for nil).
+func (a *Address) Clone() *Address {
+	if a == nil {
+		return nil
+	}
+	return &Address{
+		City:       promotype.ClonePtr(a.City),
+		State:      promotype.ClonePtr(a.State),
+		Line1:      promotype.ClonePtr(a.Line1),
+		Line2:      promotype.ClonePtr(a.Line2),
+		Country:    promotype.ClonePtr(a.Country),
+		PostalCode: promotype.ClonePtr(a.PostalCode),
+	}
+}
+
+func (c *Customer) normalize() *Customer {
+	c.Object = "customer"
+	if c.Metadata == nil {
+		c.Metadata = promotype.Metadata{}
+	}
+	return c
+}
+
+// Ref is how other resources point at a customer: {"id": ..., "object": "customer"}.
+type Ref struct {
+	ID     string `json:"id"`
+	Object string `json:"object"`
+}
+
+// NewRef returns the reference to the customer with id id, or nil when id is nil.
+func NewRef(id *string) *Ref {
+	if id == nil {
+		return nil
+	}
+	return &Ref{ID: *id, Object: "customer"}
+}

@@ -1,0 +1,85 @@
+package customer
+
+import (
+	"context"
+
+	"github.com/promoengine/promo/promotype"
+)
+
+// Service is the customer use cases over a [Store].
+type Service struct {
+	store Store
+	tx    promotype.TxFunc[Store]
+	env   promotype.Env
+}
+
+// NewService returns a customer service reading through store and writing in
+// transactions opened by tx.
+func NewService(store Store, tx promotype.TxFunc[Store], env promotype.Env) *Service {
+	return &Service{store: store, tx: tx, env: env}
+}
+
+// Upsert creates a customer, or updates the one its id or source_id names
+// (POST /v1/customers).
+func (s *Service) Upsert(ctx context.Context, projectID string, in Params) (*Customer, error) {
+	if err := in.Validate(""); err != nil {
+		return nil, err
+	}
+	var out *Customer
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
+		c, err := Upsert(ctx, st, s.env, projectID, in)
+		out = c
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Get returns a customer by id or source id.
+func (s *Service) Get(ctx context.Context, projectID, ref string) (*Customer, error) {
+	return Resolve(ctx, s.store, projectID, ref)
+}
+
+// Upsert is the customer upsert over st, for callers that run it inside their
+// own transaction (an order naming its customer). An id must name an existing
+// customer (else 404); otherwise a source id names the customer to update or
+// create; with neither, a new customer without a source id is created. A
+// stored customer is written only when in sets a field besides its keys, so
+// naming a customer by {id} or {source_id} leaves its updated_at alone. in
+// must have passed Validate.
+func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, in Params) (*Customer, error) {
+	c, err := promotype.UpsertTarget(ctx, "customer", in.ID, in.SourceID, st.GetCustomer, st.FindCustomerBySourceID, projectID)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		newSource := in.SourceID != nil && (c.SourceID == nil || *c.SourceID != *in.SourceID)
+		if !in.changes() && !newSource {
+			return c.normalize(), nil
+		}
+		in.apply(c)
+		c.UpdatedAt = env.Clock.Now().Ptr()
+		if err := st.UpdateCustomer(ctx, c); err != nil {
+			return nil, err
+		}
+		return c.normalize(), nil
+	}
+	c = &Customer{ID: env.IDs.NewID(promotype.PrefixCustomer), ProjectID: projectID, CreatedAt: env.Clock.Now()}
+	in.apply(c)
+	if err := st.InsertCustomer(ctx, c); err != nil {
+		return nil, err
+	}
+	return c.normalize(), nil
+}
+
+// Resolve returns the customer with id or source id ref (404 naming ref when
+// there is none), read through st.
+func Resolve(ctx context.Context, st Store, projectID, ref string) (*Customer, error) {
+	c, err := promotype.Resolve(ctx, "customer", ref, projectID, st.GetCustomer, st.FindCustomerBySourceID)
+	if err != nil {
+		return nil, err
+	}
+	return c.normalize(), nil
+}

@@ -1,0 +1,137 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/promotype"
+)
+
+type customerRow struct {
+	bun.BaseModel `bun:"table:promo_customers,alias:c"`
+
+	ProjectID   string          `bun:"project_id,pk"`
+	ID          string          `bun:"id,pk"`
+	SourceID    *string         `bun:"source_id"`
+	Name        *string         `bun:"name"`
+	Description *string         `bun:"description"`
+	Email       *string         `bun:"email"`
+	Phone       *string         `bun:"phone"`
+	Birthdate   *string         `bun:"birthdate"`
+	Address     json.RawMessage `bun:"address"` // NULL for nil
+	Metadata    json.RawMessage `bun:"metadata"`
+	CreatedAt   time.Time       `bun:"created_at"`
+	UpdatedAt   *time.Time      `bun:"updated_at"`
+}
+
+func newCustomerRow(c *customer.Customer) (*customerRow, error) {
+	if err := checkText("customer", str("id", c.ID), str("project_id", c.ProjectID), text{"source_id", c.SourceID},
+		text{"name", c.Name}, text{"description", c.Description}, text{"email", c.Email}, text{"phone", c.Phone},
+		text{"birthdate", c.Birthdate}); err != nil {
+		return nil, err
+	}
+	var addr json.RawMessage
+	if c.Address != nil {
+		var err error
+		if addr, err = encodeJSON(c.Address); err != nil {
+			return nil, err
+		}
+	}
+	meta, err := encodeMetadata(c.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	return &customerRow{
+		ProjectID:   c.ProjectID,
+		ID:          c.ID,
+		SourceID:    promotype.ClonePtr(c.SourceID),
+		Name:        promotype.ClonePtr(c.Name),
+		Description: promotype.ClonePtr(c.Description),
+		Email:       promotype.ClonePtr(c.Email),
+		Phone:       promotype.ClonePtr(c.Phone),
+		Birthdate:   promotype.ClonePtr(c.Birthdate),
+		Address:     addr,
+		Metadata:    meta,
+		CreatedAt:   sqlTime(c.CreatedAt),
+		UpdatedAt:   sqlTimePtr(c.UpdatedAt),
+	}, nil
+}
+
+func (r *customerRow) domain() (*customer.Customer, error) {
+	c := &customer.Customer{
+		ID:          r.ID,
+		ProjectID:   r.ProjectID,
+		SourceID:    r.SourceID,
+		Name:        r.Name,
+		Description: r.Description,
+		Email:       r.Email,
+		Phone:       r.Phone,
+		Birthdate:   r.Birthdate,
+		CreatedAt:   domainTime(r.CreatedAt),
+		UpdatedAt:   domainTimePtr(r.UpdatedAt),
+	}
+	if err := decodeJSON(r.Address, &c.Address); err != nil {
+		return nil, err
+	}
+	var err error
+	if c.Metadata, err = decodeMetadata(r.Metadata); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func customerNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("customer", id) }
+}
+
+// customerKeys is the source-id uniqueness of promo_customers.
+var customerKeys = keyed{kind: "customer", table: "promo_customers", alias: "c", column: "source_id"}
+
+// InsertCustomer implements customer.Store.
+func (s *Store) InsertCustomer(ctx context.Context, c *customer.Customer) error {
+	row, err := newCustomerRow(c)
+	if err != nil {
+		return err
+	}
+	return customerKeys.insert(ctx, s.db, row, c.ProjectID, c.ID, c.SourceID)
+}
+
+// UpdateCustomer implements customer.Store.
+func (s *Store) UpdateCustomer(ctx context.Context, c *customer.Customer) error {
+	row, err := newCustomerRow(c)
+	if err != nil {
+		if !storableKeys(c.ProjectID, c.ID) {
+			return customerNotFound(c.ID)()
+		}
+		return err
+	}
+	return customerKeys.update(ctx, s.db, row, c.SourceID, func() error {
+		_, err := s.GetCustomer(ctx, c.ProjectID, c.ID)
+		return err
+	})
+}
+
+// GetCustomer implements customer.Store.
+func (s *Store) GetCustomer(ctx context.Context, projectID, id string) (*customer.Customer, error) {
+	return s.getCustomer(ctx, id, "get customer", "c.project_id = ? AND c.id = ?", projectID, id)
+}
+
+// FindCustomerBySourceID implements customer.Store.
+func (s *Store) FindCustomerBySourceID(ctx context.Context, projectID, sourceID string) (*customer.Customer, error) {
+	return s.getCustomer(ctx, sourceID, "find customer", "c.project_id = ? AND c.source_id = ?", projectID, sourceID)
+}
+
+func (s *Store) getCustomer(ctx context.Context, ref, op, where string, projectID, key string) (*customer.Customer, error) {
+	if !storableKeys(projectID, key) {
+		return nil, customerNotFound(ref)()
+	}
+	var row customerRow
+	if err := s.db.NewSelect().Model(&row).Where(where, projectID, key).Scan(ctx); err != nil {
+		return nil, getErr(op, err, customerNotFound(ref))
+	}
+	return row.domain()
+}
