@@ -95,3 +95,16 @@ func lineAmount(price, quantity int64) (int64, bool) {
 	}
 	return int64(lo), true
 }
+
+// RoundUnits rounds a decimal amount (a discount's amount_off, say)
+// half-up to the integer unit, saturating at 0 and MaxAmount.
+func RoundUnits(d decimal.Decimal) int64 {
+	r := d.Round(0)
+	switch {
+	case r.Sign() <= 0:
+		return 0
+	case r.GreaterThan(decimal.NewFromInt(MaxAmount)):
+		return MaxAmount
+	}
+	return r.IntPart()
+}

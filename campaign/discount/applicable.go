@@ -48,17 +48,17 @@ func (a *Applicability) Restricts() bool {
 
 // matches reports whether target t names line l: a product matches its own
 // lines and its SKUs' lines; a SKU only its lines.
-func (t *Target) matches(l *Line) bool {
+func (t *Target) matches(k keys) bool {
 	if t.Object == "sku" {
-		return (t.ID != "" && l.SKUID == t.ID) || (t.SourceID != nil && l.SKUSourceID != "" && l.SKUSourceID == *t.SourceID)
+		return (t.ID != "" && k.sku == t.ID) || (t.SourceID != nil && k.skuSource != "" && k.skuSource == *t.SourceID)
 	}
-	return (t.ID != "" && l.ProductID == t.ID) || (t.SourceID != nil && l.ProductSourceID != "" && l.ProductSourceID == *t.SourceID)
+	return (t.ID != "" && k.product == t.ID) || (t.SourceID != nil && k.productSource != "" && k.productSource == *t.SourceID)
 }
 
 // entryFor returns the included entry that governs line l (the first that
 // names it; a synthetic every-entry under included_all or without any
 // restriction), or nil when l is excluded or not included.
-func (a *Applicability) entryFor(l *Line) *Target {
+func (a *Applicability) entryFor(l keys) *Target {
 	if a == nil {
 		return &everyEntry
 	}

@@ -1,9 +1,11 @@
 package discount
 
 import (
+	"cmp"
 	"errors"
-	"math"
 	"slices"
+
+	"github.com/promoengine/promo/order"
 )
 
 // ErrUnknownUnit is returned when a unit discount names a product or SKU
@@ -28,30 +30,31 @@ func (d *Discount) EffectFor(app *Applicability) Effect {
 	}
 }
 
-// Apply applies d to c as the redeemable being priced (call c.Begin
-// first): item effects touch only the lines app allows, unit effects look
-// their product up in cat. It returns what d took (the redeemable's
-// discount_amount). No line is discounted beyond its amount and the order
-// never beyond its total.
-func Apply(c *Cart, d *Discount, app *Applicability, cat Catalog) (int64, error) {
-	before := c.TotalAppliedDiscountAmount()
+// Apply applies d to o as the redeemable being priced (call o.ResetApplied
+// first when o already carries another redeemable's discount): item
+// effects touch only the lines app allows, unit effects look their product
+// up in cat. It returns what d took (the redeemable's discount_amount).
+// The order's own methods cap every step, so no line is discounted beyond
+// its amount and the order never beyond its total.
+func Apply(o *order.Order, d *Discount, app *Applicability, cat Catalog) (int64, error) {
+	before := o.TotalAppliedDiscountAmount
 	switch eff := d.EffectFor(app); eff {
 	case ApplyToOrder:
-		c.applyToOrder(d)
+		applyToOrder(o, d)
 	case AddMissingItems, AddNewItems:
-		if err := c.addUnits(d.UnitType, unitOff(d.UnitOff), eff, cat); err != nil {
+		if err := addUnits(o, d.UnitType, unitOff(d.UnitOff), eff, cat); err != nil {
 			return 0, err
 		}
 	case AddManyItems:
 		for _, u := range d.Units {
-			if err := c.addUnits(u.UnitType, unitOff(u.UnitOff), u.Effect, cat); err != nil {
+			if err := addUnits(o, u.UnitType, unitOff(u.UnitOff), u.Effect, cat); err != nil {
 				return 0, err
 			}
 		}
 	default:
-		c.applyToItems(d, eff, c.pick(app))
+		applyToItems(o, d, eff, pick(o, app))
 	}
-	return c.TotalAppliedDiscountAmount() - before, nil
+	return o.TotalAppliedDiscountAmount - before, nil
 }
 
 func unitOff(p *int64) int64 {
@@ -61,28 +64,25 @@ func unitOff(p *int64) int64 {
 	return *p
 }
 
-func (c *Cart) applyToOrder(d *Discount) {
-	total := c.TotalAmount()
+func applyToOrder(o *order.Order, d *Discount) {
 	var off int64
 	switch d.Type {
 	case Amount:
-		off = roundUnits(d.AmountOff.Decimal)
+		off = order.RoundUnits(d.AmountOff.Decimal)
 	case Percent:
-		off = percentOf(d.PercentOff.Decimal, total)
+		off = order.PercentOf(o.TotalAmount, d.PercentOff.Decimal)
 		if d.AmountLimit != nil {
-			off = min(off, roundUnits(d.AmountLimit.Decimal))
+			off = min(off, order.RoundUnits(d.AmountLimit.Decimal))
 		}
 	case Fixed:
-		off = total - roundUnits(d.FixedAmount.Decimal)
+		off = o.TotalAmount - order.RoundUnits(d.FixedAmount.Decimal)
 	}
-	off = min(max(off, 0), total)
-	c.DiscountAmount += off
-	c.AppliedDiscountAmount += off
+	o.ApplyOrderDiscount(off)
 }
 
-// pick is a line (and how many of its units) an item discount applies to,
-// under the applicable_to entry that governs it.
-type pick struct {
+// selection is a line (and how many of its units) an item discount
+// applies to, under the applicable_to entry that governs it.
+type selection struct {
 	line  int
 	units int64
 	entry *Target
@@ -95,92 +95,84 @@ type pick struct {
 // most expensive with skip_initially and repeat), so a walk "from the most
 // expensive" runs over every product the entries name. Then quantity_limit
 // caps each line and aggregated_quantity_limit each group.
-func (c *Cart) pick(app *Applicability) []pick {
+func pick(o *order.Order, app *Applicability) []selection {
 	type mode struct {
 		effect, target string
 		skip, repeat   int64
 		every          *Target // APPLY_TO_EVERY groups by entry
 	}
-	var order []mode
+	var modes []mode
 	groups := map[mode][]int{}
-	entries := make([]*Target, len(c.Lines))
-	for i := range c.Lines {
-		l := &c.Lines[i]
-		if l.Quantity <= 0 {
+	entries := make([]*Target, len(o.Items))
+	for i := range o.Items {
+		it := &o.Items[i]
+		if it.Quantity <= 0 {
 			continue
 		}
-		e := app.entryFor(l)
+		e := app.entryFor(keysOf(it))
 		if e == nil {
 			continue
 		}
 		entries[i] = e
-		m := mode{effect: e.Effect, target: e.Target}
+		m := mode{every: e}
 		switch e.Effect {
 		case ApplyToCheapest, ApplyToMostExpensive, ApplyFromCheapest, ApplyFromMostExpensive:
+			m = mode{effect: e.Effect, target: e.Target}
 			if e.SkipInitially != nil {
 				m.skip = *e.SkipInitially
 			}
 			if e.Repeat != nil {
 				m.repeat = *e.Repeat
 			}
-		default:
-			m = mode{every: e}
 		}
 		if _, seen := groups[m]; !seen {
-			order = append(order, m)
+			modes = append(modes, m)
 		}
 		groups[m] = append(groups[m], i)
 	}
-	var picks []pick
-	for _, m := range order {
-		picks = append(picks, c.pickGroup(groups[m], entries)...)
+	var out []selection
+	for _, m := range modes {
+		out = append(out, pickGroup(o, groups[m], entries)...)
 	}
-	return picks
+	return out
 }
 
-func (c *Cart) pickGroup(lines []int, entries []*Target) []pick {
+func pickGroup(o *order.Order, lines []int, entries []*Target) []selection {
 	lead := entries[lines[0]] // the group's mode and aggregated limit
 	byPrice := func(asc bool) []int {
 		s := slices.Clone(lines)
 		slices.SortStableFunc(s, func(a, b int) int {
-			pa, pb := c.Lines[a].Price, c.Lines[b].Price
-			if !asc {
-				pa, pb = pb, pa
+			if asc {
+				return cmp.Compare(price(&o.Items[a]), price(&o.Items[b]))
 			}
-			switch {
-			case pa < pb:
-				return -1
-			case pa > pb:
-				return 1
-			}
-			return 0
+			return cmp.Compare(price(&o.Items[b]), price(&o.Items[a]))
 		})
 		return s
 	}
-	var picks []pick
+	var sel []selection
 	switch lead.Effect {
 	case ApplyToCheapest, ApplyToMostExpensive:
 		i := byPrice(lead.Effect == ApplyToCheapest)[0]
-		picks = []pick{{line: i, units: c.Lines[i].Quantity, entry: entries[i]}}
+		sel = []selection{{line: i, units: o.Items[i].Quantity, entry: entries[i]}}
 	case ApplyFromCheapest, ApplyFromMostExpensive:
-		picks = c.pickFrom(lead, byPrice(lead.Effect == ApplyFromCheapest), entries)
+		sel = pickFrom(o, lead, byPrice(lead.Effect == ApplyFromCheapest), entries)
 	default: // APPLY_TO_EVERY
 		for _, i := range lines {
-			picks = append(picks, pick{line: i, units: c.Lines[i].Quantity, entry: entries[i]})
+			sel = append(sel, selection{line: i, units: o.Items[i].Quantity, entry: entries[i]})
 		}
 	}
 	var taken int64
-	out := picks[:0]
-	for _, p := range picks {
-		if p.entry.QuantityLimit != nil {
-			p.units = min(p.units, *p.entry.QuantityLimit)
+	out := sel[:0]
+	for _, s := range sel {
+		if s.entry.QuantityLimit != nil {
+			s.units = min(s.units, *s.entry.QuantityLimit)
 		}
 		if lead.AggregatedQuantityLimit != nil {
-			p.units = min(p.units, *lead.AggregatedQuantityLimit-taken)
+			s.units = min(s.units, *lead.AggregatedQuantityLimit-taken)
 		}
-		if p.units > 0 {
-			taken += p.units
-			out = append(out, p)
+		if s.units > 0 {
+			taken += s.units
+			out = append(out, s)
 		}
 	}
 	return out
@@ -188,7 +180,7 @@ func (c *Cart) pickGroup(lines []int, entries []*Target) []pick {
 
 // pickFrom walks the sorted lines (target ITEM) or their units (target
 // UNIT), skips skip_initially of them and then takes every repeat-th.
-func (c *Cart) pickFrom(e *Target, sorted []int, entries []*Target) []pick {
+func pickFrom(o *order.Order, e *Target, sorted []int, entries []*Target) []selection {
 	skip, every := int64(0), int64(1)
 	if e.SkipInitially != nil {
 		skip = max(0, *e.SkipInitially)
@@ -196,125 +188,121 @@ func (c *Cart) pickFrom(e *Target, sorted []int, entries []*Target) []pick {
 	if e.Repeat != nil && *e.Repeat > 0 {
 		every = *e.Repeat
 	}
-	take := func(pos int64) bool { return pos >= skip && (pos-skip)%every == 0 }
-	var picks []pick
+	var sel []selection
 	var pos int64
 	for _, i := range sorted {
+		q := o.Items[i].Quantity
 		if e.Target != TargetUnit {
-			if take(pos) {
-				picks = append(picks, pick{line: i, units: c.Lines[i].Quantity, entry: entries[i]})
+			if pos >= skip && (pos-skip)%every == 0 {
+				sel = append(sel, selection{line: i, units: q, entry: entries[i]})
 			}
 			pos++
 			continue
 		}
+		// Count the taken positions in [pos, pos+q) in O(1).
 		var units int64
-		q := c.Lines[i].Quantity
-		// Count the positions in [pos, pos+q) that are taken, in O(1).
 		if end := pos + q; end > skip {
-			first := max(pos, skip)
-			firstTaken := skip + ((first-skip)+every-1)/every*every
-			if firstTaken < end {
-				units = (end-1-firstTaken)/every + 1
+			first := skip + (max(pos, skip)-skip+every-1)/every*every
+			if first < end {
+				units = (end-1-first)/every + 1
 			}
 		}
 		if units > 0 {
-			picks = append(picks, pick{line: i, units: units, entry: entries[i]})
+			sel = append(sel, selection{line: i, units: units, entry: entries[i]})
 		}
 		pos += q
 	}
-	return picks
+	return sel
 }
 
-// base is the part of a pick's line the discount may touch: its units at
+// base is the part of a selected line the discount may touch: its units at
 // the unit price, never more than what is left of the line.
-func (c *Cart) base(p pick) int64 {
-	l := &c.Lines[p.line]
-	if p.units >= l.Quantity {
-		return l.remaining()
+func base(o *order.Order, s selection) int64 {
+	it := &o.Items[s.line]
+	if s.units >= it.Quantity {
+		return max(it.SubtotalAmount, 0)
 	}
-	return min(satMul(l.Price, p.units), l.remaining())
+	return min(satMul(price(it), s.units), max(it.SubtotalAmount, 0))
 }
 
-func (c *Cart) applyToItems(d *Discount, eff Effect, picks []pick) {
-	if len(picks) == 0 {
+func applyToItems(o *order.Order, d *Discount, eff Effect, sel []selection) {
+	if len(sel) == 0 {
 		return
 	}
-	raw := make([]int64, len(picks))
+	raw := make([]int64, len(sel))
 	switch eff {
 	case ApplyToItemsProportionally, ApplyToItemsProportionallyByQuantity:
-		weights := make([]int64, len(picks))
+		weights := make([]int64, len(sel))
 		var room int64
-		for i, p := range picks {
-			b := c.base(p)
+		for i, s := range sel {
+			b := base(o, s)
 			room += b
 			if eff == ApplyToItemsProportionally {
 				weights[i] = b
 			} else {
-				weights[i] = p.units
+				weights[i] = s.units
 			}
 		}
-		total := min(roundUnits(d.AmountOff.Decimal), room)
+		total := min(order.RoundUnits(d.AmountOff.Decimal), room)
 		if d.AggregatedAmountLimit != nil {
 			total = min(total, *d.AggregatedAmountLimit)
 		}
-		raw = split(total, weights)
+		raw = order.Split(total, weights)
 	default:
-		for i, p := range picks {
-			raw[i] = c.itemDiscount(d, eff, p)
+		for i, s := range sel {
+			raw[i] = itemDiscount(o, d, eff, s)
 		}
 	}
-	// Caps: the line, the entry's amount_limit per line, then the
-	// aggregated limits of each entry and of the discount, in pick order,
-	// and never below a zero order total (a client amount may be lower than
-	// the lines).
+	// Caps: the entry's amount_limit per line, a percentage's amount_limit
+	// per line, then the aggregated limits of each entry and of the
+	// discount, in selection order. ApplyItemDiscount caps by the line and
+	// the order total.
 	entryUsed := map[*Target]int64{}
 	var used int64
-	room := c.TotalAmount()
-	for i, p := range picks {
-		off := min(raw[i], c.base(p), room)
-		if p.entry.AmountLimit != nil {
-			off = min(off, *p.entry.AmountLimit)
+	for i, s := range sel {
+		off := min(raw[i], base(o, s))
+		if s.entry.AmountLimit != nil {
+			off = min(off, *s.entry.AmountLimit)
 		}
 		if d.Type == Percent && d.AmountLimit != nil {
-			off = min(off, roundUnits(d.AmountLimit.Decimal))
+			off = min(off, order.RoundUnits(d.AmountLimit.Decimal))
 		}
-		if p.entry.AggregatedAmountLimit != nil {
-			off = min(off, *p.entry.AggregatedAmountLimit-entryUsed[p.entry])
+		if s.entry.AggregatedAmountLimit != nil {
+			off = min(off, *s.entry.AggregatedAmountLimit-entryUsed[s.entry])
 		}
 		if d.AggregatedAmountLimit != nil {
 			off = min(off, *d.AggregatedAmountLimit-used)
 		}
-		off = max(off, 0)
-		entryUsed[p.entry] += off
-		used += off
-		room -= off
-		l := &c.Lines[p.line]
-		l.DiscountAmount += off
-		l.AppliedDiscountAmount += off
+		if off <= 0 {
+			continue
+		}
+		got := o.ApplyItemDiscount(s.line, off)
+		entryUsed[s.entry] += got
+		used += got
 	}
 }
 
-// itemDiscount is the discount one pick asks for before caps.
-func (c *Cart) itemDiscount(d *Discount, eff Effect, p pick) int64 {
-	l := &c.Lines[p.line]
+// itemDiscount is the discount one selection asks for before caps.
+func itemDiscount(o *order.Order, d *Discount, eff Effect, s selection) int64 {
+	it := &o.Items[s.line]
 	switch d.Type {
 	case Amount:
-		off := roundUnits(d.AmountOff.Decimal)
-		if eff == ApplyToItemsByQuantity || p.entry.Target == TargetUnit {
-			return satMul(off, p.units)
+		off := order.RoundUnits(d.AmountOff.Decimal)
+		if eff == ApplyToItemsByQuantity || s.entry.Target == TargetUnit {
+			return satMul(off, s.units)
 		}
 		return off
 	case Percent:
-		return percentOf(d.PercentOff.Decimal, c.base(p))
+		return order.PercentOf(base(o, s), d.PercentOff.Decimal)
 	case Fixed:
-		price := roundUnits(d.FixedAmount.Decimal)
-		if p.entry.Price != nil {
-			price = *p.entry.Price
+		newPrice := order.RoundUnits(d.FixedAmount.Decimal)
+		if s.entry.Price != nil {
+			newPrice = *s.entry.Price
 		}
-		if !l.HasPrice || l.Price <= price {
+		if it.Price == nil || *it.Price <= newPrice {
 			return 0
 		}
-		return satMul(l.Price-price, p.units)
+		return satMul(*it.Price-newPrice, s.units)
 	}
 	return 0
 }
@@ -323,53 +311,51 @@ func (c *Cart) itemDiscount(d *Discount, eff Effect, p pick) int64 {
 // or ADD_NEW_ITEMS (add n units, free) for the product or SKU unitType.
 // Added units are priced at the catalog price; without one the line shows
 // quantities only.
-func (c *Cart) addUnits(unitType string, n int64, eff Effect, cat Catalog) error {
-	info, ok := cat(unitType)
+func addUnits(o *order.Order, unitType string, n int64, eff Effect, cat Catalog) error {
+	tmpl, ok := cat(unitType)
 	if !ok {
 		return ErrUnknownUnit
 	}
 	idx := -1
-	for i := range c.Lines {
-		l := &c.Lines[i]
-		if (info.SKUID != "" && l.SKUID == info.SKUID) || (info.SKUID == "" && l.SKUID == "" && l.ProductID == info.ProductID) {
+	for i := range o.Items {
+		it := &o.Items[i]
+		if (tmpl.SKUID != "" && it.SKUID == tmpl.SKUID) || (tmpl.SKUID == "" && it.SKUID == "" && it.ProductID == tmpl.ProductID) {
 			idx = i
 			break
 		}
 	}
-	if idx < 0 {
-		c.Lines = append(c.Lines, Line{
-			ProductID: info.ProductID, ProductSourceID: info.ProductSourceID,
-			SKUID: info.SKUID, SKUSourceID: info.SKUSourceID,
-			Price: info.Price, HasPrice: info.HasPrice, Added: true, Origin: -1,
-		})
-		idx = len(c.Lines) - 1
-	}
-	l := &c.Lines[idx]
-	if !l.HasPrice && info.HasPrice {
-		l.Price, l.HasPrice = info.Price, true
-	}
 	var add int64
-	if eff == AddNewItems {
+	switch {
+	case idx >= 0 && eff == AddNewItems:
 		add = n
-	} else {
-		add = max(0, n-l.Quantity)
+	case idx >= 0:
+		add = max(0, n-o.Items[idx].Quantity)
 	}
-	if add > math.MaxInt64-l.Quantity {
-		add = 0 // saturate: no cart holds that many units
+	if idx < 0 {
+		tmpl.Quantity = n
+		if tmpl.Price != nil {
+			tmpl.Amount = satMul(*tmpl.Price, n)
+		}
+		var err error
+		if idx, err = o.AddItem(tmpl); err != nil {
+			return err
+		}
+	} else if add > 0 {
+		if err := o.AddUnits(idx, add); err != nil {
+			return err
+		}
 	}
-	l.Quantity += add
-	l.AppliedQuantity += add
-	l.DiscountQuantity += n
-	l.AppliedDiscountQuantity += n
-	if !l.HasPrice {
-		return nil
-	}
-	added := satMul(l.Price, add)
-	l.Amount += added
-	l.AppliedQuantityAmount += added
-	c.Amount += added
-	off := min(satMul(l.Price, n), l.remaining(), c.TotalAmount())
-	l.DiscountAmount += off
-	l.AppliedDiscountAmount += off
+	o.DiscountUnits(idx, n)
 	return nil
+}
+
+// satMul multiplies two non-negative amounts, saturating at MaxAmount.
+func satMul(a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > order.MaxAmount/b {
+		return order.MaxAmount
+	}
+	return a * b
 }

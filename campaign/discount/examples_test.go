@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 )
 
@@ -13,41 +14,51 @@ func i64(v int64) *int64              { return &v }
 func str(s string) *string            { return &s }
 
 // line is a priced request line of qty units.
-func line(product, sku string, price, qty int64) Line {
-	return Line{ProductID: product, SKUID: sku, Price: price, HasPrice: true, Quantity: qty, InitialQuantity: qty, Amount: price * qty, InitialAmount: price * qty}
+func line(product, sku string, price, qty int64) order.Item {
+	return order.Item{Object: "order_item", ProductID: product, SKUID: sku, Price: &price, Quantity: qty, InitialQuantity: qty, Amount: price * qty, InitialAmount: price * qty}
 }
 
-func newCart(lines ...Line) *Cart {
-	c := &Cart{Lines: lines}
-	for i := range c.Lines {
-		c.Lines[i].Origin = i
-		c.Amount += c.Lines[i].Amount
+func newCart(lines ...order.Item) *order.Order {
+	c := &order.Order{Items: lines}
+	for i := range c.Items {
+		c.Amount += c.Items[i].Amount
 	}
 	c.InitialAmount = c.Amount
+	c.Recompute()
+	return c
+}
+
+// withAmount gives the cart a client amount, taken as it is.
+func withAmount(c *order.Order, amount int64) *order.Order {
+	c.Amount, c.InitialAmount = amount, amount
+	c.Recompute()
 	return c
 }
 
 // valCart is the six-line cart of the official promotions-validation
 // examples: 2900 + 3100 + 2900 + 1700 (a SKU) + 1500 (the vase) + 60000 = 72100.
-func valCart() *Cart {
+func valCart() *order.Order {
 	return newCart(
 		line("prod_red", "", 2900, 1), line("prod_blue", "", 3100, 1), line("prod_green", "", 2900, 1),
 		line("prod_comics", "sku_comics", 1700, 1), line("prod_vase", "", 1500, 1), line("prod_iphone", "", 60000, 1))
 }
 
-var catalog Catalog = func(unitType string) (UnitInfo, bool) {
-	prices := map[string]UnitInfo{
-		"prod_vase":     {ProductID: "prod_vase", Price: 1500, HasPrice: true},
-		"prod_roses":    {ProductID: "prod_roses", Price: 500, HasPrice: true},
-		"prod_red":      {ProductID: "prod_red", Price: 2900, HasPrice: true},
-		"prod_blue":     {ProductID: "prod_blue", Price: 3100, HasPrice: true},
-		"prod_iphone":   {ProductID: "prod_iphone", Price: 60000, HasPrice: true},
-		"sku_comics":    {ProductID: "prod_comics", SKUID: "sku_comics", Price: 1700, HasPrice: true},
-		"sku_samsung":   {ProductID: "prod_samsung", SKUID: "sku_samsung", Price: 210000, HasPrice: true},
+var catalog Catalog = func(unitType string) (order.Item, bool) {
+	priced := func(product, sku string, p int64) order.Item {
+		return order.Item{ProductID: product, SKUID: sku, Price: &p}
+	}
+	items := map[string]order.Item{
+		"prod_vase":     priced("prod_vase", "", 1500),
+		"prod_roses":    priced("prod_roses", "", 500),
+		"prod_red":      priced("prod_red", "", 2900),
+		"prod_blue":     priced("prod_blue", "", 3100),
+		"prod_iphone":   priced("prod_iphone", "", 60000),
+		"sku_comics":    priced("prod_comics", "sku_comics", 1700),
+		"sku_samsung":   priced("prod_samsung", "sku_samsung", 210000),
 		"prod_5h1pp1ng": {ProductID: "prod_5h1pp1ng"},
 	}
-	info, ok := prices[unitType]
-	return info, ok
+	it, ok := items[unitType]
+	return it, ok
 }
 
 // totals are the order-level figures an example states.
@@ -55,16 +66,16 @@ type totals struct {
 	Amount, InitialAmount, DiscountAmount, ItemsDiscountAmount, TotalDiscountAmount, TotalAmount, Applied int64
 }
 
-func totalsOf(c *Cart) totals {
-	return totals{c.Amount, c.InitialAmount, c.DiscountAmount, c.ItemsDiscountAmount(), c.TotalDiscountAmount(), c.TotalAmount(), c.TotalAppliedDiscountAmount()}
+func totalsOf(c *order.Order) totals {
+	return totals{c.Amount, c.InitialAmount, c.DiscountAmount, c.ItemsDiscountAmount, c.TotalDiscountAmount, c.TotalAmount, c.TotalAppliedDiscountAmount}
 }
 
-func apply(t *testing.T, c *Cart, d *Discount, app *Applicability) int64 {
+func apply(t *testing.T, c *order.Order, d *Discount, app *Applicability) int64 {
 	t.Helper()
 	if err := d.Validate(".discount"); err != nil {
 		t.Fatalf("invalid discount: %v", err)
 	}
-	c.Begin()
+	c.ResetApplied()
 	got, err := Apply(c, d, app, catalog)
 	if err != nil {
 		t.Fatal(err)
@@ -72,9 +83,9 @@ func apply(t *testing.T, c *Cart, d *Discount, app *Applicability) int64 {
 	return got
 }
 
-func lineDiscounts(c *Cart) []int64 {
-	out := make([]int64, len(c.Lines))
-	for i, l := range c.Lines {
+func lineDiscounts(c *order.Order) []int64 {
+	out := make([]int64, len(c.Items))
+	for i, l := range c.Items {
 		out[i] = l.DiscountAmount
 	}
 	return out
@@ -102,7 +113,7 @@ func TestE2FixedToItems(t *testing.T) {
 	t.Parallel()
 	c := valCart()
 	app := &Applicability{}
-	for _, l := range c.Lines {
+	for _, l := range c.Items {
 		app.Included = append(app.Included, Target{Object: "product", ID: l.ProductID, Price: i64(800), Effect: ApplyToEvery})
 	}
 	apply(t, c, &Discount{Type: Fixed, FixedAmount: dec("800"), Effect: ApplyToItems}, app)
@@ -118,7 +129,7 @@ func TestE3AddMissingItems(t *testing.T) {
 	t.Parallel()
 	c := valCart()
 	apply(t, c, &Discount{Type: Unit, UnitOff: i64(5), UnitType: "prod_vase", Effect: AddMissingItems}, nil)
-	vase := c.Lines[4]
+	vase := c.Items[4]
 	if vase.InitialQuantity != 1 || vase.Quantity != 5 || vase.DiscountQuantity != 5 || vase.InitialAmount != 1500 || vase.Amount != 7500 || vase.DiscountAmount != 7500 {
 		t.Errorf("vase line = %+v", vase)
 	}
@@ -129,9 +140,9 @@ func TestE3AddMissingItems(t *testing.T) {
 	// The SKU variant: unit_off 23 of the 1700 SKU, cart holds 1.
 	c = valCart()
 	apply(t, c, &Discount{Type: Unit, UnitOff: i64(23), UnitType: "sku_comics"}, nil)
-	comics := c.Lines[3]
-	if comics.Amount != 39100 || comics.DiscountAmount != 39100 || c.Amount != 109500 || c.TotalAmount() != 70400 {
-		t.Errorf("SKU variant: line %+v, order amount %d total %d", comics, c.Amount, c.TotalAmount())
+	comics := c.Items[3]
+	if comics.Amount != 39100 || comics.DiscountAmount != 39100 || c.Amount != 109500 || c.TotalAmount != 70400 {
+		t.Errorf("SKU variant: line %+v, order amount %d total %d", comics, c.Amount, c.TotalAmount)
 	}
 }
 
@@ -139,18 +150,18 @@ func TestE4AddNewItems(t *testing.T) {
 	t.Parallel()
 	c := valCart()
 	apply(t, c, &Discount{Type: Unit, UnitOff: i64(8), UnitType: "prod_roses", Effect: AddNewItems}, nil)
-	roses := c.Lines[6]
-	if !roses.Added || roses.InitialQuantity != 0 || roses.Quantity != 8 || roses.Amount != 4000 || roses.DiscountAmount != 4000 {
+	roses := c.Items[6]
+	if roses.InitialQuantity != 0 || roses.Quantity != 8 || roses.Amount != 4000 || roses.DiscountAmount != 4000 {
 		t.Errorf("roses line = %+v", roses)
 	}
-	if c.Amount != 76100 || c.ItemsDiscountAmount() != 4000 || c.TotalAmount() != 72100 {
-		t.Errorf("order amount %d items discount %d total %d", c.Amount, c.ItemsDiscountAmount(), c.TotalAmount())
+	if c.Amount != 76100 || c.ItemsDiscountAmount != 4000 || c.TotalAmount != 72100 {
+		t.Errorf("order amount %d items discount %d total %d", c.Amount, c.ItemsDiscountAmount, c.TotalAmount)
 	}
 	// Merged into an existing line: qty 1 → 2, amount 5800, discount 2900.
 	c = newCart(line("prod_red", "", 2900, 1))
 	apply(t, c, &Discount{Type: Unit, UnitOff: i64(1), UnitType: "prod_red", Effect: AddNewItems}, nil)
-	if l := c.Lines[0]; len(c.Lines) != 1 || l.Quantity != 2 || l.Amount != 5800 || l.DiscountAmount != 2900 {
-		t.Errorf("merged line = %+v", c.Lines)
+	if l := c.Items[0]; len(c.Items) != 1 || l.Quantity != 2 || l.Amount != 5800 || l.DiscountAmount != 2900 {
+		t.Errorf("merged line = %+v", c.Items)
 	}
 }
 
@@ -164,10 +175,10 @@ func TestE5AddManyItems(t *testing.T) {
 		{UnitType: "prod_vase", UnitOff: i64(222), Effect: AddMissingItems},
 	}}
 	got := apply(t, c, d, nil)
-	comics, iphone, vase, samsung := c.Lines[3], c.Lines[5], c.Lines[4], c.Lines[6]
+	comics, iphone, vase, samsung := c.Items[3], c.Items[5], c.Items[4], c.Items[6]
 	checks := []struct {
 		name                           string
-		l                              Line
+		l                              order.Item
 		qty, amount, discount, discQty int64
 	}{
 		{"samsung", samsung, 11, 2310000, 2310000, 11},
@@ -190,41 +201,40 @@ func TestE5AddManyItems(t *testing.T) {
 		{UnitType: "prod_red", UnitOff: i64(1), Effect: AddMissingItems},
 		{UnitType: "prod_blue", UnitOff: i64(1), Effect: AddNewItems},
 	}}, nil)
-	if c.Amount != 9100 || c.TotalDiscountAmount() != 6000 || c.TotalAmount() != 3100 || c.Lines[1].Amount-c.Lines[1].DiscountAmount != 3100 {
-		t.Errorf("small case: amount %d discount %d total %d", c.Amount, c.TotalDiscountAmount(), c.TotalAmount())
+	if c.Amount != 9100 || c.TotalDiscountAmount != 6000 || c.TotalAmount != 3100 || c.Items[1].Amount-c.Items[1].DiscountAmount != 3100 {
+		t.Errorf("small case: amount %d discount %d total %d", c.Amount, c.TotalDiscountAmount, c.TotalAmount)
 	}
 }
 
 func TestE6PercentToOrder(t *testing.T) {
 	t.Parallel()
 	// A client amount of 20050 is taken as it is, even above the lines.
-	c := newCart(line("prod_a", "", 10000, 1))
-	c.Amount, c.InitialAmount = 20050, 20050
+	c := withAmount(newCart(line("prod_a", "", 10000, 1)), 20050)
 	apply(t, c, &Discount{Type: Percent, PercentOff: dec("10"), Effect: ApplyToOrder}, nil)
-	if c.DiscountAmount != 2005 || c.TotalAmount() != 18045 {
-		t.Errorf("discount %d total %d, want 2005 and 18045", c.DiscountAmount, c.TotalAmount())
+	if c.DiscountAmount != 2005 || c.TotalAmount != 18045 {
+		t.Errorf("discount %d total %d, want 2005 and 18045", c.DiscountAmount, c.TotalAmount)
 	}
 	c = newCart(line("prod_a", "", 46500, 1))
 	apply(t, c, &Discount{Type: Percent, PercentOff: dec("10")}, nil)
-	if c.DiscountAmount != 4650 || c.TotalAmount() != 41850 {
-		t.Errorf("discount %d total %d, want 4650 and 41850", c.DiscountAmount, c.TotalAmount())
+	if c.DiscountAmount != 4650 || c.TotalAmount != 41850 {
+		t.Errorf("discount %d total %d, want 4650 and 41850", c.DiscountAmount, c.TotalAmount)
 	}
 }
 
 func TestE7AmountToItemsAndProportionally(t *testing.T) {
 	t.Parallel()
-	cart := func() *Cart {
+	cart := func() *order.Order {
 		return newCart(line("prod_mug", "", 2000, 1), line("prod_pen", "", 8000, 1), line("prod_other", "", 185000, 1))
 	}
 	c := cart()
 	apply(t, c, &Discount{Type: Amount, AmountOff: dec("1000"), Effect: ApplyToItems}, products("prod_mug", "prod_pen"))
-	if d := cmp.Diff([]int64{1000, 1000, 0}, lineDiscounts(c)); d != "" || c.TotalAmount() != 193000 {
-		t.Errorf("APPLY_TO_ITEMS total %d (-want +got):\n%s", c.TotalAmount(), d)
+	if d := cmp.Diff([]int64{1000, 1000, 0}, lineDiscounts(c)); d != "" || c.TotalAmount != 193000 {
+		t.Errorf("APPLY_TO_ITEMS total %d (-want +got):\n%s", c.TotalAmount, d)
 	}
 	c = cart()
 	apply(t, c, &Discount{Type: Amount, AmountOff: dec("1000"), Effect: ApplyToItemsProportionally}, products("prod_mug", "prod_pen"))
-	if d := cmp.Diff([]int64{200, 800, 0}, lineDiscounts(c)); d != "" || c.TotalAmount() != 194000 {
-		t.Errorf("PROPORTIONALLY total %d (-want +got):\n%s", c.TotalAmount(), d)
+	if d := cmp.Diff([]int64{200, 800, 0}, lineDiscounts(c)); d != "" || c.TotalAmount != 194000 {
+		t.Errorf("PROPORTIONALLY total %d (-want +got):\n%s", c.TotalAmount, d)
 	}
 }
 
@@ -232,7 +242,7 @@ func TestE7AmountToItemsAndProportionally(t *testing.T) {
 func TestE8DashboardCart(t *testing.T) {
 	t.Parallel()
 	app := products("prod_mug", "prod_poster", "prod_tshirt")
-	cart := func() *Cart {
+	cart := func() *order.Order {
 		return newCart(line("prod_mug", "", 1000, 2), line("prod_poster", "", 1500, 3), line("prod_tshirt", "", 2000, 3), line("prod_bottle", "", 2500, 2))
 	}
 	tests := []struct {
@@ -251,8 +261,8 @@ func TestE8DashboardCart(t *testing.T) {
 	for _, tc := range tests {
 		c := cart()
 		apply(t, c, tc.d, app)
-		if d := cmp.Diff(tc.lines, lineDiscounts(c)); d != "" || c.TotalAmount() != tc.total {
-			t.Errorf("%s: total %d, want %d; lines (-want +got):\n%s", tc.name, c.TotalAmount(), tc.total, d)
+		if d := cmp.Diff(tc.lines, lineDiscounts(c)); d != "" || c.TotalAmount != tc.total {
+			t.Errorf("%s: total %d, want %d; lines (-want +got):\n%s", tc.name, c.TotalAmount, tc.total, d)
 		}
 	}
 }
@@ -275,14 +285,14 @@ func TestFromMostExpensiveSkipRepeat(t *testing.T) {
 		for _, id := range []string{"prod_mug", "prod_socks", "prod_tshirt", "prod_poster"} {
 			app.Included = append(app.Included, Target{Object: "product", ID: id, Effect: ApplyFromMostExpensive, SkipInitially: i64(1), Repeat: i64(2), Target: tc.target})
 		}
-		before := c.TotalAmount()
+		before := c.TotalAmount
 		apply(t, c, &Discount{Type: Amount, AmountOff: dec("500"), Effect: ApplyToItems}, app)
 		var sum int64
 		for _, v := range tc.want {
 			sum += v
 		}
-		if d := cmp.Diff(tc.want, lineDiscounts(c)); d != "" || before-c.TotalAmount() != sum {
-			t.Errorf("target %s: took %d (-want +got):\n%s", tc.target, before-c.TotalAmount(), d)
+		if d := cmp.Diff(tc.want, lineDiscounts(c)); d != "" || before-c.TotalAmount != sum {
+			t.Errorf("target %s: took %d (-want +got):\n%s", tc.target, before-c.TotalAmount, d)
 		}
 	}
 }
@@ -302,9 +312,9 @@ func TestE10StackedRunningTotals(t *testing.T) {
 	}
 	for i, s := range steps {
 		got := apply(t, c, s.d, &Applicability{IncludedAll: true})
-		if got != s.applied || c.DiscountAmount != s.discount || c.TotalDiscountAmount() != s.totalDiscount || c.TotalAmount() != s.total {
+		if got != s.applied || c.DiscountAmount != s.discount || c.TotalDiscountAmount != s.totalDiscount || c.TotalAmount != s.total {
 			t.Errorf("step %d: applied %d discount %d total_discount %d total %d; want %d %d %d %d",
-				i+1, got, c.DiscountAmount, c.TotalDiscountAmount(), c.TotalAmount(), s.applied, s.discount, s.totalDiscount, s.total)
+				i+1, got, c.DiscountAmount, c.TotalDiscountAmount, c.TotalAmount, s.applied, s.discount, s.totalDiscount, s.total)
 		}
 	}
 	if d := cmp.Diff([]int64{1000, 700}, lineDiscounts(c)); d != "" {

@@ -7,35 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 )
-
-func TestRounding(t *testing.T) {
-	t.Parallel()
-	if got := percentOf(promotype.NewDecimal("10").Decimal, 1995); got != 200 {
-		t.Errorf("10%% of 1995 = %d, want 200 (half-up)", got)
-	}
-	if got := percentOf(promotype.NewDecimal("10").Decimal, 1994); got != 199 {
-		t.Errorf("10%% of 1994 = %d, want 199", got)
-	}
-	tests := []struct {
-		total   int64
-		weights []int64
-		want    []int64
-	}{
-		{1000, []int64{2000, 8000}, []int64{200, 800}},
-		{100, []int64{1, 1, 1}, []int64{34, 33, 33}}, // ties: the earlier part
-		{10, []int64{3, 3, 4}, []int64{3, 3, 4}},
-		{5, []int64{1, 0, 1}, []int64{3, 0, 2}},
-		{7, []int64{0, 0}, []int64{0, 0}},
-	}
-	for _, tc := range tests {
-		got := split(tc.total, tc.weights)
-		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
-			t.Errorf("split(%d, %v) = %v, want %v", tc.total, tc.weights, got, tc.want)
-		}
-	}
-}
 
 func TestValidateRefusals(t *testing.T) {
 	t.Parallel()
@@ -67,15 +41,14 @@ func TestValidateRefusals(t *testing.T) {
 	}
 }
 
-func randomCart(r *rand.Rand) *Cart {
-	var lines []Line
+func randomCart(r *rand.Rand) *order.Order {
+	var lines []order.Item
 	for i := range r.IntN(8) {
 		lines = append(lines, line(fmt.Sprintf("prod_%d", i%4), "", int64(r.IntN(5000)), 1+int64(r.IntN(5))))
 	}
 	c := newCart(lines...)
 	if r.IntN(4) == 0 { // a client amount above or below the lines
-		c.Amount = int64(r.IntN(30000))
-		c.InitialAmount = c.Amount
+		withAmount(c, int64(r.IntN(30000)))
 	}
 	return c
 }
@@ -118,10 +91,10 @@ func randomDiscount(r *rand.Rand) (*Discount, *Applicability) {
 }
 
 // checkInvariants holds the money rules of DECISIONS.md after any discount.
-func checkInvariants(t *testing.T, c *Cart, applied int64) {
+func checkInvariants(t *testing.T, c *order.Order, applied int64) {
 	t.Helper()
 	var lines int64
-	for i, l := range c.Lines {
+	for i, l := range c.Items {
 		if l.DiscountAmount < 0 || l.AppliedDiscountAmount < 0 || l.Amount < 0 || l.Quantity < 0 {
 			t.Fatalf("line %d has a negative figure: %+v", i, l)
 		}
@@ -130,17 +103,22 @@ func checkInvariants(t *testing.T, c *Cart, applied int64) {
 		}
 		lines += l.DiscountAmount
 	}
-	if c.ItemsDiscountAmount() != lines || c.TotalDiscountAmount() != c.DiscountAmount+lines {
+	if c.ItemsDiscountAmount != lines || c.TotalDiscountAmount != c.DiscountAmount+lines {
 		t.Fatalf("totals do not add up")
 	}
-	if c.TotalDiscountAmount() > c.Amount {
-		t.Fatalf("total discount %d exceeds the order amount %d", c.TotalDiscountAmount(), c.Amount)
+	again := c.Fork()
+	again.Recompute()
+	if again.TotalAmount != c.TotalAmount || again.ItemsAppliedDiscountAmount != c.ItemsAppliedDiscountAmount {
+		t.Fatalf("incremental totals differ from a full recompute")
 	}
-	if c.TotalAmount() < 0 || c.TotalAmount() != c.Amount-c.TotalDiscountAmount() {
-		t.Fatalf("total_amount %d != amount %d - total_discount %d", c.TotalAmount(), c.Amount, c.TotalDiscountAmount())
+	if c.TotalDiscountAmount > c.Amount {
+		t.Fatalf("total discount %d exceeds the order amount %d", c.TotalDiscountAmount, c.Amount)
 	}
-	if applied != c.TotalAppliedDiscountAmount() || applied < 0 {
-		t.Fatalf("Apply returned %d, the cart shows %d applied", applied, c.TotalAppliedDiscountAmount())
+	if c.TotalAmount < 0 || c.TotalAmount != c.Amount-c.TotalDiscountAmount {
+		t.Fatalf("total_amount %d != amount %d - total_discount %d", c.TotalAmount, c.Amount, c.TotalDiscountAmount)
+	}
+	if applied != c.TotalAppliedDiscountAmount || applied < 0 {
+		t.Fatalf("Apply returned %d, the cart shows %d applied", applied, c.TotalAppliedDiscountAmount)
 	}
 }
 
@@ -154,7 +132,7 @@ func TestMoneyInvariants(t *testing.T) {
 			if err := d.Validate(".discount"); err != nil {
 				t.Fatalf("random discount invalid: %v", err)
 			}
-			c.Begin()
+			c.ResetApplied()
 			applied, err := Apply(c, d, app, catalog)
 			if err != nil {
 				t.Fatal(err)
@@ -181,7 +159,7 @@ func FuzzApply(f *testing.F) {
 			return
 		}
 		c := randomCart(rand.New(rand.NewPCG(seed, seed)))
-		c.Begin()
+		c.ResetApplied()
 		applied, err := Apply(c, &d, &app, catalog)
 		if err != nil {
 			return // unknown unit type
