@@ -10,16 +10,32 @@ func (p *Program) Anchor() []string {
 	return p.anchor(p.root)
 }
 
-// AnchorAll is the anchor of programs that must all pass (a tier's rules and
-// its campaign's): the most selective anchor among them.
-func AnchorAll(progs ...*Program) []string {
-	var best []string
+// Anchors returns every alternative anchor of programs that must all pass
+// (a tier's rules and its campaign's): each is a set of facts of which one
+// must hold. An index picks the alternative whose facts are rarest.
+func Anchors(progs ...*Program) [][]string {
+	var out [][]string
 	for _, p := range progs {
-		if a := p.Anchor(); a != nil && (best == nil || len(a) < len(best)) {
-			best = a
+		if p != nil && p.root != nil {
+			out = p.alternatives(p.root, out)
 		}
 	}
-	return best
+	return out
+}
+
+// alternatives appends the anchors of x: each conjunct of an and offers its
+// own; anything else offers its single anchor, if it has one.
+func (p *Program) alternatives(x *expr, out [][]string) [][]string {
+	if x.op == opAnd {
+		for _, k := range x.kids {
+			out = p.alternatives(k, out)
+		}
+		return out
+	}
+	if a := p.anchor(x); a != nil {
+		out = append(out, a)
+	}
+	return out
 }
 
 func (p *Program) anchor(x *expr) []string {

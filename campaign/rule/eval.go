@@ -6,10 +6,20 @@ import "strings"
 // of the first failing rule in evaluation order, else the set's own (empty
 // when neither has one).
 func (p *Program) Eval(in *Input) (ok bool, message string) {
+	return p.eval(in, false)
+}
+
+// EvalAudience runs only the program's customer rules (the query option
+// audienceRulesOnly): every other rule counts as passing.
+func (p *Program) EvalAudience(in *Input) (ok bool, message string) {
+	return p.eval(in, true)
+}
+
+func (p *Program) eval(in *Input, audience bool) (ok bool, message string) {
 	if p.root == nil {
 		return true, ""
 	}
-	e := evaluator{in: in, prog: p, failed: -1}
+	e := evaluator{in: in, prog: p, failed: -1, audience: audience}
 	if e.expr(p.root, nil) {
 		return true, ""
 	}
@@ -21,10 +31,11 @@ func (p *Program) Eval(in *Input) (ok bool, message string) {
 
 // evaluator carries one evaluation: the input and the first rule that failed.
 type evaluator struct {
-	in      *Input
-	prog    *Program
-	failed  int
-	scratch group // lines of the item being checked (sub-rules never nest item rules)
+	in       *Input
+	prog     *Program
+	failed   int
+	scratch  group // lines of the item being checked (sub-rules never nest item rules)
+	audience bool  // only customer rules count
 }
 
 // group is the set of lines an item sub-rule reads (nil at the top level).
@@ -55,6 +66,9 @@ func (e *evaluator) expr(x *expr, g group) bool {
 }
 
 func (e *evaluator) rule(r *compiled, g group) bool {
+	if e.audience && r.spec.target != tCustomerMeta {
+		return true
+	}
 	in := e.in
 	switch r.spec.target {
 	case tCustomerMeta:

@@ -143,3 +143,19 @@ func TestNeedsTotal(t *testing.T) {
 		t.Error("order.amount must not mark the program")
 	}
 }
+
+func TestEvalAudience(t *testing.T) {
+	t.Parallel()
+	p := compile(t, `{"logic":"1 and 2","1":{"name":"customer.metadata","property":"tier","conditions":{"$is":["gold"]}},"2":{"name":"order.amount","conditions":{"$more_than":[1000000]}}}`)
+	in := cart()
+	if ok, _ := p.Eval(in); ok {
+		t.Error("the order rule must fail a full evaluation")
+	}
+	if ok, _ := p.EvalAudience(in); !ok {
+		t.Error("audience evaluation must ignore the order rule")
+	}
+	in.Customer = nil
+	if ok, _ := p.EvalAudience(in); ok {
+		t.Error("audience evaluation must still check the customer rule")
+	}
+}

@@ -11,9 +11,33 @@ type Index struct {
 	size   int
 }
 
-// NewIndex indexes entries by their anchors (entry i has anchors[i]; nil =
-// always a candidate).
-func NewIndex(anchors [][]string) *Index {
+// NewIndex indexes entries by their anchors. Entry i offers alternatives[i]
+// (any one of which is necessary for it to pass; none = always a
+// candidate); the index keys it by the alternative whose facts the fewest
+// entries offer, so a fact every entry shares (one customer segment) does
+// not make every entry a candidate when a rarer one (a product) exists.
+func NewIndex(alternatives [][][]string) *Index {
+	freq := map[string]int{}
+	for _, alts := range alternatives {
+		for _, a := range alts {
+			for _, f := range a {
+				freq[f]++
+			}
+		}
+	}
+	anchors := make([][]string, len(alternatives))
+	for i, alts := range alternatives {
+		best := -1
+		for _, a := range alts {
+			cost := 0
+			for _, f := range a {
+				cost += freq[f]
+			}
+			if best < 0 || cost < best {
+				best, anchors[i] = cost, a
+			}
+		}
+	}
 	ix := &Index{byFact: make(map[string][]int32), size: len(anchors)}
 	for i, a := range anchors {
 		if a == nil {

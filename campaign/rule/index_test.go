@@ -78,11 +78,11 @@ func TestIndexNeverSkipsAPassingProgram(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	progs := make([]*Program, 300)
-	anchors := make([][]string, len(progs))
+	anchors := make([][][]string, len(progs))
 	anchored := 0
 	for i := range progs {
 		progs[i] = compile(t, randomProgram(r))
-		anchors[i] = progs[i].Anchor()
+		anchors[i] = Anchors(progs[i])
 		if anchors[i] != nil {
 			anchored++
 		}
@@ -173,5 +173,21 @@ func BenchmarkEvalTwoRules(b *testing.B) {
 		if ok, _ := p.Eval(in); !ok {
 			b.Fatal("must pass")
 		}
+	}
+}
+
+// A fact every entry shares is not used when each entry has a rarer one.
+func TestIndexPrefersRareFacts(t *testing.T) {
+	t.Parallel()
+	var alts [][][]string
+	for i := range 100 {
+		p := compile(t, fmt.Sprintf(`{"logic":"1 and 2","1":{"name":"customer.metadata","property":"tier","conditions":{"$is":["gold"]}},`+
+			`"2":{"name":"order.items.any","conditions":{"$is":[{"id":"p%d","object":"product"}]}}}`, i))
+		alts = append(alts, Anchors(p))
+	}
+	ix := NewIndex(alts)
+	in := &Input{Customer: AttrsOf(promotype.Metadata{"tier": "gold"}), Items: []Item{{ProductID: "p7", Quantity: 1}}}
+	if got := ix.Candidates(in.Facts(nil), nil); !slices.Equal(got, []int32{7}) {
+		t.Errorf("candidates = %v, want only entry 7", got)
 	}
 }
