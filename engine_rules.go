@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/promoengine/promo/campaign"
-	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
 )
 
@@ -22,8 +21,8 @@ func (e *Engine) wireRules() {
 func (e *Engine) ValidationRules() *campaign.RuleService { return e.ruleSvc.rules }
 
 // resolveRelated checks that the object an assignment names exists in the
-// project and returns its id. Campaigns, promotion tiers and vouchers join
-// as their issues land; until then nothing can be assigned.
+// project and returns its id: campaigns and vouchers (engine_promos.go);
+// promotion tiers join with their issue.
 func (e *Engine) resolveRelated(ctx context.Context, projectID, objectType, objectID string) (string, error) {
-	return "", promotype.NotFound(objectType, objectID)
+	return e.resolvePromoObject(ctx, projectID, objectType, objectID)
 }

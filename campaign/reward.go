@@ -102,8 +102,10 @@ func (r *Reward) normalize() *Reward {
 	return r
 }
 
-// Store is the storage port of the campaign package, scoped by project.
+// Store is the storage port of the campaign package, scoped by project:
+// rewards, and campaigns and categories (CampaignStore).
 type Store interface {
+	CampaignStore
 	InsertReward(ctx context.Context, r *Reward) error
 	UpdateReward(ctx context.Context, r *Reward) error
 	GetReward(ctx context.Context, projectID, id string) (*Reward, error)

@@ -110,42 +110,83 @@ func (s *RuleService) Assign(ctx context.Context, projectID, ruleID string, in A
 	default:
 		return nil, promotype.InvalidPayload("Property .related_object_type must be equal to one of the allowed values: voucher, campaign, promotion_tier, earning_rule, distribution, reward_assignment")
 	}
+	// The object is resolved before the transaction: the resolver reads
+	// through the engine's store, which a transaction may hold (memory).
+	if _, err := s.store.GetValidationRule(ctx, projectID, ruleID); err != nil {
+		return nil, err // the rule's 404 first
+	}
+	objectID, err := s.related(ctx, projectID, in.RelatedObjectType, in.RelatedObjectID)
+	if err != nil {
+		return nil, err
+	}
 	var out *Assignment
-	err := s.tx(ctx, func(ctx context.Context, st RuleStore) error {
-		r, err := st.GetValidationRule(ctx, projectID, ruleID)
-		if err != nil {
-			return err
-		}
-		objectID, err := s.related(ctx, projectID, in.RelatedObjectType, in.RelatedObjectID)
-		if err != nil {
-			return err
-		}
-		existing, err := s.find(ctx, st, projectID, r.ID, in.RelatedObjectType, objectID)
-		if err != nil {
-			return err
-		}
-		if existing != nil {
-			if !force {
-				return promotype.Duplicate("validation_rules_assignment", "Duplicated validation_rules_assignment exists with id %s", existing.ID)
-			}
-			if err := s.unassign(ctx, st, r, existing.ID); err != nil {
-				return err
-			}
-			r.AssignmentsCount-- // unassign stored it; keep the copy in step
-		}
-		a := &Assignment{ID: s.env.IDs.NewID(PrefixAssignment), ProjectID: projectID, RuleID: r.ID,
-			RelatedObjectID: objectID, RelatedObjectType: in.RelatedObjectType, CreatedAt: s.env.Clock.Now()}
-		if err := st.InsertAssignment(ctx, a); err != nil {
-			return err
-		}
-		r.AssignmentsCount++
-		out = a
-		return st.UpdateValidationRule(ctx, r)
+	err = s.tx(ctx, func(ctx context.Context, st RuleStore) error {
+		var err error
+		out, err = s.AssignIn(ctx, st, projectID, ruleID, in.RelatedObjectType, objectID, force)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out.normalize(), nil
+}
+
+// AssignIn ties rule ruleID to an object of the project that the caller
+// checked (objectID is its id), through st: the caller's transaction (a
+// campaign or voucher create assigns its validation_rules so). A second
+// assignment of the rule to the object is 409 duplicate_found, unless force
+// replaces it.
+func (s *RuleService) AssignIn(ctx context.Context, st RuleStore, projectID, ruleID, objectType, objectID string, force bool) (*Assignment, error) {
+	r, err := st.GetValidationRule(ctx, projectID, ruleID)
+	if err != nil {
+		return nil, err
+	}
+	existing, err := s.find(ctx, st, projectID, r.ID, objectType, objectID)
+	if err != nil {
+		return nil, err
+	}
+	if existing != nil {
+		if !force {
+			return nil, promotype.Duplicate("validation_rules_assignment", "Duplicated validation_rules_assignment exists with id %s", existing.ID)
+		}
+		if err := s.unassign(ctx, st, r, existing.ID); err != nil {
+			return nil, err
+		}
+		r.AssignmentsCount-- // unassign stored it; keep the copy in step
+	}
+	a := &Assignment{ID: s.env.IDs.NewID(PrefixAssignment), ProjectID: projectID, RuleID: r.ID,
+		RelatedObjectID: objectID, RelatedObjectType: objectType, CreatedAt: s.env.Clock.Now()}
+	if err := st.InsertAssignment(ctx, a); err != nil {
+		return nil, err
+	}
+	r.AssignmentsCount++
+	if err := st.UpdateValidationRule(ctx, r); err != nil {
+		return nil, err
+	}
+	return a.normalize(), nil
+}
+
+// UnassignObject deletes every assignment of an object, through st (the
+// transaction deleting the object).
+func (s *RuleService) UnassignObject(ctx context.Context, st RuleStore, projectID, objectType, objectID string) error {
+	q := promotype.Query{Limit: 1000, OrderBy: "created_at", Must: []promotype.Condition{
+		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
+		{Field: "related_object_id", Op: promotype.OpIs, Values: []string{objectID}},
+	}}
+	items, _, err := st.ListAssignments(ctx, projectID, q)
+	if err != nil {
+		return err
+	}
+	for _, a := range items {
+		r, err := st.GetValidationRule(ctx, projectID, a.RuleID)
+		if err != nil {
+			return err
+		}
+		if err := s.unassign(ctx, st, r, a.ID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Unassign deletes an assignment of a rule.

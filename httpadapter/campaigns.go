@@ -1,4 +1,159 @@
 package httpadapter
 
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/voucher"
+)
+
 // campaignRoutes are the campaign, category, voucher and async action endpoints.
-func (s *server) campaignRoutes() []route { return nil }
+func (s *server) campaignRoutes() []route {
+	return slices.Concat(s.campaignOnlyRoutes(), s.categoryRoutes(), s.voucherRoutes(), s.asyncActionRoutes())
+}
+
+// actx is the request's context carrying its request id, which the async
+// actions a request starts record.
+func (c *call) actx() context.Context {
+	return promo.WithRequestID(c.ctx(), requestIDOf(c.w))
+}
+
+// campaignOnlyRoutes are the campaigns endpoints (scope campaigns).
+// Campaigns are addressed by id or name.
+func (s *server) campaignOnlyRoutes() []route {
+	cs := s.engine.Campaigns()
+	return []route{
+		{http.MethodPost, "/v1/campaigns", appKey, withBody(func(c *call, in campaign.Params) (*campaign.Campaign, error) {
+			return cs.Create(c.actx(), c.projectID, in)
+		})},
+		{http.MethodGet, "/v1/campaigns", appKey, withoutBody(func(c *call) (*promotype.List[*campaign.Campaign], error) {
+			p, err := campaignListParams(c)
+			if err != nil {
+				return nil, err
+			}
+			return cs.List(c.ctx(), c.projectID, p)
+		})},
+		{http.MethodGet, "/v1/campaigns/{campaignId}", appKey, withoutBody(func(c *call) (*campaign.Campaign, error) {
+			return cs.Get(c.ctx(), c.projectID, c.path("campaignId"))
+		})},
+		{http.MethodPut, "/v1/campaigns/{campaignId}", appKey, withBody(func(c *call, in campaign.UpdateParams) (*campaign.Campaign, error) {
+			return cs.Update(c.actx(), c.projectID, c.path("campaignId"), in)
+		})},
+		{http.MethodDelete, "/v1/campaigns/{campaignId}", appKey, func(c *call) (int, any, error) {
+			force, err := c.force()
+			if err != nil {
+				return 0, nil, err
+			}
+			ref, err := cs.Delete(c.actx(), c.projectID, c.path("campaignId"), force)
+			return http.StatusAccepted, ref, err
+		}},
+		{http.MethodPost, "/v1/campaigns/{campaignId}/enable", appKey, withBody(func(c *call, _ struct{}) (struct{}, error) {
+			_, err := cs.Enable(c.ctx(), c.projectID, c.path("campaignId"))
+			return struct{}{}, err
+		})},
+		{http.MethodPost, "/v1/campaigns/{campaignId}/disable", appKey, withBody(func(c *call, _ struct{}) (struct{}, error) {
+			_, err := cs.Disable(c.ctx(), c.projectID, c.path("campaignId"))
+			return struct{}{}, err
+		})},
+		{http.MethodPost, "/v1/campaigns/{campaignId}/vouchers", appKey, func(c *call) (int, any, error) {
+			var in voucher.CampaignParams
+			if err := decodeBody(c.w, c.r, c.maxBody, &in); err != nil {
+				return 0, nil, err
+			}
+			if in.VouchersCount != nil && *in.VouchersCount > 1 {
+				ref, err := cs.AddVouchers(c.actx(), c.projectID, c.path("campaignId"), in)
+				return http.StatusAccepted, ref, err
+			}
+			v, err := cs.AddVoucher(c.ctx(), c.projectID, c.path("campaignId"), in, nil)
+			return http.StatusOK, v, err
+		}},
+		{http.MethodPost, "/v1/campaigns/{campaignId}/vouchers/{code}", appKey, withBody(func(c *call, in voucher.CampaignParams) (*voucher.Voucher, error) {
+			code := c.path("code")
+			in.VouchersCount = nil
+			return cs.AddVoucher(c.ctx(), c.projectID, c.path("campaignId"), in, &code)
+		})},
+		{http.MethodPost, "/v1/campaigns/{campaignId}/import", appKey, func(c *call) (int, any, error) {
+			var items []voucher.ImportItem
+			if err := decodeArrayBody(c, &items); err != nil {
+				return 0, nil, err
+			}
+			ref, err := cs.Import(c.actx(), c.projectID, c.path("campaignId"), items)
+			return http.StatusAccepted, ref, err
+		}},
+	}
+}
+
+// categoryRoutes are the categories endpoints (scope categories). A
+// category is addressed by id or name.
+func (s *server) categoryRoutes() []route {
+	cs := s.engine.Campaigns()
+	return []route{
+		{http.MethodPost, "/v1/categories", appKey, withBody(func(c *call, in campaign.CategoryParams) (*campaign.Category, error) {
+			return cs.CreateCategory(c.ctx(), c.projectID, in)
+		})},
+		{http.MethodGet, "/v1/categories", appKey, listOf(cs.ListCategories)},
+		{http.MethodGet, "/v1/categories/{categoryId}", appKey, withoutBody(func(c *call) (*campaign.Category, error) {
+			return cs.GetCategory(c.ctx(), c.projectID, c.path("categoryId"))
+		})},
+	}
+}
+
+// campaignListParams reads the query of GET /v1/campaigns.
+func campaignListParams(c *call) (campaign.ListParams, error) {
+	q, err := parseQuery(c.r.URL.RawQuery)
+	if err != nil {
+		return campaign.ListParams{}, err
+	}
+	var p campaign.ListParams
+	if p.ListParams, err = listParams(q); err != nil {
+		return p, err
+	}
+	if v, ok, err := enumParam(q, "campaign_type", "DISCOUNT_COUPONS", "GIFT_VOUCHERS", "LOYALTY_PROGRAM", "PROMOTION", "REFERRAL_PROGRAM"); err != nil {
+		return p, err
+	} else if ok {
+		p.CampaignType = promotype.Ptr(campaign.CampaignType(v))
+	}
+	if v, ok, err := enumParam(q, "campaign_status", "DONE", "IN_PROGRESS", "FAILED", "DRAFT", "MODIFYING"); err != nil {
+		return p, err
+	} else if ok {
+		p.Status = promotype.Ptr(campaign.Status(v))
+	}
+	if q.Has("is_referral_code") {
+		b, err := boolParam(q, "is_referral_code")
+		if err != nil {
+			return p, err
+		}
+		p.IsReferralCode = &b
+	}
+	for _, v := range q["expand"] {
+		for part := range strings.SplitSeq(v, ",") {
+			switch strings.TrimSpace(part) {
+			case "category":
+				p.ExpandCategory = true
+			case "access_settings_assignments", "":
+				// Areas and Stores (enterprise): nothing to expand.
+			default:
+				return p, promotype.InvalidQueryParams("Property .expand must be one of category, access_settings_assignments")
+			}
+		}
+	}
+	return p, nil
+}
+
+// enumParam reads a parameter that takes one of values.
+func enumParam(q url.Values, name string, values ...string) (string, bool, error) {
+	if !q.Has(name) {
+		return "", false, nil
+	}
+	v := q.Get(name)
+	if !slices.Contains(values, v) {
+		return "", false, promotype.InvalidQueryParams("Property .%s must be one of %s", name, strings.Join(values, ", "))
+	}
+	return v, true, nil
+}

@@ -20,7 +20,7 @@ func TestUnknownPaths(t *testing.T) {
 		{"unknown_root", req{method: http.MethodGet, target: "/", creds: credsNone}, 404},
 		{"unknown_version", req{method: http.MethodGet, target: "/v2/products", creds: credsNone}, 404},
 		{"unknown_trailing_slash", req{method: http.MethodGet, target: "/v1/products/"}, 404},
-		{"unknown_resource", req{method: http.MethodPost, target: "/v1/vouchers", body: `{}`}, 404},
+		{"unknown_resource", req{method: http.MethodPost, target: "/v1/redemptions", body: `{}`}, 404},
 		{"method_not_allowed_options", req{method: http.MethodOptions, target: "/v1/rewards"}, 405},
 	})
 }

@@ -38,8 +38,9 @@ type Params struct {
 	TimeZone string `json:"timezone" validate:"omitempty,max=100"`
 }
 
-// Store is the storage port of projects.
+// Store is the storage port of projects and their async actions.
 type Store interface {
+	AsyncStore
 	InsertProject(ctx context.Context, p *Project) error
 	GetProject(ctx context.Context, id string) (*Project, error)
 }

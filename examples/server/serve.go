@@ -31,6 +31,16 @@ func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger) er
 	if err != nil {
 		return err
 	}
+	// The async runner generates and imports vouchers in the background;
+	// Close lets it finish its chunk and hand its action back.
+	if err := eng.StartAsyncRunner(context.Background(), promo.AsyncRunnerConfig{}); err != nil {
+		return err
+	}
+	defer func() {
+		if err := eng.Close(); err != nil {
+			logger.Error("stopping the async runner", "err", err)
+		}
+	}()
 	s, err := bootstrap(ctx, eng, cfg)
 	if err != nil {
 		return err

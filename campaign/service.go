@@ -1,0 +1,351 @@
+package campaign
+
+import (
+	"context"
+	"errors"
+
+	"github.com/promoengine/promo/internal/validate"
+	"github.com/promoengine/promo/promotype"
+)
+
+// Service is the campaign and category use cases. Methods that take a
+// CampaignStore run on it, so that the engine can join them with other
+// writes (a campaign and its generation action) in one transaction; the
+// others read through the service's store or open their own transaction.
+type Service struct {
+	store ServiceStore
+	tx    promotype.TxFunc[ServiceStore]
+	env   promotype.Env
+	rules *RuleService
+}
+
+// ServiceStore is the port the campaign service consumes: campaigns and
+// categories, and the validation rules assigned to campaigns.
+type ServiceStore interface {
+	CampaignStore
+	RuleStore
+}
+
+// NewService returns a campaign service; rules assigns the validation_rules
+// a campaign is created with.
+func NewService(store ServiceStore, tx promotype.TxFunc[ServiceStore], env promotype.Env, rules *RuleService) *Service {
+	return &Service{store: store, tx: tx, env: env, rules: rules}
+}
+
+// ListParams are the parameters of a campaign list: the common ones and the
+// query parameters of GET /v1/campaigns.
+type ListParams struct {
+	promotype.ListParams
+	CampaignType   *CampaignType // campaign_type
+	Status         *Status       // campaign_status: the creation_status
+	IsReferralCode *bool         // is_referral_code
+	ExpandCategory bool          // expand=category fills categories
+}
+
+// CategoryParams is the body of a category create.
+type CategoryParams struct {
+	Name      *string `json:"name" validate:"omitempty,min=1,max=300"`
+	Hierarchy *int    `json:"hierarchy" validate:"omitempty,gte=0"`
+}
+
+// Create checks in, resolves its category (a `category` naming no category
+// creates one) and stores the campaign through st. It returns the stored
+// campaign and the number of vouchers to generate for it.
+func (s *Service) Create(ctx context.Context, st ServiceStore, projectID string, in Params) (*Campaign, int64, error) {
+	c, count, err := in.build(s.env, projectID)
+	if err != nil {
+		return nil, 0, err
+	}
+	cat, err := s.ResolveCategory(ctx, st, projectID, in.CategoryID, in.Category)
+	if err != nil {
+		return nil, 0, err
+	}
+	if cat != nil {
+		c.CategoryID = &cat.ID
+	}
+	if err := st.InsertCampaign(ctx, c); err != nil {
+		return nil, 0, err
+	}
+	for _, id := range in.ValidationRules {
+		if _, err := s.rules.AssignIn(ctx, st, projectID, id, RelatedCampaign, c.ID, false); err != nil {
+			return nil, 0, err
+		}
+	}
+	return c.Clone(), count, nil
+}
+
+// Resolve returns the live campaign with id or name ref, as stored.
+func (s *Service) Resolve(ctx context.Context, st CampaignStore, projectID, ref string) (*Campaign, error) {
+	return promotype.Resolve(ctx, "campaign", ref, projectID, st.GetCampaign, st.FindCampaignByName)
+}
+
+// Get returns a campaign by id or name.
+func (s *Service) Get(ctx context.Context, projectID, ref string) (*Campaign, error) {
+	c, err := s.Resolve(ctx, s.store, projectID, ref)
+	if err != nil {
+		return nil, err
+	}
+	return s.Present(ctx, s.store, c, true)
+}
+
+// List lists the live campaigns of a project.
+func (s *Service) List(ctx context.Context, projectID string, p ListParams) (*promotype.List[*Campaign], error) {
+	q, err := p.ListParams.Query(ListSpec, s.env.Clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	is := func(field, v string) promotype.Condition {
+		return promotype.Condition{Field: field, Op: promotype.OpIs, Values: []string{v}}
+	}
+	if p.CampaignType != nil {
+		q.Must = append(q.Must, is("campaign_type", string(*p.CampaignType)))
+	}
+	if p.Status != nil {
+		q.Must = append(q.Must, is("creation_status", string(*p.Status)))
+	}
+	if p.IsReferralCode != nil {
+		q.Must = append(q.Must, is("is_referral_code", boolString(*p.IsReferralCode)))
+	}
+	items, total, err := s.store.ListCampaigns(ctx, projectID, q)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.fillAssignments(ctx, s.store, projectID, items); err != nil {
+		return nil, err
+	}
+	cats := map[string]*Category{}
+	for _, c := range items {
+		if _, err := s.present(ctx, s.store, c, p.ExpandCategory, cats); err != nil {
+			return nil, err
+		}
+	}
+	return promotype.NewList(items, total, q), nil
+}
+
+// Update applies an update body to the campaign with id or name ref through
+// st: the campaign is MODIFYING (both statuses), its Revision goes up and
+// updated_at is set. A campaign still generating its vouchers cannot be
+// changed. The caller schedules the CAMPAIGN.VOUCHERS_UPDATE action that
+// takes the campaign back to DONE.
+func (s *Service) Update(ctx context.Context, st ServiceStore, projectID, ref string, in UpdateParams) (*Campaign, error) {
+	c, err := s.Resolve(ctx, st, projectID, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.CheckChangeable(); err != nil {
+		return nil, err
+	}
+	if err := in.apply(c); err != nil {
+		return nil, err
+	}
+	if in.Category != nil || in.CategoryID != nil {
+		cat, err := s.ResolveCategory(ctx, st, projectID, in.CategoryID, in.Category)
+		if err != nil {
+			return nil, err
+		}
+		c.CategoryID = &cat.ID
+	}
+	c.CreationStatus, c.VouchersGenerationStatus = StatusModifying, StatusModifying
+	c.Revision++
+	c.UpdatedAt = s.env.Clock.Now().Ptr()
+	if err := st.UpdateCampaign(ctx, c); err != nil {
+		return nil, err
+	}
+	return c.Clone(), nil
+}
+
+// CheckChangeable refuses changes to a campaign whose vouchers are being
+// generated (until the generation ends, the hosted service's rule).
+func (c *Campaign) CheckChangeable() error {
+	if c.CreationStatus == StatusInProgress {
+		return InvalidCampaign("Campaign %s is generating its vouchers (creation_status IN_PROGRESS): it can be changed once the generation has ended", c.ID)
+	}
+	return nil
+}
+
+// SetActive enables or disables the campaign with id or name ref.
+func (s *Service) SetActive(ctx context.Context, projectID, ref string, active bool) (*Campaign, error) {
+	var out *Campaign
+	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
+		c, err := s.Resolve(ctx, st, projectID, ref)
+		if err != nil {
+			return err
+		}
+		c.Active = active
+		c.UpdatedAt = s.env.Clock.Now().Ptr()
+		out = c
+		return st.UpdateCampaign(ctx, c)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.Present(ctx, s.store, out, true)
+}
+
+// Remove moves the campaign with id or name ref to the bin through st (its
+// name is free at once) and returns it; the caller schedules the
+// CAMPAIGN.VOUCHERS_DELETE action that removes its vouchers (and, with
+// force, the campaign for good). A campaign still generating its vouchers
+// cannot be deleted.
+func (s *Service) Remove(ctx context.Context, st ServiceStore, projectID, ref string) (*Campaign, error) {
+	c, err := s.Resolve(ctx, st, projectID, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.CheckChangeable(); err != nil {
+		return nil, err
+	}
+	if c.Protected {
+		return nil, promotype.Newf(400, "resource_protected", "Resource protected", "Resource campaign with id %s is protected and cannot be deleted", c.ID)
+	}
+	if err := st.BinCampaign(ctx, projectID, c.ID, s.env.Clock.Now()); err != nil {
+		return nil, err
+	}
+	if err := s.rules.UnassignObject(ctx, st, projectID, RelatedCampaign, c.ID); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Present fills what a campaign response carries besides the stored fields:
+// the category name and, when withCategories, the categories list, and the
+// validation rule assignments.
+func (s *Service) Present(ctx context.Context, st ServiceStore, c *Campaign, withCategories bool) (*Campaign, error) {
+	if err := s.fillAssignments(ctx, st, c.ProjectID, []*Campaign{c}); err != nil {
+		return nil, err
+	}
+	return s.present(ctx, st, c, withCategories, map[string]*Category{})
+}
+
+// fillAssignments sets the validation_rules_assignments of campaigns of
+// one project, with one query.
+func (s *Service) fillAssignments(ctx context.Context, st ServiceStore, projectID string, cs []*Campaign) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	byObject, err := AssignmentsByObject(ctx, st, projectID, RelatedCampaign, ids)
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		as := byObject[c.ID]
+		c.ValidationRulesAssignments = promotype.NewList(as, len(as), promotype.Query{})
+	}
+	return nil
+}
+
+// AssignmentsByObject returns the validation rule assignments of objects of
+// one type, by object id, oldest first.
+func AssignmentsByObject(ctx context.Context, st RuleStore, projectID, objectType string, ids []string) (map[string][]*Assignment, error) {
+	q := promotype.Query{Limit: 100_000, OrderBy: "created_at", Must: []promotype.Condition{
+		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
+		{Field: "related_object_id", Op: promotype.OpIn, Values: ids},
+	}}
+	items, _, err := st.ListAssignments(ctx, projectID, q)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]*Assignment{}
+	for _, a := range items {
+		out[a.RelatedObjectID] = append(out[a.RelatedObjectID], a.normalize())
+	}
+	return out, nil
+}
+
+func (s *Service) present(ctx context.Context, st ServiceStore, c *Campaign, withCategories bool, cache map[string]*Category) (*Campaign, error) {
+	c.Category, c.Categories = nil, nil
+	if c.CategoryID != nil {
+		cat, ok := cache[*c.CategoryID]
+		if !ok {
+			var err error
+			cat, err = st.GetCategory(ctx, c.ProjectID, *c.CategoryID)
+			if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+				return nil, err
+			}
+			cache[*c.CategoryID] = cat
+		}
+		if cat != nil {
+			c.Category = &cat.Name
+			if withCategories {
+				c.Categories = []*Category{cat.Clone().normalize()}
+			}
+		}
+	}
+	return c.normalize(), nil
+}
+
+// ResolveCategory returns the category that id (a category id) or name
+// names, or nil when both are nil. A name that no category holds creates a
+// category of that name (hierarchy 0) through st.
+func (s *Service) ResolveCategory(ctx context.Context, st CampaignStore, projectID string, id, name *string) (*Category, error) {
+	switch {
+	case id != nil && name != nil:
+		return nil, promotype.InvalidPayload("Pass only one of the properties 'category' and 'category_id'")
+	case id != nil:
+		return st.GetCategory(ctx, projectID, *id)
+	case name == nil:
+		return nil, nil
+	}
+	cat, err := st.FindCategoryByName(ctx, projectID, *name)
+	if !errors.Is(err, promotype.ErrNotFound) {
+		return cat, err
+	}
+	if *name == "" {
+		return nil, promotype.InvalidPayload("Property .category must NOT have fewer than 1 characters")
+	}
+	cat = &Category{ID: s.env.IDs.NewID(promotype.PrefixCategory), ProjectID: projectID, Name: *name, CreatedAt: s.env.Clock.Now()}
+	if err := st.InsertCategory(ctx, cat); err != nil {
+		if errors.Is(err, promotype.ErrDuplicateFound) { // created meanwhile
+			return st.FindCategoryByName(ctx, projectID, *name)
+		}
+		return nil, err
+	}
+	return cat, nil
+}
+
+// CreateCategory creates a category; its name is unique in the project.
+func (s *Service) CreateCategory(ctx context.Context, projectID string, in CategoryParams) (*Category, error) {
+	if err := validate.Struct(in); err != nil {
+		return nil, err
+	}
+	if in.Name == nil {
+		return nil, promotype.InvalidPayload("Payload must have required property 'name'")
+	}
+	c := &Category{ID: s.env.IDs.NewID(promotype.PrefixCategory), ProjectID: projectID, Name: *in.Name, CreatedAt: s.env.Clock.Now()}
+	if in.Hierarchy != nil {
+		c.Hierarchy = *in.Hierarchy
+	}
+	if err := s.store.InsertCategory(ctx, c); err != nil {
+		return nil, err
+	}
+	return c.Clone().normalize(), nil
+}
+
+// GetCategory returns a category by id or name.
+func (s *Service) GetCategory(ctx context.Context, projectID, ref string) (*Category, error) {
+	c, err := promotype.Resolve(ctx, "category", ref, projectID, s.store.GetCategory, s.store.FindCategoryByName)
+	if err != nil {
+		return nil, err
+	}
+	return c.normalize(), nil
+}
+
+// ListCategories lists the categories of a project.
+func (s *Service) ListCategories(ctx context.Context, projectID string, p promotype.ListParams) (*promotype.List[*Category], error) {
+	q, err := p.Query(CategoryListSpec, s.env.Clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	items, total, err := s.store.ListCategories(ctx, projectID, q)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range items {
+		c.normalize()
+	}
+	return promotype.NewList(items, total, q), nil
+}

@@ -1,0 +1,258 @@
+package project
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"slices"
+
+	"github.com/promoengine/promo/promotype"
+)
+
+// AsyncStatus is the status of an async action.
+type AsyncStatus string
+
+// Async action statuses: ENQUEUED until a runner takes it, IN_PROGRESS while
+// it runs, then DONE or FAILED.
+const (
+	AsyncEnqueued   AsyncStatus = "ENQUEUED"
+	AsyncInProgress AsyncStatus = "IN_PROGRESS"
+	AsyncDone       AsyncStatus = "DONE"
+	AsyncFailed     AsyncStatus = "FAILED"
+)
+
+// OperationStatus tells how an async action ended: UNKNOWN until it does.
+type OperationStatus string
+
+// Operation statuses.
+const (
+	OperationUnknown OperationStatus = "UNKNOWN"
+	OperationSuccess OperationStatus = "SUCCESS"
+	OperationFailed  OperationStatus = "FAILED"
+)
+
+// Async action types the engine produces.
+const (
+	ActionVouchersGenerate = "CAMPAIGN.VOUCHERS_GENERATE"
+	ActionVouchersImport   = "CAMPAIGN.VOUCHERS_IMPORT"
+	ActionVouchersUpdate   = "CAMPAIGN.VOUCHERS_UPDATE"
+	ActionVouchersDelete   = "CAMPAIGN.VOUCHERS_DELETE"
+)
+
+// AsyncAction is long work running in the background (object
+// "async_action"): recorded when a request starts it, then taken by a
+// runner of the engine (any replica over the same store), done in chunks
+// with its progress (0 to 100) saved after each, and ended DONE or FAILED
+// with a result.
+type AsyncAction struct {
+	ID              string          `json:"id"`
+	Type            string          `json:"type"`
+	Status          AsyncStatus     `json:"status"`
+	OperationStatus OperationStatus `json:"operation_status"`
+	// Result is null until the action ends; its shape depends on Type
+	// (CountResult, ImportResult). Lists leave it out (it is nil there).
+	Result    json.RawMessage `json:"result,omitempty"`
+	CreatedAt promotype.Time  `json:"created_at"`
+	UpdatedAt *promotype.Time `json:"updated_at"`
+	RequestID string          `json:"request_id"`
+	// ProcessingTime is the milliseconds from the first start to the end
+	// (0 until the action ends).
+	ProcessingTime int64  `json:"processing_time"`
+	Progress       int    `json:"progress"`
+	Object         string `json:"object"`
+
+	ProjectID  string          `json:"-"`
+	Payload    json.RawMessage `json:"-"` // the action's input
+	State      json.RawMessage `json:"-"` // its checkpoint, saved with each chunk
+	LeaseOwner string          `json:"-"` // the runner working on it
+	LeaseUntil *promotype.Time `json:"-"` // when another runner may take it over
+	StartedAt  *promotype.Time `json:"-"` // when a runner first took it
+	Attempts   int             `json:"-"` // how many times a runner took it
+}
+
+// Clone returns a deep copy.
+func (a *AsyncAction) Clone() *AsyncAction {
+	c := *a
+	c.Result = slices.Clone(a.Result)
+	c.Payload = slices.Clone(a.Payload)
+	c.State = slices.Clone(a.State)
+	c.UpdatedAt = promotype.ClonePtr(a.UpdatedAt)
+	c.LeaseUntil = promotype.ClonePtr(a.LeaseUntil)
+	c.StartedAt = promotype.ClonePtr(a.StartedAt)
+	return &c
+}
+
+// Ended reports whether the action is DONE or FAILED.
+func (a *AsyncAction) Ended() bool { return a.Status == AsyncDone || a.Status == AsyncFailed }
+
+// DecodeResult decodes the action's result into v (a *CountResult or an
+// *ImportResult); a null result leaves v as it is.
+func (a *AsyncAction) DecodeResult(v any) error {
+	if len(a.Result) == 0 || string(a.Result) == "null" {
+		return nil
+	}
+	return json.Unmarshal(a.Result, v)
+}
+
+// CountResult is the result of CAMPAIGN.VOUCHERS_GENERATE, _UPDATE and
+// _DELETE.
+type CountResult struct {
+	Message   string `json:"message"`
+	DoneCount int64  `json:"done_count"`
+}
+
+// ImportResult is the result of CAMPAIGN.VOUCHERS_IMPORT.
+type ImportResult struct {
+	Message     string          `json:"message"`
+	Failed      []ImportFailure `json:"failed"`
+	DoneCount   int64           `json:"done_count"`
+	FailedCount int64           `json:"failed_count"`
+}
+
+// ImportFailure is one code an import could not store, and why.
+type ImportFailure struct {
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+}
+
+// ErrLeaseLost is what LockAsyncAction returns when the action is no longer
+// leased to the caller (another runner took it over, or it ended).
+var ErrLeaseLost = errors.New("project: the async action is not leased to this runner any more")
+
+// AsyncStore is the storage port of async actions. Actions are scoped by
+// project, except ClaimAsyncAction, which serves the runners of every
+// project.
+type AsyncStore interface {
+	InsertAsyncAction(ctx context.Context, a *AsyncAction) error
+	GetAsyncAction(ctx context.Context, projectID, id string) (*AsyncAction, error)
+	ListAsyncActions(ctx context.Context, projectID string, q promotype.Query) ([]*AsyncAction, int, error)
+	// ClaimAsyncAction takes the oldest action (created_at, then id) that is
+	// ENQUEUED, or IN_PROGRESS with a lease that ended before now: it
+	// becomes IN_PROGRESS, leased to owner until until, its Attempts goes
+	// up by one, StartedAt is set if it was not, and UpdatedAt is now. It
+	// returns nil when there is none. Two claims never take the same
+	// action while its lease lasts, in one process or several (PostgreSQL:
+	// SELECT ... FOR UPDATE SKIP LOCKED).
+	ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (*AsyncAction, error)
+	// LockAsyncAction returns the action if it is IN_PROGRESS and leased to
+	// owner, and keeps it so until the transaction ends (PostgreSQL: a row
+	// lock), so that a chunk and its checkpoint commit only while the lease
+	// holds. Otherwise it returns ErrLeaseLost (or a not found error).
+	LockAsyncAction(ctx context.Context, projectID, id, owner string) (*AsyncAction, error)
+	// UpdateAsyncAction replaces every field of the action.
+	UpdateAsyncAction(ctx context.Context, a *AsyncAction) error
+}
+
+// AsyncListSpec is what GET /v1/async-actions accepts.
+var AsyncListSpec = promotype.ListSpec{
+	Orders:       []string{"created_at", "updated_at"},
+	DefaultOrder: "-created_at",
+	Fields: map[string]promotype.FieldKind{
+		"type":       promotype.FieldString,
+		"status":     promotype.FieldString,
+		"created_at": promotype.FieldTime,
+		"updated_at": promotype.FieldTime,
+	},
+}
+
+// Field returns the value of a filterable field of a.
+func (a *AsyncAction) Field(name string) promotype.Value {
+	switch name {
+	case "type":
+		return promotype.Value{Str: a.Type}
+	case "status":
+		return promotype.Value{Str: string(a.Status)}
+	case "created_at":
+		return promotype.Value{Time: a.CreatedAt}
+	case "updated_at":
+		if a.UpdatedAt == nil {
+			return promotype.Value{Null: true}
+		}
+		return promotype.Value{Time: *a.UpdatedAt}
+	}
+	return promotype.Value{Null: true}
+}
+
+// NewAsyncAction returns a new ENQUEUED action of a project (not stored)
+// with its input; the request id comes from ctx (WithRequestID), or is
+// made up when ctx has none.
+func NewAsyncAction(ctx context.Context, env promotype.Env, projectID, typ string, payload any) (*AsyncAction, error) {
+	p, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	return &AsyncAction{
+		ID:              env.IDs.NewID(promotype.PrefixAsyncAction),
+		ProjectID:       projectID,
+		Type:            typ,
+		Status:          AsyncEnqueued,
+		OperationStatus: OperationUnknown,
+		CreatedAt:       env.Clock.Now(),
+		RequestID:       RequestID(ctx),
+		Payload:         p,
+		Object:          "async_action",
+	}, nil
+}
+
+type requestIDKey struct{}
+
+// WithRequestID returns ctx carrying the id of the request that acts (the
+// HTTP adapter's X-Request-Id); async actions record it.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, id)
+}
+
+// RequestID returns the request id ctx carries, or a new one ("v-" and 18
+// random hex characters, the form of the adapter's ids).
+func RequestID(ctx context.Context) string {
+	if id, ok := ctx.Value(requestIDKey{}).(string); ok && id != "" {
+		return id
+	}
+	var b [9]byte
+	_, _ = rand.Read(b[:])
+	return "v-" + hex.EncodeToString(b[:])
+}
+
+// AsyncService reads async actions.
+type AsyncService struct {
+	store AsyncStore
+	env   promotype.Env
+}
+
+// NewAsyncService returns an async action service.
+func NewAsyncService(store AsyncStore, env promotype.Env) *AsyncService {
+	return &AsyncService{store: store, env: env}
+}
+
+// Get returns an async action by id, with its result.
+func (s *AsyncService) Get(ctx context.Context, projectID, id string) (*AsyncAction, error) {
+	a, err := s.store.GetAsyncAction(ctx, projectID, id)
+	if err != nil {
+		return nil, err
+	}
+	a.Object = "async_action"
+	if len(a.Result) == 0 {
+		a.Result = json.RawMessage("null") // written as null until the action ends
+	}
+	return a, nil
+}
+
+// List lists the async actions of a project, newest first by default;
+// items have no result.
+func (s *AsyncService) List(ctx context.Context, projectID string, p promotype.ListParams) (*promotype.List[*AsyncAction], error) {
+	q, err := p.Query(AsyncListSpec, s.env.Clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	items, total, err := s.store.ListAsyncActions(ctx, projectID, q)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range items {
+		a.Object = "async_action"
+		a.Result = nil // lists leave the result out
+	}
+	return promotype.NewList(items, total, q), nil
+}

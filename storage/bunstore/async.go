@@ -1,0 +1,213 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotype"
+)
+
+type asyncRow struct {
+	bun.BaseModel `bun:"table:promo_async_actions,alias:a"`
+
+	ProjectID       string     `bun:"project_id,pk"`
+	ID              string     `bun:"id,pk"`
+	Type            string     `bun:"type"`
+	Status          string     `bun:"status"`
+	OperationStatus string     `bun:"operation_status"`
+	Result          []byte     `bun:"result,type:bytea"`
+	RequestID       string     `bun:"request_id"`
+	ProcessingTime  int64      `bun:"processing_time"`
+	Progress        int        `bun:"progress"`
+	Payload         []byte     `bun:"payload,type:bytea"`
+	State           []byte     `bun:"state,type:bytea"`
+	LeaseOwner      *string    `bun:"lease_owner"`
+	LeaseUntil      *time.Time `bun:"lease_until"`
+	StartedAt       *time.Time `bun:"started_at"`
+	Attempts        int        `bun:"attempts"`
+	CreatedAt       time.Time  `bun:"created_at"`
+	UpdatedAt       *time.Time `bun:"updated_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *asyncRow) listTotal() int { return r.Total }
+
+var asyncColumns = columns{
+	"type":       {"type", promotype.FieldString},
+	"status":     {"status", promotype.FieldString},
+	"created_at": {"created_at", promotype.FieldTime},
+	"updated_at": {"updated_at", promotype.FieldTime},
+}
+
+// rawJSON keeps a JSON value for a bytea column (any text, NUL included):
+// nil or JSON null is NULL.
+func rawJSON(b json.RawMessage) (json.RawMessage, error) {
+	if len(b) == 0 || string(b) == "null" {
+		return nil, nil
+	}
+	return b, nil
+}
+
+func newAsyncRow(a *project.AsyncAction) (*asyncRow, error) {
+	if err := checkText("async_action", str("id", a.ID), str("project_id", a.ProjectID), str("request_id", a.RequestID)); err != nil {
+		return nil, err
+	}
+	row := &asyncRow{
+		ProjectID: a.ProjectID, ID: a.ID, Type: a.Type, Status: string(a.Status), OperationStatus: string(a.OperationStatus),
+		RequestID: a.RequestID, ProcessingTime: a.ProcessingTime, Progress: a.Progress,
+		LeaseUntil: sqlTimePtr(a.LeaseUntil), StartedAt: sqlTimePtr(a.StartedAt), Attempts: a.Attempts,
+		CreatedAt: sqlTime(a.CreatedAt), UpdatedAt: sqlTimePtr(a.UpdatedAt),
+	}
+	if a.LeaseOwner != "" {
+		row.LeaseOwner = &a.LeaseOwner
+	}
+	var err error
+	if row.Result, err = rawJSON(a.Result); err != nil {
+		return nil, err
+	}
+	if row.Payload, err = rawJSON(a.Payload); err != nil {
+		return nil, err
+	}
+	if row.State, err = rawJSON(a.State); err != nil {
+		return nil, err
+	}
+	return row, nil
+}
+
+func (r *asyncRow) domain() *project.AsyncAction {
+	a := &project.AsyncAction{
+		ID: r.ID, ProjectID: r.ProjectID, Type: r.Type, Status: project.AsyncStatus(r.Status),
+		OperationStatus: project.OperationStatus(r.OperationStatus), Result: r.Result, RequestID: r.RequestID,
+		ProcessingTime: r.ProcessingTime, Progress: r.Progress, Payload: r.Payload, State: r.State,
+		LeaseUntil: domainTimePtr(r.LeaseUntil), StartedAt: domainTimePtr(r.StartedAt), Attempts: r.Attempts,
+		CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTimePtr(r.UpdatedAt), Object: "async_action",
+	}
+	if r.LeaseOwner != nil {
+		a.LeaseOwner = *r.LeaseOwner
+	}
+	return a
+}
+
+func asyncNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("async_action", id) }
+}
+
+// InsertAsyncAction implements project.AsyncStore.
+func (s *Store) InsertAsyncAction(ctx context.Context, a *project.AsyncAction) error {
+	row, err := newAsyncRow(a)
+	if err != nil {
+		return err
+	}
+	dup := func() error {
+		return promotype.Duplicate("async_action", "Duplicated async_action exists with id %s", a.ID)
+	}
+	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return fail("insert async action", err, dup)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return dup()
+	}
+	return nil
+}
+
+// GetAsyncAction implements project.AsyncStore.
+func (s *Store) GetAsyncAction(ctx context.Context, projectID, id string) (*project.AsyncAction, error) {
+	if !storableKeys(projectID, id) {
+		return nil, asyncNotFound(id)()
+	}
+	var row asyncRow
+	if err := s.db.NewSelect().Model(&row).Where("a.project_id = ? AND a.id = ?", projectID, id).Scan(ctx); err != nil {
+		return nil, getErr("get async action", err, asyncNotFound(id))
+	}
+	return row.domain(), nil
+}
+
+// ListAsyncActions implements project.AsyncStore.
+func (s *Store) ListAsyncActions(ctx context.Context, projectID string, q promotype.Query) ([]*project.AsyncAction, int, error) {
+	if !storable(projectID) {
+		return []*project.AsyncAction{}, 0, nil
+	}
+	rows, total, err := list[asyncRow](ctx, s.db, asyncColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.Where("a.project_id = ?", projectID)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*project.AsyncAction, len(rows))
+	for i := range rows {
+		out[i] = rows[i].domain()
+	}
+	return out, total, nil
+}
+
+// ClaimAsyncAction implements project.AsyncStore: the oldest claimable row
+// is locked with FOR UPDATE SKIP LOCKED and leased in the same statement, so
+// runners of several engines over one database never take the same action.
+func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (*project.AsyncAction, error) {
+	var rows []asyncRow
+	err := s.db.NewRaw(`UPDATE promo_async_actions AS a
+		SET status = 'IN_PROGRESS', lease_owner = ?, lease_until = ?, attempts = a.attempts + 1,
+			started_at = coalesce(a.started_at, ?), updated_at = ?
+		FROM (
+			SELECT project_id, id FROM promo_async_actions
+			WHERE status = 'ENQUEUED' OR (status = 'IN_PROGRESS' AND (lease_until IS NULL OR lease_until < ?))
+			ORDER BY created_at, id
+			LIMIT 1
+			FOR UPDATE SKIP LOCKED
+		) AS c
+		WHERE a.project_id = c.project_id AND a.id = c.id
+		RETURNING a.*`,
+		owner, sqlTime(until), sqlTime(now), sqlTime(now), sqlTime(now)).Scan(ctx, &rows)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fail("claim async action", err, nil)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	return rows[0].domain(), nil
+}
+
+// LockAsyncAction implements project.AsyncStore with a row lock (FOR
+// UPDATE) held until the transaction ends; a runner claiming meanwhile
+// skips the row.
+func (s *Store) LockAsyncAction(ctx context.Context, projectID, id, owner string) (*project.AsyncAction, error) {
+	if !storableKeys(projectID, id) {
+		return nil, asyncNotFound(id)()
+	}
+	var row asyncRow
+	err := s.db.NewSelect().Model(&row).Where("a.project_id = ? AND a.id = ?", projectID, id).For("UPDATE").Scan(ctx)
+	if err != nil {
+		return nil, getErr("lock async action", err, asyncNotFound(id))
+	}
+	if row.Status != string(project.AsyncInProgress) || row.LeaseOwner == nil || *row.LeaseOwner != owner {
+		return nil, project.ErrLeaseLost
+	}
+	return row.domain(), nil
+}
+
+// UpdateAsyncAction implements project.AsyncStore.
+func (s *Store) UpdateAsyncAction(ctx context.Context, a *project.AsyncAction) error {
+	row, err := newAsyncRow(a)
+	if err != nil {
+		if !storableKeys(a.ProjectID, a.ID) {
+			return asyncNotFound(a.ID)()
+		}
+		return err
+	}
+	res, err := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Exec(ctx)
+	if err != nil {
+		return fail("update async action", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return asyncNotFound(a.ID)()
+	}
+	return nil
+}
