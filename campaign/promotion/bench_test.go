@@ -1,0 +1,60 @@
+package promotion
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/promoengine/promo/campaign/discount"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+)
+
+// benchFixture builds, deterministically, a cart of items lines and tiers
+// tiers with two rules each — a customer-metadata rule every tier shares and
+// an order-items rule on one product — of which matching name a product in
+// the cart. Each tier takes 10% off its product's line.
+func benchFixture(b *testing.B, items, tiers, matching int) (*Snapshot, Request) {
+	b.Helper()
+	var lines []order.Item
+	for i := range items {
+		lines = append(lines, item(fmt.Sprintf("prod_cart_%d", i), int64(1000+i), 1+int64(i%3)))
+	}
+	ts := make([]Tier, tiers)
+	for i := range tiers {
+		product := fmt.Sprintf("prod_elsewhere_%d", i)
+		if i < matching {
+			product = fmt.Sprintf("prod_cart_%d", i%items)
+		}
+		p := program(b, `{"logic":"1 and 2","1":{"name":"customer.metadata","property":"segment","conditions":{"$is":["vip"]}},`+
+			`"2":{"name":"order.items.any","conditions":{"$is":[{"id":"`+product+`","object":"product"}]},"rules":{"1":{"name":"order.items.quantity","conditions":{"$more_than_or_equal":[1]}}}}}`)
+		t := tier(fmt.Sprintf("promo_%06d", i), i, &discount.Discount{Type: discount.Percent, PercentOff: dec("10"), Effect: discount.ApplyToItems}, p)
+		t.Applicability = &discount.Applicability{Included: []discount.Target{{Object: "product", ID: product, Effect: discount.ApplyToEvery}}}
+		ts[i] = t
+	}
+	snap := NewSnapshot(ts, noUnits, time.UTC)
+	return snap, Request{Order: cart(lines...), Customer: promotype.Metadata{"segment": "vip", "country": "PL"}, Now: now}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	cases := []struct{ items, tiers, matching int }{
+		{50, 200, 40},
+		{50, 200, 200},
+		{50, 2000, 40},
+		{50, 20000, 40},
+		{50, 200000, 40},
+		{500, 1000, 1000},
+	}
+	for _, c := range cases {
+		b.Run(fmt.Sprintf("items=%d/tiers=%d/matching=%d", c.items, c.tiers, c.matching), func(b *testing.B) {
+			snap, req := benchFixture(b, c.items, c.tiers, c.matching)
+			if got := len(snap.Validate(req)); got != c.matching {
+				b.Fatalf("%d valid tiers, want %d", got, c.matching)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				snap.Validate(req)
+			}
+		})
+	}
+}

@@ -1,0 +1,63 @@
+package promotion
+
+import (
+	"github.com/promoengine/promo/campaign/rule"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+)
+
+// ruleInput builds what rules read of a request, once per request.
+func ruleInput(o *order.Order, customer, redemption promotype.Metadata) *rule.Input {
+	in := &rule.Input{
+		Customer:      rule.AttrsOf(customer),
+		Order:         rule.AttrsOf(o.Metadata),
+		Redemption:    rule.AttrsOf(redemption),
+		Amount:        o.Amount,
+		InitialAmount: o.InitialAmount,
+		TotalAmount:   o.TotalAmount,
+		Items:         make([]rule.Item, len(o.Items)),
+	}
+	for i := range o.Items {
+		it := &o.Items[i]
+		ri := rule.Item{ProductID: it.ProductID, SKUID: it.SKUID, Quantity: it.Quantity, Amount: it.Amount}
+		if it.Price != nil {
+			ri.Price = *it.Price
+		}
+		var meta promotype.Metadata
+		if it.Product != nil {
+			if it.Product.SourceID != nil {
+				ri.ProductSourceID = *it.Product.SourceID
+			}
+			meta = it.Product.Metadata
+		}
+		if it.SKU != nil {
+			if it.SKU.SourceID != nil {
+				ri.SKUSourceID = *it.SKU.SourceID
+			}
+			meta = overlay(meta, it.SKU.Metadata)
+		}
+		ri.Meta = rule.AttrsOf(overlay(meta, it.Metadata))
+		in.Items[i] = ri
+	}
+	return in
+}
+
+// overlay returns base with the keys of top over it (item metadata: the
+// line's keys win over the SKU's, which win over the product's). It
+// allocates only when both have keys.
+func overlay(base, top promotype.Metadata) promotype.Metadata {
+	switch {
+	case len(top) == 0:
+		return base
+	case len(base) == 0:
+		return top
+	}
+	out := make(promotype.Metadata, len(base)+len(top))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range top {
+		out[k] = v
+	}
+	return out
+}

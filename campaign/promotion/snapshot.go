@@ -1,0 +1,155 @@
+package promotion
+
+import (
+	"slices"
+	"time"
+
+	"github.com/promoengine/promo/campaign/discount"
+	"github.com/promoengine/promo/campaign/rule"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+)
+
+// Snapshot is a project's tiers compiled for validation. It is immutable
+// and safe for concurrent use.
+type Snapshot struct {
+	tiers   []Tier // newest created first (ties by id)
+	index   *rule.Index
+	catalog discount.Catalog
+	loc     *time.Location
+}
+
+// NewSnapshot compiles tiers into a snapshot. cat resolves the products a
+// unit discount gives; loc is the project's time zone.
+func NewSnapshot(tiers []Tier, cat discount.Catalog, loc *time.Location) *Snapshot {
+	ts := slices.Clone(tiers)
+	slices.SortStableFunc(ts, func(a, b Tier) int {
+		if c := b.CreatedAt.Compare(a.CreatedAt.Time); c != 0 {
+			return c
+		}
+		switch {
+		case a.ID > b.ID:
+			return -1
+		case a.ID < b.ID:
+			return 1
+		}
+		return 0
+	})
+	alts := make([][][]string, len(ts))
+	for i := range ts {
+		alts[i] = rule.Anchors(ts[i].Programs...)
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	return &Snapshot{tiers: ts, index: rule.NewIndex(alts), catalog: cat, loc: loc}
+}
+
+// Len is the number of tiers in the snapshot.
+func (s *Snapshot) Len() int { return len(s.tiers) }
+
+// Tier returns the tier with id, or nil.
+func (s *Snapshot) Tier(id string) *Tier {
+	for i := range s.tiers {
+		if s.tiers[i].ID == id {
+			return &s.tiers[i]
+		}
+	}
+	return nil
+}
+
+// Request is one validation: the calculated original order, the
+// customer's and the request's metadata, and when it happens.
+type Request struct {
+	Order      *order.Order
+	Customer   promotype.Metadata
+	Redemption promotype.Metadata
+	Now        time.Time
+	// AudienceOnly checks only customer rules (query audienceRulesOnly).
+	AudienceOnly bool
+	// Only, when not nil, keeps the tiers it holds (query filters).
+	Only func(*Tier) bool
+}
+
+// Result is one valid tier, priced on its own copy of the order.
+type Result struct {
+	Tier           *Tier
+	Order          *order.Order
+	DiscountAmount int64
+}
+
+// Validate returns the valid tiers, newest first, each with the order it
+// prices. Only the tiers the index finds for the request are visited.
+func (s *Snapshot) Validate(req Request) []Result {
+	in := ruleInput(req.Order, req.Customer, req.Redemption)
+	cands := s.index.Candidates(in.Facts(nil), nil)
+	var out []Result
+	for _, i := range cands {
+		t := &s.tiers[i]
+		if req.Only != nil && !req.Only(t) {
+			continue
+		}
+		if r, ok := s.price(t, req, in); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Open reports whether t may be used at now: its campaign and itself
+// active, and both inside their time windows (a tier without its own
+// validity inherits its campaign's, which applies anyway).
+func (s *Snapshot) Open(t *Tier, now time.Time) bool {
+	return t.Active && t.Campaign.Active && t.Campaign.Validity.OpenAt(now, s.loc) &&
+		(t.Validity.IsZero() || t.Validity.OpenAt(now, s.loc))
+}
+
+// price checks tier t and prices it on a fork of the request's order.
+func (s *Snapshot) price(t *Tier, req Request, in *rule.Input) (Result, bool) {
+	if !s.Open(t, req.Now) || !s.rulesPass(t, req, in, false) {
+		return Result{}, false
+	}
+	o := req.Order.Fork()
+	o.ResetApplied()
+	got, err := discount.Apply(o, t.Discount, t.Applicability, s.catalog)
+	if err != nil {
+		return Result{}, false
+	}
+	if s.needsTotal(t) { // order.total_amount reads the total after this tier
+		total := *in
+		total.TotalAmount = o.TotalAmount
+		if !s.rulesPass(t, req, &total, true) {
+			return Result{}, false
+		}
+	}
+	return Result{Tier: t, Order: o, DiscountAmount: got}, true
+}
+
+func (s *Snapshot) needsTotal(t *Tier) bool {
+	for _, p := range t.Programs {
+		if p.NeedsTotal {
+			return true
+		}
+	}
+	return false
+}
+
+// rulesPass evaluates t's programs that do not read order.total_amount, or
+// with totals only those that do (after the tier is priced).
+func (s *Snapshot) rulesPass(t *Tier, req Request, in *rule.Input, totals bool) bool {
+	for _, p := range t.Programs {
+		if p.NeedsTotal != totals { // total-reading programs wait for the price
+			continue
+		}
+		var ok bool
+		if req.AudienceOnly {
+			ok, _ = p.EvalAudience(in)
+		} else {
+			ok, _ = p.Eval(in)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
