@@ -105,15 +105,9 @@ func (s *Store) InsertReward(ctx context.Context, r *campaign.Reward) error {
 	if err != nil {
 		return err
 	}
-	dup := func() error { return promotype.Duplicate("reward", "Duplicated reward exists with id %s", r.ID) }
-	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
-	if err != nil {
-		return fail("insert reward", err, dup)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return dup()
-	}
-	return nil
+	return insertNew(ctx, s.db, "insert reward", row, func() error {
+		return promotype.Duplicate("reward", "Duplicated reward exists with id %s", r.ID)
+	})
 }
 
 // UpdateReward implements campaign.Store: it replaces every field of r.ID.
@@ -125,14 +119,7 @@ func (s *Store) UpdateReward(ctx context.Context, r *campaign.Reward) error {
 		}
 		return err
 	}
-	res, err := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Exec(ctx)
-	if err != nil {
-		return fail("update reward", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return rewardNotFound(r.ID)()
-	}
-	return nil
+	return replaceRow(ctx, s.db, "update reward", row, rewardNotFound(r.ID))
 }
 
 // GetReward implements campaign.Store.

@@ -83,17 +83,9 @@ func (s *Store) InsertValidationRule(ctx context.Context, r *campaign.Validation
 	if err != nil {
 		return err
 	}
-	dup := func() error {
+	return insertNew(ctx, s.db, "insert validation rule", row, func() error {
 		return promotype.Duplicate("validation_rules", "Duplicated validation_rules exists with id %s", r.ID)
-	}
-	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
-	if err != nil {
-		return fail("insert validation rule", err, dup)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return dup()
-	}
-	return nil
+	})
 }
 
 // UpdateValidationRule implements campaign.RuleStore.
@@ -105,14 +97,7 @@ func (s *Store) UpdateValidationRule(ctx context.Context, r *campaign.Validation
 		}
 		return err
 	}
-	res, err := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Exec(ctx)
-	if err != nil {
-		return fail("update validation rule", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ruleNotFound(r.ID)()
-	}
-	return nil
+	return replaceRow(ctx, s.db, "update validation rule", row, ruleNotFound(r.ID))
 }
 
 // GetValidationRule implements campaign.RuleStore.
@@ -206,14 +191,7 @@ func (s *Store) InsertAssignment(ctx context.Context, a *campaign.Assignment) er
 				a.ProjectID, a.RuleID, a.RelatedObjectType, a.RelatedObjectID, a.ID).Limit(1).Scan(ctx, &existing)
 		return promotype.Duplicate("validation_rules_assignment", "Duplicated validation_rules_assignment exists with id %s", existing)
 	}
-	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
-	if err != nil {
-		return fail("insert assignment", err, dup)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return dup()
-	}
-	return nil
+	return insertNew(ctx, s.db, "insert assignment", row, dup)
 }
 
 // GetAssignment implements campaign.RuleStore.
