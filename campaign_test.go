@@ -1,7 +1,6 @@
 package promo_test
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -252,7 +251,7 @@ func TestCampaignRefusals(t *testing.T) {
 			{"gift amount 0", campaign.Params{Name: promo.Ptr("G"), CampaignType: promo.Ptr(campaign.GiftVouchers), Voucher: &campaign.VoucherParams{Gift: &campaign.GiftSettings{Amount: promo.Ptr[int64](0)}}}, 400, "invalid_payload", "Property .voucher.gift.amount must be > 0"},
 			{"no loyalty card", campaign.Params{Name: promo.Ptr("L"), CampaignType: promo.Ptr(campaign.LoyaltyProgram), Voucher: &campaign.VoucherParams{}}, 400, "invalid_campaign", "Property 'loyalty_card' is required for LOYALTY_PROGRAM campaign"},
 			{"voucher in a promotion", campaign.Params{Name: promo.Ptr("P"), CampaignType: promo.Ptr(campaign.Promotion), Voucher: &campaign.VoucherParams{}}, 400, "invalid_campaign", "Property 'voucher' is not allowed for PROMOTION campaign"},
-			{"tiers in a promotion", campaign.Params{Name: promo.Ptr("P"), CampaignType: promo.Ptr(campaign.Promotion), Promotion: &campaign.PromotionParams{Tiers: []json.RawMessage{json.RawMessage(`{"name":"t"}`)}}}, 400, "invalid_campaign", "Property 'promotion.tiers' is not supported yet: promotion tiers cannot be created"},
+			{"tier without a name", campaign.Params{Name: promo.Ptr("P"), CampaignType: promo.Ptr(campaign.Promotion), Promotion: &campaign.PromotionParams{Tiers: []campaign.TierParams{{Banner: promo.Ptr("b")}}}}, 400, "invalid_payload", "Payload must have required property 'name'"},
 			{"standalone loyalty", campaign.Params{Name: promo.Ptr("L"), CampaignType: promo.Ptr(campaign.LoyaltyProgram), Type: promo.Ptr(campaign.Standalone)}, 400, "invalid_campaign", "A STANDALONE campaign must be a DISCOUNT_COUPONS or GIFT_VOUCHERS campaign, not LOYALTY_PROGRAM"},
 			{"referral program elsewhere", d(func(p *campaign.Params) { p.ReferralProgram = &campaign.ReferralSettings{} }), 400, "invalid_campaign", "Property 'referral_program' is allowed only for REFERRAL_PROGRAM campaign"},
 			{"timeframe without start", d(func(p *campaign.Params) {

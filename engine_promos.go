@@ -79,6 +79,10 @@ func (s *CampaignService) Create(ctx context.Context, projectID string, in campa
 		}
 		out = c
 		if !c.CampaignType.HasVouchers() {
+			if in.Promotion != nil && len(in.Promotion.Tiers) > 0 {
+				_, err := e.promotions.tiers.CreateIn(ctx, tx, c, in.Promotion.Tiers)
+				return err
+			}
 			return nil
 		}
 		if _, _, err := voucher.TemplateFor(c, count, c.CreatedAt); err != nil {
@@ -91,12 +95,21 @@ func (s *CampaignService) Create(ctx context.Context, projectID string, in campa
 		return nil, err
 	}
 	e.wakeRunner()
-	return e.promos.campaigns.Present(ctx, e.store, out, true)
+	e.promotionsChanged(projectID)
+	c, err := e.promos.campaigns.Present(ctx, e.store, out, true)
+	if err != nil {
+		return nil, err
+	}
+	return e.fillTiers(ctx, c)
 }
 
 // Get returns a campaign by id or name.
 func (s *CampaignService) Get(ctx context.Context, projectID, ref string) (*campaign.Campaign, error) {
-	return s.e.promos.campaigns.Get(ctx, projectID, ref)
+	c, err := s.e.promos.campaigns.Get(ctx, projectID, ref)
+	if err != nil {
+		return nil, err
+	}
+	return s.e.fillTiers(ctx, c)
 }
 
 // List lists campaigns.
@@ -127,7 +140,12 @@ func (s *CampaignService) Update(ctx context.Context, projectID, ref string, in 
 		return nil, err
 	}
 	e.wakeRunner()
-	return e.promos.campaigns.Present(ctx, e.store, out, true)
+	e.promotionsChanged(projectID)
+	c, err := e.promos.campaigns.Present(ctx, e.store, out, true)
+	if err != nil {
+		return nil, err
+	}
+	return e.fillTiers(ctx, c)
 }
 
 // Delete deletes the campaign with id or name ref: it answers 404 at once
@@ -141,6 +159,14 @@ func (s *CampaignService) Delete(ctx context.Context, projectID, ref string, for
 		if err != nil {
 			return err
 		}
+		if c.CampaignType == campaign.Promotion { // its tiers and stacks go with it, for good
+			if err := e.promotions.tiers.DeleteOfCampaign(ctx, tx, projectID, c.ID); err != nil {
+				return err
+			}
+			if err := e.promotions.stacks.DeleteOfCampaign(ctx, tx, projectID, c.ID); err != nil {
+				return err
+			}
+		}
 		a, err = e.enqueue(ctx, tx, projectID, project.ActionVouchersDelete,
 			deletePayload{CampaignID: c.ID, Force: force, Count: c.VouchersCount})
 		return err
@@ -149,17 +175,28 @@ func (s *CampaignService) Delete(ctx context.Context, projectID, ref string, for
 		return nil, err
 	}
 	e.wakeRunner()
+	e.promotionsChanged(projectID)
 	return &ActionRef{AsyncActionID: a.ID}, nil
 }
 
 // Enable sets the campaign with id or name ref active.
 func (s *CampaignService) Enable(ctx context.Context, projectID, ref string) (*campaign.Campaign, error) {
-	return s.e.promos.campaigns.SetActive(ctx, projectID, ref, true)
+	defer s.e.promotionsChanged(projectID)
+	c, err := s.e.promos.campaigns.SetActive(ctx, projectID, ref, true)
+	if err != nil {
+		return nil, err
+	}
+	return s.e.fillTiers(ctx, c)
 }
 
 // Disable sets the campaign with id or name ref inactive.
 func (s *CampaignService) Disable(ctx context.Context, projectID, ref string) (*campaign.Campaign, error) {
-	return s.e.promos.campaigns.SetActive(ctx, projectID, ref, false)
+	defer s.e.promotionsChanged(projectID)
+	c, err := s.e.promos.campaigns.SetActive(ctx, projectID, ref, false)
+	if err != nil {
+		return nil, err
+	}
+	return s.e.fillTiers(ctx, c)
 }
 
 // AddVoucher creates one voucher in the campaign with id or name ref, with

@@ -22,7 +22,14 @@ func (e *Engine) ValidationRules() *campaign.RuleService { return e.ruleSvc.rule
 
 // resolveRelated checks that the object an assignment names exists in the
 // project and returns its id: campaigns and vouchers (engine_promos.go);
-// promotion tiers join with their issue.
+// promotion tiers by id.
 func (e *Engine) resolveRelated(ctx context.Context, projectID, objectType, objectID string) (string, error) {
+	if objectType == campaign.RelatedPromotionTier {
+		t, err := e.store.GetPromotionTier(ctx, projectID, objectID)
+		if err != nil {
+			return "", err
+		}
+		return t.ID, nil
+	}
 	return e.resolvePromoObject(ctx, projectID, objectType, objectID)
 }

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/webhook"
 )
 
 // Option configures an Engine.
@@ -12,6 +13,8 @@ type Option func(*config)
 type config struct {
 	env    promotype.Env
 	logger *slog.Logger
+
+	webhookTargets webhook.TargetPolicy
 }
 
 // WithClock sets the clock (tests freeze it with promotype.NewManualClock).
@@ -22,3 +25,10 @@ func WithIDGenerator(g promotype.IDGenerator) Option { return func(cfg *config) 
 
 // WithLogger sets the logger for background work and internal errors.
 func WithLogger(l *slog.Logger) Option { return func(cfg *config) { cfg.logger = l } }
+
+// WithWebhookTargets sets which webhook target URLs configurations may use.
+// By default only public addresses: loopback and private ones are refused
+// unless the policy allows them.
+func WithWebhookTargets(p webhook.TargetPolicy) Option {
+	return func(cfg *config) { cfg.webhookTargets = p }
+}

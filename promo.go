@@ -12,6 +12,7 @@ import (
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
+	"github.com/promoengine/promo/webhook"
 )
 
 // Engine is the promotion engine over one store. It is safe for concurrent
@@ -26,10 +27,13 @@ type Engine struct {
 	rewards   *campaign.RewardService
 	auth      *auth.Service
 
-	access  accessServices
-	sales   salesServices
-	promos  promoServices
-	ruleSvc ruleServices
+	access     accessServices
+	sales      salesServices
+	promos     promoServices
+	ruleSvc    ruleServices
+	promotions promotionServices
+
+	settings settingsServices // engine_settings.go
 }
 
 // New returns an engine over store.
@@ -42,14 +46,22 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 		o(&cfg)
 	}
 	e := &Engine{store: store, env: cfg.env, logger: cfg.logger}
+	// Metadata schemas first: every other service checks metadata through
+	// the env's hook, which reads them.
+	e.settings.metadataSchemas = project.NewMetadataSchemaService(store, e.env)
+	e.env.CheckMetadata = e.settings.metadataSchemas.CheckMetadata
+	e.settings.webhooks = webhook.NewService(store, e.env, cfg.webhookTargets)
+	e.settings.eventSchemas = project.NewCustomEventSchemaService(store, e.env)
+	e.settings.branding = project.NewBrandingService(store, e.env)
 	e.catalog = catalog.NewService(store, storage.Tx(store, func(s storage.Store) catalog.Store { return s }), e.env)
 	e.locations = location.NewService(store, e.env)
 	e.rewards = campaign.NewRewardService(store, storage.Tx(store, func(s storage.Store) campaign.RewardStore { return s }), e.env)
 	e.auth = auth.NewService(store, e.env)
-	e.wireAccess() // engine_access.go: OAuth tokens
-	e.wireSales()  // engine_sales.go: customers, orders
-	e.wirePromos() // engine_promos.go: campaigns, vouchers, async actions
-	e.wireRules()  // engine_rules.go: validation rules and assignments
+	e.wireAccess()     // engine_access.go: OAuth tokens
+	e.wireSales()      // engine_sales.go: customers, orders
+	e.wirePromos()     // engine_promos.go: campaigns, vouchers, async actions
+	e.wireRules()      // engine_rules.go: validation rules and assignments
+	e.wirePromotions() // engine_promotions.go: promotion tiers, validation, stacks
 	return e, nil
 }
 

@@ -196,14 +196,6 @@ type CodeConfig struct {
 	Pattern *string `json:"pattern,omitempty"`
 }
 
-// PromotionTier is a tier of a PROMOTION campaign. It is a placeholder until
-// the promotion tiers endpoints land: no tier can be created yet.
-type PromotionTier struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Object string `json:"object"`
-}
-
 // EmptyAssignments is the validation_rules_assignments list of a resource
 // without assignments.
 func EmptyAssignments() *promotype.List[*Assignment] {

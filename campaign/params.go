@@ -61,10 +61,10 @@ type RedemptionParams struct {
 	Quantity *int64 `json:"quantity" validate:"omitempty,gte=1"`
 }
 
-// PromotionParams is the promotion part of a PROMOTION campaign create.
-// Tiers cannot be given yet: the promotion tiers endpoints are not built.
+// PromotionParams is the promotion part of a PROMOTION campaign create:
+// its tiers, created with it (hierarchy 1..n in array order when omitted).
 type PromotionParams struct {
-	Tiers []json.RawMessage `json:"tiers"`
+	Tiers []TierParams `json:"tiers"`
 }
 
 // UpdateParams is the body of a campaign update (PUT /v1/campaigns/{id}).
@@ -164,8 +164,6 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 			return nil, 0, InvalidCampaign("Property 'voucher' is not allowed for PROMOTION campaign")
 		case count > 0:
 			return nil, 0, InvalidCampaign("Property 'vouchers_count' is not allowed for PROMOTION campaign")
-		case in.Promotion != nil && len(in.Promotion.Tiers) > 0:
-			return nil, 0, InvalidCampaign("Property 'promotion.tiers' is not supported yet: promotion tiers cannot be created")
 		}
 		c.CreationStatus, c.VouchersGenerationStatus = StatusDone, StatusDone
 	} else {

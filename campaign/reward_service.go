@@ -55,6 +55,9 @@ func (s *RewardService) Create(ctx context.Context, projectID string, in RewardP
 	if in.Parameters == nil {
 		return nil, promotype.InvalidPayload("Payload must have required property 'parameters'")
 	}
+	if err := s.env.CheckMeta(ctx, projectID, "reward", in.Metadata); err != nil {
+		return nil, err
+	}
 	r := &Reward{
 		ID:        s.env.IDs.NewID(promotype.PrefixReward),
 		ProjectID: projectID,
@@ -102,6 +105,11 @@ func (s *RewardService) List(ctx context.Context, projectID string, params promo
 
 // Update changes the fields given. The reward's type cannot change.
 func (s *RewardService) Update(ctx context.Context, projectID, id string, in RewardParams) (*Reward, error) {
+	if in.Metadata != nil {
+		if err := s.env.CheckMeta(ctx, projectID, "reward", in.Metadata); err != nil {
+			return nil, err
+		}
+	}
 	var out *Reward
 	err := s.tx(ctx, func(ctx context.Context, st RewardStore) error {
 		r, err := st.GetReward(ctx, projectID, id)

@@ -20,6 +20,17 @@ type RuleService struct {
 	tx      promotype.TxFunc[RuleStore]
 	env     promotype.Env
 	related RelatedResolver
+	changed func(projectID string) // told of writes that can change validation
+}
+
+// OnChange sets f to be told of every rule update or delete and every
+// assignment change made through s (cached validation data goes stale).
+func (s *RuleService) OnChange(f func(projectID string)) { s.changed = f }
+
+func (s *RuleService) notify(projectID string) {
+	if s.changed != nil {
+		s.changed(projectID)
+	}
 }
 
 // NewRuleService returns a validation rule service.
@@ -85,11 +96,13 @@ func (s *RuleService) Update(ctx context.Context, projectID, id string, in Valid
 	if err != nil {
 		return nil, err
 	}
+	s.notify(projectID)
 	return out.normalize(), nil
 }
 
 // Delete removes a rule and its assignments.
 func (s *RuleService) Delete(ctx context.Context, projectID, id string) error {
+	defer s.notify(projectID)
 	return s.store.DeleteValidationRule(ctx, projectID, id)
 }
 
@@ -128,6 +141,7 @@ func (s *RuleService) Assign(ctx context.Context, projectID, ruleID string, in A
 	if err != nil {
 		return nil, err
 	}
+	s.notify(projectID)
 	return out.normalize(), nil
 }
 
@@ -191,6 +205,7 @@ func (s *RuleService) UnassignObject(ctx context.Context, st RuleStore, projectI
 
 // Unassign deletes an assignment of a rule.
 func (s *RuleService) Unassign(ctx context.Context, projectID, ruleID, assignmentID string) error {
+	defer s.notify(projectID)
 	return s.tx(ctx, func(ctx context.Context, st RuleStore) error {
 		r, err := st.GetValidationRule(ctx, projectID, ruleID)
 		if err != nil {

@@ -46,6 +46,21 @@ func (s *Service) CreateProduct(ctx context.Context, projectID string, in Produc
 	if err := validate.Struct(in); err != nil {
 		return nil, err
 	}
+	// A new product's metadata is always checked (a required key must be
+	// there); an upsert of an existing product checks the metadata it sends.
+	check := in.Metadata != nil
+	if !check && s.env.CheckMetadata != nil {
+		p, err := promotype.UpsertTarget(ctx, "product", in.ID, in.SourceID, s.store.GetProduct, s.store.FindProductBySourceID, projectID)
+		if err != nil {
+			return nil, err
+		}
+		check = p == nil
+	}
+	if check {
+		if err := s.env.CheckMeta(ctx, projectID, "product", in.Metadata); err != nil {
+			return nil, err
+		}
+	}
 	var out *Product
 	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		p, err := promotype.UpsertTarget(ctx, "product", in.ID, in.SourceID, st.GetProduct, st.FindProductBySourceID, projectID)
@@ -107,6 +122,11 @@ func (s *Service) UpdateProduct(ctx context.Context, projectID, ref string, in P
 	in.ID, in.SourceID = nil, nil
 	if err := validate.Struct(in); err != nil {
 		return nil, err
+	}
+	if in.Metadata != nil {
+		if err := s.env.CheckMeta(ctx, projectID, "product", in.Metadata); err != nil {
+			return nil, err
+		}
 	}
 	var out *Product
 	err := s.tx(ctx, func(ctx context.Context, st Store) error {

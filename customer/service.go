@@ -25,6 +25,11 @@ func (s *Service) Upsert(ctx context.Context, projectID string, in Params) (*Cus
 	if err := in.Validate(""); err != nil {
 		return nil, err
 	}
+	if in.Metadata != nil {
+		if err := s.env.CheckMeta(ctx, projectID, "customer", in.Metadata); err != nil {
+			return nil, err
+		}
+	}
 	var out *Customer
 	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		c, err := Upsert(ctx, st, s.env, projectID, in)

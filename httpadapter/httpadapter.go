@@ -39,5 +39,15 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rw.requestID[0] = s.requestID()
 	rw.Header()[headerRequestID] = rw.requestID[:] // Set would allocate the slice
 	defer s.recoverPanic(rw, r)
+	if p, ok := promotionPath(r.URL.Path); ok {
+		u := *r.URL
+		u.Path = p
+		if u.RawPath != "" {
+			u.RawPath, _ = promotionPath(u.RawPath)
+		}
+		r2 := *r
+		r2.URL = &u
+		r = &r2
+	}
 	s.mux.ServeHTTP(rw, r)
 }

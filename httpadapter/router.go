@@ -22,10 +22,12 @@ func (s *server) routes() []route {
 		s.rewardRoutes(),
 		s.locationRoutes(),
 		s.managementRoutes(),
-		s.oauthRoutes(),    // oauth.go
-		s.salesRoutes(),    // orders.go, customers.go
-		s.campaignRoutes(), // campaigns.go, vouchers.go, async_actions.go
-		s.ruleRoutes(),     // validation_rules.go
+		s.settingsRoutes(),  // settings.go: webhooks, metadata and event schemas, branding
+		s.oauthRoutes(),     // oauth.go
+		s.salesRoutes(),     // orders.go, customers.go
+		s.campaignRoutes(),  // campaigns.go, vouchers.go, async_actions.go
+		s.ruleRoutes(),      // validation_rules.go
+		s.promotionRoutes(), // promotions.go
 	)
 }
 
@@ -45,10 +47,10 @@ func (s *server) buildMux(routes []route) *http.ServeMux {
 			patterns = append(patterns, rt.pattern)
 		}
 		allowed[rt.pattern] = append(allowed[rt.pattern], rt.method)
-		mux.Handle(rt.method+" "+rt.pattern, s.endpoint(rt))
+		mux.Handle(rt.method+" "+muxPattern(rt.pattern), s.endpoint(rt))
 	}
 	for _, p := range patterns {
-		mux.Handle(p, s.methodNotAllowed(allowed[p]))
+		mux.Handle(muxPattern(p), s.methodNotAllowed(allowed[p]))
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errNotFoundRoute(r))
@@ -91,4 +93,41 @@ func (s *server) endpoint(rt route) http.Handler {
 			s.writeJSON(w, r, status, body)
 		}
 	})
+}
+
+// The campaign-scoped promotion routes (/v1/promotions/{campaignId}/tiers,
+// .../stacks/{stackId}) overlap the tier routes (/v1/promotions/tiers/{tierId})
+// in a way ServeMux refuses ("/v1/promotions/tiers/tiers" matches both, and
+// neither is more specific). They are registered under campaignPrefix, and
+// promotionPath moves a request for a campaign there: a first segment after
+// /v1/promotions/ other than tiers, stacks and validation names a campaign.
+const (
+	promotionsPrefix = "/v1/promotions/"
+	campaignPrefix   = "/v1/promotions/_campaign/"
+)
+
+// muxPattern is the pattern a route is registered under.
+func muxPattern(p string) string {
+	if rest, ok := strings.CutPrefix(p, promotionsPrefix+"{campaignId}/"); ok {
+		return campaignPrefix + "{campaignId}/" + rest
+	}
+	return p
+}
+
+// promotionPath rewrites the path of a campaign-scoped promotion request to
+// its registered form; other paths are returned unchanged.
+func promotionPath(path string) (string, bool) {
+	rest, ok := strings.CutPrefix(path, promotionsPrefix)
+	if !ok {
+		return path, false
+	}
+	first, _, more := strings.Cut(rest, "/")
+	if !more {
+		return path, false
+	}
+	switch first {
+	case "tiers", "stacks", "validation":
+		return path, false
+	}
+	return campaignPrefix + rest, true
 }

@@ -31,6 +31,11 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Ord
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
+	if in.Metadata != nil {
+		if err := s.env.CheckMeta(ctx, projectID, "order", in.Metadata); err != nil {
+			return nil, err
+		}
+	}
 	var out *Order
 	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
 		target, err := promotype.UpsertTarget(ctx, "order", in.ID, in.SourceID.Value, st.GetOrder, st.FindOrderBySourceID, projectID)
@@ -85,6 +90,11 @@ func (s *Service) Update(ctx context.Context, projectID, ref string, in Params) 
 	in.ID = nil
 	if err := in.Validate(); err != nil {
 		return nil, err
+	}
+	if in.Metadata != nil {
+		if err := s.env.CheckMeta(ctx, projectID, "order", in.Metadata); err != nil {
+			return nil, err
+		}
 	}
 	var out *Order
 	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {

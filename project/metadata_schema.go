@@ -31,10 +31,14 @@ type MetadataSchema struct {
 	RelatedObject    string                `json:"related_object"`
 	Properties       map[string]Definition `json:"properties"`
 	AllowDefinedOnly bool                  `json:"allow_defined_only"`
-	CreatedAt        promotype.Time        `json:"created_at"`
-	UpdatedAt        *promotype.Time       `json:"updated_at"`
-	Object           string                `json:"object"`
-	ProjectID        string                `json:"-"`
+	// RemovedProperties are the definitions an update marked deleted:true
+	// (the hosted service's "removed definitions"): no longer enforced, kept
+	// until the schema is deleted. An extension field, absent when empty.
+	RemovedProperties map[string]Definition `json:"removed_properties,omitempty"`
+	CreatedAt         promotype.Time        `json:"created_at"`
+	UpdatedAt         *promotype.Time       `json:"updated_at"`
+	Object            string                `json:"object"`
+	ProjectID         string                `json:"-"`
 }
 
 // Definition is the rule for one metadata key.

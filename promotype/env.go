@@ -1,9 +1,25 @@
 package promotype
 
+import "context"
+
 // Env is what every domain service needs besides its store: the time and new ids.
 type Env struct {
 	Clock Clock
 	IDs   IDGenerator
+	// CheckMetadata checks the metadata of a create or update of a resource
+	// of kind relatedObject ("product", "reward", ...) against the project's
+	// metadata schema for it, if there is one (400
+	// metadata_validation_failed). Nil means no check. Services call it
+	// through CheckMeta, outside their transactions.
+	CheckMetadata func(ctx context.Context, projectID, relatedObject string, m Metadata) error
+}
+
+// CheckMeta runs env.CheckMetadata when it is set.
+func (e Env) CheckMeta(ctx context.Context, projectID, relatedObject string, m Metadata) error {
+	if e.CheckMetadata == nil {
+		return nil
+	}
+	return e.CheckMetadata(ctx, projectID, relatedObject, m)
 }
 
 // DefaultEnv is the wall clock and crypto-random ids.

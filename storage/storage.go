@@ -28,6 +28,7 @@ import (
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/voucher"
+	"github.com/promoengine/promo/webhook"
 )
 
 // Store is every domain port plus RunInTx.
@@ -38,9 +39,13 @@ type Store interface {
 	location.Store
 	campaign.Store
 	campaign.RuleStore
+	campaign.TierStore
+	campaign.StackStore
 	customer.Store
 	order.Store
 	voucher.Store
+	webhook.Store
+	project.SettingsStore
 
 	// RunInTx runs fn in one transaction over tx, a Store bound to it.
 	RunInTx(ctx context.Context, fn func(ctx context.Context, tx Store) error) error

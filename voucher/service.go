@@ -42,6 +42,11 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Vou
 	if err := validate.Struct(in); err != nil {
 		return nil, err
 	}
+	if in.Metadata != nil {
+		if err := s.env.CheckMeta(ctx, projectID, "voucher", in.Metadata); err != nil {
+			return nil, err
+		}
+	}
 	if err := in.common().check(); err != nil {
 		return nil, err
 	}
@@ -285,6 +290,11 @@ func (s *Service) Get(ctx context.Context, projectID, ref string) (*Voucher, err
 func (s *Service) Update(ctx context.Context, projectID, ref string, in UpdateParams) (*Voucher, error) {
 	if err := in.common().check(); err != nil {
 		return nil, err
+	}
+	if in.Metadata != nil {
+		if err := s.env.CheckMeta(ctx, projectID, "voucher", in.Metadata); err != nil {
+			return nil, err
+		}
 	}
 	var out *Voucher
 	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {

@@ -11,6 +11,10 @@ const (
 	envAppToken    = "PROMO_APP_TOKEN"        // X-App-Token of that key pair
 	envMgmtID      = "PROMO_MANAGEMENT_ID"    // X-Management-Id of the management key
 	envMgmtToken   = "PROMO_MANAGEMENT_TOKEN" // X-Management-Token of that key
+
+	// envWebhookLoopback set to 1 lets webhook configurations target
+	// loopback addresses (a receiver on the same machine, for development).
+	envWebhookLoopback = "PROMO_WEBHOOK_ALLOW_LOOPBACK"
 )
 
 // defaultAddr is where the server listens without PROMO_ADDR.
@@ -25,6 +29,10 @@ type config struct {
 	AppToken    string
 	MgmtID      string
 	MgmtToken   string
+
+	// WebhookAllowLoopback lets webhook target URLs point at loopback
+	// addresses (PROMO_WEBHOOK_ALLOW_LOOPBACK=1).
+	WebhookAllowLoopback bool
 
 	// ShutdownTimeout bounds the graceful shutdown: requests still running
 	// after it are cut off.
@@ -42,6 +50,8 @@ func loadConfig(getenv func(string) string) config {
 		MgmtID:          getenv(envMgmtID),
 		MgmtToken:       getenv(envMgmtToken),
 		ShutdownTimeout: 10 * time.Second,
+
+		WebhookAllowLoopback: getenv(envWebhookLoopback) == "1",
 	}
 	if cfg.Addr == "" {
 		cfg.Addr = defaultAddr

@@ -12,6 +12,7 @@ import (
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/httpadapter"
+	"github.com/promoengine/promo/webhook"
 )
 
 // run opens the store, bootstraps the project and credentials (printed to
@@ -27,7 +28,8 @@ func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger) er
 			logger.Error("closing the store", "err", err)
 		}
 	}()
-	eng, err := promo.New(store, promo.WithLogger(logger))
+	eng, err := promo.New(store, promo.WithLogger(logger),
+		promo.WithWebhookTargets(webhook.TargetPolicy{AllowLoopback: cfg.WebhookAllowLoopback}))
 	if err != nil {
 		return err
 	}

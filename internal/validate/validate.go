@@ -107,6 +107,10 @@ func rule(fe validator.FieldError) string {
 		return fmt.Sprintf("must have exactly %s characters", p)
 	case "alpha":
 		return "must contain letters only"
+	case "http_url":
+		return `must match format "uri" (an absolute http or https URL)`
+	case "email":
+		return `must match format "email"`
 	default:
 		return "is invalid (" + fe.Tag() + ")"
 	}

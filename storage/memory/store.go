@@ -25,10 +25,14 @@ type data struct {
 	productSources index
 	skuSources     index
 
-	access accessData   // OAuth tokens (access.go)
-	sales  salesData    // customers and orders (sales.go)
-	promos campaignData // campaigns, categories, vouchers, async actions (campaigns.go)
-	rules  ruleData     // validation rules and assignments (rules.go)
+	access accessData                     // OAuth tokens (access.go)
+	sales  salesData                      // customers and orders (sales.go)
+	promos campaignData                   // campaigns, categories, vouchers, async actions (campaigns.go)
+	rules  ruleData                       // validation rules and assignments (rules.go)
+	tiers  table[campaign.PromotionTier]  // promotion tiers (promotions.go)
+	stacks table[campaign.PromotionStack] // promotion stacks (promotions.go)
+
+	settings settingsData // webhooks, metadata and event schemas, branding, events (settings.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.
@@ -56,6 +60,9 @@ func New() *Store {
 		sales:          newSalesData(),
 		promos:         newCampaignData(),
 		rules:          newRuleData(),
+		tiers:          newTable[campaign.PromotionTier](),
+		stacks:         newTable[campaign.PromotionStack](),
+		settings:       newSettingsData(),
 	}}
 }
 

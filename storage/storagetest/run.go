@@ -44,6 +44,15 @@ func Run(t *testing.T, newStore Factory) {
 		{"AsyncActions", testAsyncActions},       // campaigns.go
 		{"ValidationRules", testValidationRules}, // rules.go
 		{"Assignments", testAssignments},         // rules.go
+		{"PromotionTiers", testPromotionTiers},   // promotions.go
+		{"Stacks", testStacks},                   // promotions.go
+
+		// Webhook configurations and project settings.
+		{"Webhooks", testWebhooks},                     // management.go
+		{"MetadataSchemas", testMetadataSchemas},       // management.go
+		{"CustomEventSchemas", testCustomEventSchemas}, // management.go
+		{"Brandings", testBrandings},                   // management.go
+		{"CustomEvents", testCustomEvents},             // management.go
 	}
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) { s.fn(t, newStore) })

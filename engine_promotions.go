@@ -1,0 +1,456 @@
+package promo
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/promoengine/promo/campaign/discount"
+	"github.com/promoengine/promo/campaign/promotion"
+	"github.com/promoengine/promo/campaign/rule"
+	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/order"
+
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/storage"
+)
+
+// promotionServices are the promotion tier (and stack) services and the
+// per-project cache of compiled validation snapshots.
+type promotionServices struct {
+	tiers  *campaign.TierService
+	stacks *campaign.StackService
+
+	// version counts the writes through this engine that can change a
+	// snapshot (tiers, campaigns, rules, assignments); a cached snapshot
+	// built at another version is rebuilt.
+	version atomic.Uint64
+	mu      sync.Mutex
+	cache   map[string]*snapshotEntry
+}
+
+func (e *Engine) wirePromotions() {
+	p := &e.promotions
+	p.cache = map[string]*snapshotEntry{}
+	rules := campaign.NewRuleService(e.store, storage.Tx(e.store, func(s storage.Store) campaign.RuleStore { return s }), e.env, e.resolveRelated)
+	p.tiers = campaign.NewTierService(e.store, storage.Tx(e.store, func(s storage.Store) campaign.TierServiceStore { return s }),
+		e.env, e.promos.campaigns, rules, e.promotionsChanged)
+	e.ruleSvc.rules.OnChange(e.promotionsChanged)
+	p.stacks = campaign.NewStackService(e.store, storage.Tx(e.store, func(s storage.Store) campaign.StackServiceStore { return s }),
+		e.env, e.promos.campaigns)
+}
+
+// PromotionStacks is the promotion stacks API.
+func (e *Engine) PromotionStacks() *campaign.StackService { return e.promotions.stacks }
+
+// StackEvaluation is a stack applied to an order: one step per tier id, in
+// the stack's order, and the order after the last.
+type StackEvaluation struct {
+	StackID string
+	Steps   []promotion.StackStep
+	Order   *order.Order
+}
+
+// EvaluateStack applies the tiers of stack stackID in order to the
+// request's order with running totals (reference E10): each tier's rules
+// read the order the tiers before it left; a tier that is closed, disabled,
+// fails its rules or cannot be priced is skipped (its step is not valid).
+// Nothing is stored.
+func (e *Engine) EvaluateStack(ctx context.Context, projectID, stackID string, in PromotionValidationParams) (*StackEvaluation, error) {
+	ps, err := e.store.GetPromotionStack(ctx, projectID, stackID)
+	if err != nil {
+		return nil, err
+	}
+	req, _, err := e.promotionRequest(ctx, projectID, in, PromotionValidationQuery{})
+	if err != nil {
+		return nil, err
+	}
+	snap, err := e.promotionSnapshot(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	steps, o := snap.Stack(ps.Tiers.IDs, req)
+	return &StackEvaluation{StackID: ps.ID, Steps: steps, Order: o}, nil
+}
+
+// promotionsChanged drops the cached snapshots: a write through this engine
+// changed what validation reads.
+func (e *Engine) promotionsChanged(string) { e.promotions.version.Add(1) }
+
+// PromotionTiers is the promotion tiers API.
+func (e *Engine) PromotionTiers() *campaign.TierService { return e.promotions.tiers }
+
+// fillTiers sets the promotion.tiers list of a PROMOTION campaign.
+func (e *Engine) fillTiers(ctx context.Context, c *campaign.Campaign) (*campaign.Campaign, error) {
+	if c == nil || c.CampaignType != campaign.Promotion {
+		return c, nil
+	}
+	by, err := e.promotions.tiers.OfCampaigns(ctx, e.store, c.ProjectID, []string{c.ID})
+	if err != nil {
+		return nil, err
+	}
+	ts := by[c.ID]
+	campaign.SortTiers(ts)
+	for i, t := range ts {
+		if ts[i], err = e.promotions.tiers.Present(ctx, e.store, t); err != nil {
+			return nil, err
+		}
+	}
+	c.Promotion = promotype.NewList(ts, len(ts), promotype.Query{})
+	return c, nil
+}
+
+// snapshotEntry is a project's cached snapshot.
+type snapshotEntry struct {
+	version uint64
+	built   time.Time
+	snap    *promotion.Snapshot
+}
+
+// snapshotTTL bounds how long a replica uses a cached snapshot: writes made
+// through another engine (another replica) are seen after at most this long.
+const snapshotTTL = time.Second
+
+// PromotionValidationParams is the body of POST /v1/promotions/validation.
+type PromotionValidationParams struct {
+	Customer *customer.Params   `json:"customer"`
+	Order    *order.Params      `json:"order"`
+	Metadata promotype.Metadata `json:"metadata"`
+	Options  *struct {
+		Expand []string `json:"expand"`
+	} `json:"options"`
+}
+
+// PromotionValidationQuery is the query of POST /v1/promotions/validation.
+type PromotionValidationQuery struct {
+	AudienceRulesOnly bool     // audienceRulesOnly: only customer rules are checked
+	PromotionIDs      []string // filters[promotion_id]: the tiers to keep (all when empty)
+}
+
+// PromotionValidation is the answer of POST /v1/promotions/validation.
+type PromotionValidation struct {
+	Valid      bool              `json:"valid"`
+	TrackingID string            `json:"tracking_id"`
+	Promotions []*TierValidation `json:"promotions"`
+}
+
+// TierValidation is one valid tier, priced on its own copy of the order.
+type TierValidation struct {
+	Valid                 bool                             `json:"valid"`
+	ApplicableTo          *promotype.List[discount.Target] `json:"applicable_to"`
+	InapplicableTo        *promotype.List[discount.Target] `json:"inapplicable_to"`
+	TrackingID            string                           `json:"tracking_id"`
+	Order                 *order.Order                     `json:"order"`
+	ID                    string                           `json:"id"`
+	Name                  string                           `json:"name"`
+	Banner                *string                          `json:"banner,omitempty"`
+	Discount              *discount.Discount               `json:"discount"`
+	StartDate             *promotype.Time                  `json:"start_date,omitempty"`
+	ExpirationDate        *promotype.Time                  `json:"expiration_date,omitempty"`
+	Campaign              TierValidationCampaign           `json:"campaign"`
+	Hierarchy             int                              `json:"hierarchy"`
+	DiscountAmount        int64                            `json:"discount_amount"`
+	AppliedDiscountAmount int64                            `json:"applied_discount_amount"`
+	Metadata              promotype.Metadata               `json:"metadata"`
+	Object                string                           `json:"object"`
+	CategoryID            *string                          `json:"category_id"`
+	Categories            []*campaign.Category             `json:"categories"`
+}
+
+// TierValidationCampaign is the campaign of a validated tier.
+type TierValidationCampaign struct {
+	ID             string          `json:"id"`
+	StartDate      *promotype.Time `json:"start_date"`
+	ExpirationDate *promotype.Time `json:"expiration_date"`
+	Active         bool            `json:"active"`
+	Object         string          `json:"object"`
+}
+
+// ValidatePromotions validates every active tier of the project's active
+// PROMOTION campaigns against the request's customer, order and metadata
+// (POST /v1/promotions/validation) and returns the valid ones, newest tier
+// first, each priced on its own copy of the order. Nothing is stored.
+func (e *Engine) ValidatePromotions(ctx context.Context, projectID string, in PromotionValidationParams, q PromotionValidationQuery) (*PromotionValidation, error) {
+	req, sourceID, err := e.promotionRequest(ctx, projectID, in, q)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := e.promotionSnapshot(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	if len(q.PromotionIDs) > 0 {
+		keep := map[string]bool{}
+		for _, id := range q.PromotionIDs {
+			keep[id] = true
+		}
+		req.Only = func(t *promotion.Tier) bool { return keep[t.ID] }
+	}
+	out := &PromotionValidation{TrackingID: trackingID(projectID, sourceID), Promotions: []*TierValidation{}}
+	cats := map[string]*campaign.Category{}
+	for _, r := range snap.Validate(req) {
+		tv, err := e.tierValidation(ctx, projectID, r, out.TrackingID, cats)
+		if err != nil {
+			return nil, err
+		}
+		out.Promotions = append(out.Promotions, tv)
+	}
+	out.Valid = len(out.Promotions) > 0
+	return out, nil
+}
+
+// promotionRequest resolves the request's order and customer. It returns
+// the customer's source id ("" without one) for the tracking id.
+func (e *Engine) promotionRequest(ctx context.Context, projectID string, in PromotionValidationParams, q PromotionValidationQuery) (promotion.Request, string, error) {
+	var op order.Params
+	if in.Order != nil {
+		op = *in.Order
+	}
+	o, _, err := e.Orders().Resolve(ctx, projectID, op)
+	if err != nil {
+		return promotion.Request{}, "", err
+	}
+	req := promotion.Request{Order: o, Redemption: in.Metadata, Now: e.env.Clock.Now().Time, AudienceOnly: q.AudienceRulesOnly}
+	sourceID := ""
+	if c := in.Customer; c != nil {
+		req.Customer = c.Metadata
+		if c.SourceID != nil {
+			sourceID = *c.SourceID
+		}
+		ref := ""
+		switch {
+		case c.ID != nil:
+			ref = *c.ID
+		case c.SourceID != nil && c.Metadata == nil:
+			ref = *c.SourceID
+		}
+		if ref != "" {
+			stored, err := e.Customers().Get(ctx, projectID, ref)
+			switch {
+			case err == nil:
+				req.Customer = stored.Metadata
+				if stored.SourceID != nil {
+					sourceID = *stored.SourceID
+				}
+			case c.ID != nil || !errors.Is(err, promotype.ErrNotFound):
+				return promotion.Request{}, "", err
+			}
+		}
+	}
+	return req, sourceID, nil
+}
+
+// trackingID is "track_" and a keyed hash of the customer's source id,
+// stable per project; random without a customer.
+func trackingID(projectID, sourceID string) string {
+	var sum []byte
+	if sourceID == "" {
+		sum = make([]byte, 16)
+		_, _ = rand.Read(sum)
+	} else {
+		m := hmac.New(sha256.New, []byte(projectID))
+		m.Write([]byte(sourceID))
+		sum = m.Sum(nil)
+	}
+	return "track_" + base64.RawURLEncoding.EncodeToString(sum)[:20]
+}
+
+func (e *Engine) tierValidation(ctx context.Context, projectID string, r promotion.Result, tracking string, cats map[string]*campaign.Category) (*TierValidation, error) {
+	t := r.Tier
+	tv := &TierValidation{Valid: true, TrackingID: tracking, Order: r.Order, ID: t.ID, Name: t.Name,
+		Banner: t.Banner, Discount: t.Discount, StartDate: t.Validity.StartDate, ExpirationDate: t.Validity.ExpirationDate,
+		Campaign: TierValidationCampaign{ID: t.Campaign.ID, StartDate: t.Campaign.Validity.StartDate,
+			ExpirationDate: t.Campaign.Validity.ExpirationDate, Active: t.Campaign.Active, Object: "campaign"},
+		Hierarchy: t.Hierarchy, DiscountAmount: r.DiscountAmount, AppliedDiscountAmount: r.DiscountAmount,
+		Metadata: t.Metadata, Object: "promotion_tier", CategoryID: t.CategoryID, Categories: []*campaign.Category{}}
+	var inc, exc []discount.Target
+	if a := t.Applicability; a != nil {
+		inc, exc = a.Included, a.Excluded
+	}
+	tv.ApplicableTo = promotype.NewList(inc, len(inc), promotype.Query{})
+	tv.InapplicableTo = promotype.NewList(exc, len(exc), promotype.Query{})
+	if tv.Metadata == nil {
+		tv.Metadata = promotype.Metadata{}
+	}
+	if t.CategoryID != nil {
+		cat, ok := cats[*t.CategoryID]
+		if !ok {
+			c, err := e.store.GetCategory(ctx, projectID, *t.CategoryID)
+			if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+				return nil, err
+			}
+			if c != nil {
+				c.Object = "category"
+			}
+			cats[*t.CategoryID], cat = c, c
+		}
+		if cat != nil {
+			tv.Categories = []*campaign.Category{cat}
+		}
+	}
+	return tv, nil
+}
+
+// promotionSnapshot returns the project's compiled tiers, from the cache
+// when no write went through this engine since it was built and it is
+// younger than snapshotTTL.
+func (e *Engine) promotionSnapshot(ctx context.Context, projectID string) (*promotion.Snapshot, error) {
+	p := &e.promotions
+	v := p.version.Load()
+	p.mu.Lock()
+	ent := p.cache[projectID]
+	p.mu.Unlock()
+	if ent != nil && ent.version == v && time.Since(ent.built) < snapshotTTL {
+		return ent.snap, nil
+	}
+	built := time.Now()
+	snap, err := e.buildSnapshot(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	p.cache[projectID] = &snapshotEntry{version: v, built: built, snap: snap}
+	p.mu.Unlock()
+	return snap, nil
+}
+
+// buildSnapshot compiles the active tiers of the project's active
+// PROMOTION campaigns with the rules assigned to them and to their campaign.
+// A tier without a discount is left out: it has nothing to price.
+func (e *Engine) buildSnapshot(ctx context.Context, projectID string) (*promotion.Snapshot, error) {
+	proj, err := e.store.GetProject(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	cs, _, err := e.store.ListCampaigns(ctx, projectID, promotype.Query{Limit: 1 << 20, OrderBy: "created_at",
+		Must: []promotype.Condition{{Field: "campaign_type", Op: promotype.OpIs, Values: []string{string(campaign.Promotion)}}}})
+	if err != nil {
+		return nil, err
+	}
+	camps := map[string]*campaign.Campaign{}
+	var campIDs []string
+	for _, c := range cs {
+		if c.Active {
+			camps[c.ID] = c
+			campIDs = append(campIDs, c.ID)
+		}
+	}
+	if len(campIDs) == 0 {
+		return promotion.NewSnapshot(nil, nil, proj.Location()), nil
+	}
+	byCamp, err := e.promotions.tiers.OfCampaigns(ctx, e.store, projectID, campIDs)
+	if err != nil {
+		return nil, err
+	}
+	var stored []*campaign.PromotionTier
+	var tierIDs []string
+	for _, id := range campIDs {
+		for _, t := range byCamp[id] {
+			if t.Active && t.Action.Discount != nil {
+				stored = append(stored, t)
+				tierIDs = append(tierIDs, t.ID)
+			}
+		}
+	}
+	if len(stored) == 0 {
+		return promotion.NewSnapshot(nil, nil, proj.Location()), nil
+	}
+	tierRules, err := campaign.AssignmentsByObject(ctx, e.store, projectID, campaign.RelatedPromotionTier, tierIDs)
+	if err != nil {
+		return nil, err
+	}
+	campRules, err := campaign.AssignmentsByObject(ctx, e.store, projectID, campaign.RelatedCampaign, campIDs)
+	if err != nil {
+		return nil, err
+	}
+	rules := map[string]*campaign.ValidationRule{}
+	programs := map[string]*rule.Program{}
+	ruleOf := func(id string) (*campaign.ValidationRule, *rule.Program, error) {
+		if r, ok := rules[id]; ok {
+			return r, programs[id], nil
+		}
+		r, err := e.store.GetValidationRule(ctx, projectID, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		prog, err := r.Program()
+		if err != nil {
+			return nil, nil, err
+		}
+		rules[id], programs[id] = r, prog
+		return r, prog, nil
+	}
+	cat := &unitCatalog{items: map[string]order.Item{}}
+	tiers := make([]promotion.Tier, 0, len(stored))
+	for _, st := range stored {
+		c := camps[st.CampaignID]
+		t := promotion.Tier{ID: st.ID, Name: st.Name, Banner: st.Banner, Hierarchy: st.Hierarchy, Active: st.Active,
+			Validity: st.Validity, Discount: st.Action.Discount, Metadata: st.Metadata, CategoryID: st.CategoryID,
+			CreatedAt: st.CreatedAt, Campaign: promotion.CampaignInfo{ID: c.ID, Active: c.Active, Validity: c.Validity}}
+		var rs []*campaign.ValidationRule
+		for _, a := range append(slices.Clone(campRules[c.ID]), tierRules[st.ID]...) {
+			r, prog, err := ruleOf(a.RuleID)
+			if err != nil {
+				return nil, err
+			}
+			rs = append(rs, r)
+			t.Programs = append(t.Programs, prog)
+		}
+		t.Applicability = promotion.MergeApplicability(rs...)
+		if err := e.addUnits(ctx, projectID, cat, st.Action.Discount); err != nil {
+			return nil, err
+		}
+		tiers = append(tiers, t)
+	}
+	return promotion.NewSnapshot(tiers, cat.lookup, proj.Location()), nil
+}
+
+// unitCatalog holds the lines a unit discount adds, by unit_type.
+type unitCatalog struct{ items map[string]order.Item }
+
+func (c *unitCatalog) lookup(unitType string) (order.Item, bool) {
+	it, ok := c.items[unitType]
+	return it, ok
+}
+
+// addUnits resolves the unit types of d (a product or SKU id, or source id)
+// to catalog lines with their price and product (and SKU) data. A unit type
+// naming nothing is left out: the tier then fails to price.
+func (e *Engine) addUnits(ctx context.Context, projectID string, cat *unitCatalog, d *discount.Discount) error {
+	if d == nil || d.Type != discount.Unit {
+		return nil
+	}
+	types := []string{d.UnitType}
+	for _, u := range d.Units {
+		types = append(types, u.UnitType)
+	}
+	for _, ut := range types {
+		if _, done := cat.items[ut]; done || ut == "" {
+			continue
+		}
+		ip := order.ItemParams{ProductID: &ut}
+		if strings.HasPrefix(ut, promotype.PrefixSKU) {
+			ip = order.ItemParams{SKUID: &ut}
+		}
+		o, _, err := e.Orders().Resolve(ctx, projectID, order.Params{Items: []order.ItemParams{ip}})
+		if err != nil {
+			if errors.Is(err, promotype.ErrNotFound) {
+				continue
+			}
+			return err
+		}
+		if len(o.Items) == 1 {
+			cat.items[ut] = o.Items[0]
+		}
+	}
+	return nil
+}

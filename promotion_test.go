@@ -1,0 +1,247 @@
+package promo_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotype"
+)
+
+func decode[T any](t *testing.T, js string) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal([]byte(js), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// promotionCampaign creates a PROMOTION campaign.
+func promotionCampaign(t *testing.T, f fixture, name string) *campaign.Campaign {
+	t.Helper()
+	return must[*campaign.Campaign](t)(f.eng.Campaigns().Create(ctx, f.project,
+		decode[campaign.Params](t, `{"name":"`+name+`","campaign_type":"PROMOTION"}`)))
+}
+
+// cart72100 is the six-line cart of the reference's examples (72100).
+const cart72100 = `{"items":[{"price":2900,"quantity":1},{"price":3100,"quantity":1},{"price":2900,"quantity":1},` +
+	`{"price":1700,"quantity":1},{"price":1500,"quantity":1},{"price":60000,"quantity":1}]}`
+
+func TestPromotionTierLifecycle(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		pt := f.eng.PromotionTiers()
+		c := promotionCampaign(t, f, "Promos")
+		a := must[*campaign.PromotionTier](t)(pt.Create(ctx, f.project, c.ID, decode[campaign.TierParams](t, `{"name":"A","action":{"discount":{"type":"AMOUNT","amount_off":100}}}`)))
+		b := must[*campaign.PromotionTier](t)(pt.Create(ctx, f.project, c.ID, decode[campaign.TierParams](t, `{"name":"B","hierarchy":5}`)))
+		cc := must[*campaign.PromotionTier](t)(pt.Create(ctx, f.project, c.ID, decode[campaign.TierParams](t, `{"name":"C"}`)))
+		if a.Hierarchy != 1 || b.Hierarchy != 5 || cc.Hierarchy != 6 {
+			t.Errorf("hierarchies %d %d %d, want 1 5 6", a.Hierarchy, b.Hierarchy, cc.Hierarchy)
+		}
+		if a.Object != "promotion_tier" || a.PromotionID != c.ID || a.Campaign == nil || a.Campaign.ID != c.ID || !a.Active {
+			t.Errorf("tier = %+v", a)
+		}
+		voucherCamp := must[*campaign.Campaign](t)(f.eng.Campaigns().Create(ctx, f.project,
+			decode[campaign.Params](t, `{"name":"Coupons","voucher":{"discount":{"type":"AMOUNT","amount_off":1}}}`)))
+		if _, err := pt.Create(ctx, f.project, voucherCamp.ID, decode[campaign.TierParams](t, `{"name":"x"}`)); err == nil {
+			t.Errorf("a tier in a DISCOUNT_COUPONS campaign was accepted")
+		}
+		l := must[*promoList](t)(pt.List(ctx, f.project, c.ID, campaign.TierListParams{}))
+		if l.Total != 3 {
+			t.Errorf("list total %d", l.Total)
+		}
+		must[*campaign.PromotionTier](t)(pt.SetActive(ctx, f.project, b.ID, false))
+		yes := true
+		l = must[*promoList](t)(pt.List(ctx, f.project, "", campaign.TierListParams{IsAvailable: &yes}))
+		if l.Total != 2 {
+			t.Errorf("available total %d, want 2", l.Total)
+		}
+		if _, err := pt.Update(ctx, f.project, a.ID, campaign.TierParams{Active: &yes}); err == nil {
+			t.Errorf("update accepted active")
+		}
+		if err := pt.Delete(ctx, f.project, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pt.Get(ctx, f.project, a.ID); err == nil {
+			t.Errorf("deleted tier still found")
+		}
+		got := must[*campaign.Campaign](t)(f.eng.Campaigns().Get(ctx, f.project, c.ID))
+		if got.Promotion.Total != 2 || got.Promotion.Data[0].ID != b.ID {
+			t.Errorf("campaign promotion list: %+v", got.Promotion)
+		}
+
+		// Deleting the campaign deletes its tiers, their assignments and its stacks.
+		rule := must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Create(ctx, f.project, ruleParams(t,
+			`{"name":"R","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[1]}},"logic":"1"}}`)))
+		must[*campaign.PromotionTier](t)(pt.Update(ctx, f.project, cc.ID, campaign.TierParams{ValidationRules: []string{rule.ID}}))
+		st := must[*campaign.PromotionStack](t)(f.eng.PromotionStacks().Create(ctx, f.project, c.ID, campaign.StackParams{
+			Name: promo.Ptr("S"), Tiers: &campaign.StackTiersParams{IDs: []string{cc.ID, b.ID}}}))
+		if n := must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, rule.ID)).AssignmentsCount; n != 1 {
+			t.Errorf("assignments_count %d, want 1", n)
+		}
+		must[*promo.ActionRef](t)(f.eng.Campaigns().Delete(ctx, f.project, c.ID, false))
+		if _, err := pt.Get(ctx, f.project, cc.ID); err == nil {
+			t.Errorf("tier of a deleted campaign still found")
+		}
+		if _, err := f.eng.PromotionStacks().Find(ctx, f.project, st.ID); err == nil {
+			t.Errorf("stack of a deleted campaign still found")
+		}
+		if n := must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, rule.ID)).AssignmentsCount; n != 0 {
+			t.Errorf("assignments_count after campaign delete %d, want 0", n)
+		}
+	})
+}
+
+type promoList = promotype.List[*campaign.PromotionTier]
+
+func TestValidatePromotionsAmountOnOrder(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		c := promotionCampaign(t, f, "Promos")
+		pt := f.eng.PromotionTiers()
+		tier := must[*campaign.PromotionTier](t)(pt.Create(ctx, f.project, c.ID, decode[campaign.TierParams](t,
+			`{"name":"100 off","banner":"Save","action":{"discount":{"type":"AMOUNT","amount_off":100}},"metadata":{"k":"v"}}`)))
+		in := decode[promo.PromotionValidationParams](t, `{"customer":{"source_id":"alice"},"order":`+cart72100+`}`)
+		res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		if !res.Valid || len(res.Promotions) != 1 {
+			t.Fatalf("result = %+v", res)
+		}
+		p := res.Promotions[0]
+		o := p.Order
+		if p.ID != tier.ID || p.DiscountAmount != 100 || p.AppliedDiscountAmount != 100 || o.Amount != 72100 ||
+			o.TotalDiscountAmount != 100 || o.TotalAmount != 72000 || o.AppliedDiscountAmount != 100 || o.TotalAppliedDiscountAmount != 100 {
+			t.Errorf("E1: tier %s discount %d applied %d; order amount %d total_discount %d total %d applied %d total_applied %d",
+				p.ID, p.DiscountAmount, p.AppliedDiscountAmount, o.Amount, o.TotalDiscountAmount, o.TotalAmount, o.AppliedDiscountAmount, o.TotalAppliedDiscountAmount)
+		}
+		for _, it := range o.Items {
+			if it.SubtotalAmount != it.Amount {
+				t.Errorf("line subtotal %d != amount %d", it.SubtotalAmount, it.Amount)
+			}
+		}
+		if p.Campaign.ID != c.ID || p.Object != "promotion_tier" || *p.Banner != "Save" || p.Hierarchy != 1 || p.TrackingID != res.TrackingID {
+			t.Errorf("tier result = %+v", p)
+		}
+		again := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		if again.TrackingID != res.TrackingID || len(res.TrackingID) != len("track_")+20 {
+			t.Errorf("tracking ids %q %q", res.TrackingID, again.TrackingID)
+		}
+
+		// Another project sees none of this project's tiers.
+		p2 := must[*project.Project](t)(f.eng.CreateProject(ctx, project.Params{Name: "Other"}))
+		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, p2.ID, in, promo.PromotionValidationQuery{})); res.Valid {
+			t.Errorf("another project validated this project's tier: %+v", res)
+		}
+		// A filter naming another tier keeps none; a disabled tier is gone
+		// at once (the cache follows writes through the engine).
+		none := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{PromotionIDs: []string{"promo_other"}}))
+		if none.Valid || len(none.Promotions) != 0 {
+			t.Errorf("filtered = %+v", none)
+		}
+		must[*campaign.PromotionTier](t)(pt.SetActive(ctx, f.project, tier.ID, false))
+		off := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		if off.Valid || len(off.Promotions) != 0 {
+			t.Errorf("disabled tier validated: %+v", off)
+		}
+		must[*campaign.PromotionTier](t)(pt.SetActive(ctx, f.project, tier.ID, true))
+		must[*campaign.Campaign](t)(f.eng.Campaigns().Disable(ctx, f.project, c.ID))
+		off = must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		if off.Valid {
+			t.Errorf("tier of a disabled campaign validated")
+		}
+	})
+}
+
+func TestValidatePromotionsItemsWithRule(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		product := func(src string, price int64) *catalog.Product {
+			return must[*catalog.Product](t)(f.eng.Catalog().CreateProduct(ctx, f.project, catalog.ProductParams{SourceID: &src, Name: &src, Price: &price}))
+		}
+		mug, pen, tv := product("mug", 2000), product("pen", 8000), product("tv", 185000)
+		rule := must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Create(ctx, f.project, ruleParams(t,
+			`{"name":"Gold customers","rules":{"1":{"name":"customer.metadata","property":"tier","conditions":{"$is":["gold"]}},"logic":"1"},`+
+				`"applicable_to":{"included":[{"object":"product","id":"`+mug.ID+`"},{"object":"product","id":"`+pen.ID+`"}],"excluded":[{"object":"product","id":"`+tv.ID+`"}]}}`)))
+		c := promotionCampaign(t, f, "Promos")
+		tier := must[*campaign.PromotionTier](t)(f.eng.PromotionTiers().Create(ctx, f.project, c.ID, decode[campaign.TierParams](t,
+			`{"name":"1000 off each","validation_rules":["`+rule.ID+`"],"action":{"discount":{"type":"AMOUNT","amount_off":1000,"effect":"APPLY_TO_ITEMS"}}}`)))
+		order := `{"items":[{"product_id":"` + mug.ID + `","quantity":1},{"product_id":"` + pen.ID + `","quantity":1},{"product_id":"` + tv.ID + `","quantity":1}]}`
+
+		silver := decode[promo.PromotionValidationParams](t, `{"customer":{"source_id":"bob","metadata":{"tier":"silver"}},"order":`+order+`}`)
+		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, silver, promo.PromotionValidationQuery{})); res.Valid {
+			t.Errorf("silver customer validated: %+v", res)
+		}
+		gold := decode[promo.PromotionValidationParams](t, `{"customer":{"source_id":"ann","metadata":{"tier":"gold"}},"order":`+order+`}`)
+		res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, gold, promo.PromotionValidationQuery{}))
+		if !res.Valid || len(res.Promotions) != 1 {
+			t.Fatalf("gold = %+v", res)
+		}
+		p := res.Promotions[0]
+		o := p.Order
+		// E7: order 195000, lines mug 2000 and pen 8000 matched → 1000 + 1000.
+		if p.ID != tier.ID || p.DiscountAmount != 2000 || o.Amount != 195000 || o.ItemsDiscountAmount != 2000 || o.TotalAmount != 193000 {
+			t.Errorf("E7: discount %d; amount %d items_discount %d total %d", p.DiscountAmount, o.Amount, o.ItemsDiscountAmount, o.TotalAmount)
+		}
+		if o.Items[0].DiscountAmount != 1000 || o.Items[1].DiscountAmount != 1000 || o.Items[2].DiscountAmount != 0 {
+			t.Errorf("line discounts %d %d %d", o.Items[0].DiscountAmount, o.Items[1].DiscountAmount, o.Items[2].DiscountAmount)
+		}
+		if p.ApplicableTo.Total != 2 || p.InapplicableTo.Total != 1 || p.InapplicableTo.Data[0].ID != tv.ID {
+			t.Errorf("applicable_to %+v inapplicable_to %+v", p.ApplicableTo, p.InapplicableTo)
+		}
+		// Updating the rule is seen at once.
+		f.clock.Advance(time.Minute)
+		must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Update(ctx, f.project, rule.ID, ruleParams(t,
+			`{"rules":{"1":{"name":"customer.metadata","property":"tier","conditions":{"$is":["platinum"]}},"logic":"1"}}`)))
+		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, gold, promo.PromotionValidationQuery{})); res.Valid {
+			t.Errorf("rule update not seen: %+v", res)
+		}
+		// audienceRulesOnly still checks customer rules.
+		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, gold, promo.PromotionValidationQuery{AudienceRulesOnly: true})); res.Valid {
+			t.Errorf("audience only: customer rule ignored")
+		}
+	})
+}
+
+func TestEvaluateStackRunningTotals(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		c := promotionCampaign(t, f, "Promos")
+		pt := f.eng.PromotionTiers()
+		tier := func(body string) string {
+			return must[*campaign.PromotionTier](t)(pt.Create(ctx, f.project, c.ID, decode[campaign.TierParams](t, body))).ID
+		}
+		items := tier(`{"name":"1000 off items","action":{"discount":{"type":"AMOUNT","amount_off":1000,"effect":"APPLY_TO_ITEMS"}}}`)
+		pct := tier(`{"name":"40 percent","action":{"discount":{"type":"PERCENT","percent_off":40}}}`)
+		off := tier(`{"name":"30 off","action":{"discount":{"type":"AMOUNT","amount_off":30}}}`)
+		closed := tier(`{"name":"Closed","active":false,"action":{"discount":{"type":"AMOUNT","amount_off":5}}}`)
+		st := must[*campaign.PromotionStack](t)(f.eng.PromotionStacks().Create(ctx, f.project, c.ID, campaign.StackParams{
+			Name: promo.Ptr("E10"), Tiers: &campaign.StackTiersParams{IDs: []string{items, closed, pct, off}}}))
+		if st.Tiers.HierarchyMode != "MANUAL" || st.Object != "promotion_stack" {
+			t.Errorf("stack = %+v", st)
+		}
+		in := decode[promo.PromotionValidationParams](t, `{"order":{"items":[{"price":2000,"quantity":1},{"price":700,"quantity":1}]}}`)
+		ev := must[*promo.StackEvaluation](t)(f.eng.EvaluateStack(ctx, f.project, st.ID, in))
+		// E10 without the loyalty and gift steps: items 1000 + 700 (capped)
+		// → total 1000; 40% of 1000 = 400 → 600; 30 → 570.
+		want := []struct {
+			valid    bool
+			discount int64
+			total    int64
+		}{{true, 1700, 1000}, {false, 0, 1000}, {true, 400, 600}, {true, 30, 570}}
+		if len(ev.Steps) != len(want) {
+			t.Fatalf("steps %d", len(ev.Steps))
+		}
+		for i, w := range want {
+			s := ev.Steps[i]
+			if s.Valid != w.valid || s.DiscountAmount != w.discount || s.Order.TotalAmount != w.total {
+				t.Errorf("step %d (%s): valid %v discount %d total %d, want %+v", i, s.TierID, s.Valid, s.DiscountAmount, s.Order.TotalAmount, w)
+			}
+		}
+		if ev.Order.TotalAmount != 570 || ev.Order.TotalDiscountAmount != 2130 {
+			t.Errorf("final order total %d total_discount %d, want 570 2130", ev.Order.TotalAmount, ev.Order.TotalDiscountAmount)
+		}
+		if _, err := f.eng.EvaluateStack(ctx, f.project, "stack_nope", in); err == nil {
+			t.Errorf("unknown stack evaluated")
+		}
+	})
+}
