@@ -114,49 +114,17 @@ func (s *Store) UpdatePromotionTier(ctx context.Context, t *campaign.PromotionTi
 
 // GetPromotionTier implements campaign.TierStore.
 func (s *Store) GetPromotionTier(ctx context.Context, projectID, id string) (*campaign.PromotionTier, error) {
-	if !storableKeys(projectID, id) {
-		return nil, tierNotFound(id)()
-	}
-	var row tierRow
-	if err := s.db.NewSelect().Model(&row).Where("pt.project_id = ? AND pt.id = ?", projectID, id).Scan(ctx); err != nil {
-		return nil, getErr("get promotion tier", err, tierNotFound(id))
-	}
-	return row.domain()
+	return getByID[tierRow, *tierRow, *campaign.PromotionTier](ctx, s.db, "get promotion tier", "pt", projectID, id, tierNotFound(id))
 }
 
 // ListPromotionTiers implements campaign.TierStore.
 func (s *Store) ListPromotionTiers(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.PromotionTier, int, error) {
-	if !storable(projectID) {
-		return []*campaign.PromotionTier{}, 0, nil
-	}
-	rows, total, err := list[tierRow](ctx, s.db, tierColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
-		return sel.Where("pt.project_id = ?", projectID)
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]*campaign.PromotionTier, len(rows))
-	for i := range rows {
-		if out[i], err = rows[i].domain(); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
+	return listProject[tierRow, *tierRow, *campaign.PromotionTier](ctx, s.db, tierColumns, "pt", projectID, q)
 }
 
 // DeletePromotionTier implements campaign.TierStore.
 func (s *Store) DeletePromotionTier(ctx context.Context, projectID, id string) error {
-	if !storableKeys(projectID, id) {
-		return tierNotFound(id)()
-	}
-	res, err := s.db.NewDelete().Model((*tierRow)(nil)).Where("pt.project_id = ? AND pt.id = ?", projectID, id).Exec(ctx)
-	if err != nil {
-		return fail("delete promotion tier", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return tierNotFound(id)()
-	}
-	return nil
+	return deleteByID[tierRow](ctx, s.db, "delete promotion tier", "pt", projectID, id, tierNotFound(id))
 }
 
 // stackRow stores a promotion stack: list columns and the stack as a

@@ -124,47 +124,15 @@ func (s *Store) UpdateReward(ctx context.Context, r *campaign.Reward) error {
 
 // GetReward implements campaign.Store.
 func (s *Store) GetReward(ctx context.Context, projectID, id string) (*campaign.Reward, error) {
-	if !storableKeys(projectID, id) {
-		return nil, rewardNotFound(id)()
-	}
-	var row rewardRow
-	if err := s.db.NewSelect().Model(&row).Where("r.project_id = ? AND r.id = ?", projectID, id).Scan(ctx); err != nil {
-		return nil, getErr("get reward", err, rewardNotFound(id))
-	}
-	return row.domain()
+	return getByID[rewardRow, *rewardRow, *campaign.Reward](ctx, s.db, "get reward", "r", projectID, id, rewardNotFound(id))
 }
 
 // ListRewards implements campaign.Store.
 func (s *Store) ListRewards(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.Reward, int, error) {
-	if !storable(projectID) {
-		return []*campaign.Reward{}, 0, nil
-	}
-	rows, total, err := list[rewardRow](ctx, s.db, rewardColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
-		return sel.Where("r.project_id = ?", projectID)
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]*campaign.Reward, len(rows))
-	for i := range rows {
-		if out[i], err = rows[i].domain(); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
+	return listProject[rewardRow, *rewardRow, *campaign.Reward](ctx, s.db, rewardColumns, "r", projectID, q)
 }
 
 // DeleteReward implements campaign.Store.
 func (s *Store) DeleteReward(ctx context.Context, projectID, id string) error {
-	if !storableKeys(projectID, id) {
-		return rewardNotFound(id)()
-	}
-	res, err := s.db.NewDelete().Model((*rewardRow)(nil)).Where("r.project_id = ? AND r.id = ?", projectID, id).Exec(ctx)
-	if err != nil {
-		return fail("delete reward", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return rewardNotFound(id)()
-	}
-	return nil
+	return deleteByID[rewardRow](ctx, s.db, "delete reward", "r", projectID, id, rewardNotFound(id))
 }

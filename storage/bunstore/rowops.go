@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/uptrace/bun"
+
+	"github.com/promoengine/promo/promotype"
 )
 
 // insertNew inserts row; a row with the same primary key is dup(). The
@@ -24,6 +26,66 @@ func insertNew(ctx context.Context, db bun.IDB, op string, row any, dup func() e
 // (project_id and id stay); no such row is notFound().
 func replaceRow(ctx context.Context, db bun.IDB, op string, row any, notFound func() error) error {
 	res, err := db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Exec(ctx)
+	if err != nil {
+		return fail(op, err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound()
+	}
+	return nil
+}
+
+// row is a table row that converts to its domain value D.
+type row[R any, D any] interface {
+	*R
+	domain() (D, error)
+}
+
+// listedRow is a row that also carries the list total.
+type listedRow[R any, D any] interface {
+	row[R, D]
+	listTotal() int
+}
+
+// getByID reads the row (projectID, id) of the table aliased alias.
+func getByID[R any, P row[R, D], D any](ctx context.Context, db bun.IDB, op, alias, projectID, id string, notFound func() error) (D, error) {
+	var zero D
+	if !storableKeys(projectID, id) {
+		return zero, notFound()
+	}
+	var r R
+	if err := db.NewSelect().Model(&r).Where(alias+".project_id = ? AND "+alias+".id = ?", projectID, id).Scan(ctx); err != nil {
+		return zero, getErr(op, err, notFound)
+	}
+	return P(&r).domain()
+}
+
+// listProject lists the rows of one project with q.
+func listProject[R any, P listedRow[R, D], D any](ctx context.Context, db bun.IDB, cols columns, alias, projectID string, q promotype.Query) ([]D, int, error) {
+	if !storable(projectID) {
+		return []D{}, 0, nil
+	}
+	rows, total, err := list[R, P](ctx, db, cols, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.Where(alias+".project_id = ?", projectID)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]D, len(rows))
+	for i := range rows {
+		if out[i], err = P(&rows[i]).domain(); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// deleteByID deletes the row (projectID, id); no such row is notFound().
+func deleteByID[R any](ctx context.Context, db bun.IDB, op, alias, projectID, id string, notFound func() error) error {
+	if !storableKeys(projectID, id) {
+		return notFound()
+	}
+	res, err := db.NewDelete().Model((*R)(nil)).Where(alias+".project_id = ? AND "+alias+".id = ?", projectID, id).Exec(ctx)
 	if err != nil {
 		return fail(op, err, nil)
 	}

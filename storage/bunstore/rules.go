@@ -102,28 +102,12 @@ func (s *Store) UpdateValidationRule(ctx context.Context, r *campaign.Validation
 
 // GetValidationRule implements campaign.RuleStore.
 func (s *Store) GetValidationRule(ctx context.Context, projectID, id string) (*campaign.ValidationRule, error) {
-	if !storableKeys(projectID, id) {
-		return nil, ruleNotFound(id)()
-	}
-	var row validationRuleRow
-	if err := s.db.NewSelect().Model(&row).Where("v.project_id = ? AND v.id = ?", projectID, id).Scan(ctx); err != nil {
-		return nil, getErr("get validation rule", err, ruleNotFound(id))
-	}
-	return row.domain()
+	return getByID[validationRuleRow, *validationRuleRow, *campaign.ValidationRule](ctx, s.db, "get validation rule", "v", projectID, id, ruleNotFound(id))
 }
 
 // ListValidationRules implements campaign.RuleStore.
 func (s *Store) ListValidationRules(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.ValidationRule, int, error) {
-	if !storable(projectID) {
-		return []*campaign.ValidationRule{}, 0, nil
-	}
-	rows, total, err := list[validationRuleRow](ctx, s.db, validationRuleColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
-		return sel.Where("v.project_id = ?", projectID)
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	return domains(rows, (*validationRuleRow).domain, total)
+	return listProject[validationRuleRow, *validationRuleRow, *campaign.ValidationRule](ctx, s.db, validationRuleColumns, "v", projectID, q)
 }
 
 // DeleteValidationRule implements campaign.RuleStore: the rule and its
@@ -196,53 +180,15 @@ func (s *Store) InsertAssignment(ctx context.Context, a *campaign.Assignment) er
 
 // GetAssignment implements campaign.RuleStore.
 func (s *Store) GetAssignment(ctx context.Context, projectID, id string) (*campaign.Assignment, error) {
-	if !storableKeys(projectID, id) {
-		return nil, assignmentNotFound(id)()
-	}
-	var row assignmentRow
-	if err := s.db.NewSelect().Model(&row).Where("a.project_id = ? AND a.id = ?", projectID, id).Scan(ctx); err != nil {
-		return nil, getErr("get assignment", err, assignmentNotFound(id))
-	}
-	return row.domain()
+	return getByID[assignmentRow, *assignmentRow, *campaign.Assignment](ctx, s.db, "get assignment", "a", projectID, id, assignmentNotFound(id))
 }
 
 // DeleteAssignment implements campaign.RuleStore.
 func (s *Store) DeleteAssignment(ctx context.Context, projectID, id string) error {
-	if !storableKeys(projectID, id) {
-		return assignmentNotFound(id)()
-	}
-	res, err := s.db.NewDelete().Model((*assignmentRow)(nil)).Where("a.project_id = ? AND a.id = ?", projectID, id).Exec(ctx)
-	if err != nil {
-		return fail("delete assignment", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return assignmentNotFound(id)()
-	}
-	return nil
+	return deleteByID[assignmentRow](ctx, s.db, "delete assignment", "a", projectID, id, assignmentNotFound(id))
 }
 
 // ListAssignments implements campaign.RuleStore.
 func (s *Store) ListAssignments(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.Assignment, int, error) {
-	if !storable(projectID) {
-		return []*campaign.Assignment{}, 0, nil
-	}
-	rows, total, err := list[assignmentRow](ctx, s.db, assignmentColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
-		return sel.Where("a.project_id = ?", projectID)
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	return domains(rows, (*assignmentRow).domain, total)
-}
-
-// domains converts listed rows to domain values.
-func domains[R any, D any](rows []R, conv func(*R) (D, error), total int) ([]D, int, error) {
-	out := make([]D, len(rows))
-	for i := range rows {
-		var err error
-		if out[i], err = conv(&rows[i]); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
+	return listProject[assignmentRow, *assignmentRow, *campaign.Assignment](ctx, s.db, assignmentColumns, "a", projectID, q)
 }
