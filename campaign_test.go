@@ -449,7 +449,7 @@ func TestCampaignAddAndImportVouchers(t *testing.T) {
 
 		// One voucher, with a given code or one of the campaign's config.
 		v := must[*voucher.Voucher](t)(f.eng.Campaigns().AddVoucher(ctx, f.project, "Spring", voucher.CampaignParams{
-			Metadata: promo.Metadata{"k": "v"}, AdditionalInfo: promo.Ptr("added")}, promo.Ptr("MINE-1")))
+			Common: voucher.Common{Metadata: promo.Metadata{"k": "v"}, AdditionalInfo: promo.Ptr("added")}}, promo.Ptr("MINE-1")))
 		if v.Code != "MINE-1" || *v.CampaignID != c.ID || v.Metadata["k"] != "v" || *v.AdditionalInfo != "added" || !v.Discount.PercentOff.Equal(promotype.NewDecimal("10")) {
 			t.Errorf("added voucher %+v", v)
 		}
@@ -463,7 +463,7 @@ func TestCampaignAddAndImportVouchers(t *testing.T) {
 		}
 		// Many: an async generation; the campaign is IN_PROGRESS meanwhile.
 		ref := must[*promo.ActionRef](t)(f.eng.Campaigns().AddVouchers(ctx, f.project, c.ID, voucher.CampaignParams{VouchersCount: promo.Ptr[int64](20),
-			Category: promo.Ptr("Bulk")}))
+			Common: voucher.Common{Category: promo.Ptr("Bulk")}}))
 		if got := getCampaign(t, f, c.ID); got.CreationStatus != campaign.StatusInProgress {
 			t.Errorf("campaign while adding: %s", got.CreationStatus)
 		}
@@ -490,8 +490,8 @@ func TestCampaignAddAndImportVouchers(t *testing.T) {
 
 		// Import: the result lists what failed, and why.
 		items := []voucher.ImportItem{
-			{Code: promo.Ptr("IMP-1"), Metadata: promo.Metadata{"n": 1.0}},
-			{Code: promo.Ptr("IMP-2"), Active: promo.Ptr(false), Redemption: &campaign.RedemptionParams{Quantity: promo.Ptr[int64](2)}},
+			{Code: promo.Ptr("IMP-1"), Common: voucher.Common{Metadata: promo.Metadata{"n": 1.0}}},
+			{Code: promo.Ptr("IMP-2"), Common: voucher.Common{Active: promo.Ptr(false), Redemption: &campaign.RedemptionParams{Quantity: promo.Ptr[int64](2)}}},
 			{Code: promo.Ptr("MINE-1")},
 			{},
 			{Code: promo.Ptr("IMP-1")},

@@ -159,7 +159,7 @@ func TestVoucherUpdateEnableDelete(t *testing.T) {
 		v := createVoucher(t, f, in)
 		f.clock.Advance(time.Minute)
 		u := must[*voucher.Voucher](t)(f.eng.Vouchers().Update(ctx, f.project, "V-1", voucher.UpdateParams{
-			Discount: percentOff("15"), Metadata: promo.Metadata{"b": 2.0}, Category: promo.Ptr("Later"), AdditionalInfo: promo.Ptr("x")}))
+			Discount: percentOff("15"), Common: voucher.Common{Metadata: promo.Metadata{"b": 2.0}, Category: promo.Ptr("Later"), AdditionalInfo: promo.Ptr("x")}}))
 		if !u.Discount.PercentOff.Equal(promotype.NewDecimal("15")) || u.Metadata["a"] != nil || u.Metadata["b"] != 2.0 || *u.Category != "Later" ||
 			u.UpdatedAt == nil || !u.UpdatedAt.Equal(at(time.Minute)) || u.Code != "V-1" || u.ID != v.ID {
 			t.Errorf("updated %+v", u)

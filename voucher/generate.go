@@ -66,7 +66,7 @@ func (s *Service) ImportVoucher(ctx context.Context, st ServiceStore, c *campaig
 	if err := CheckCode(".code", *item.Code); err != nil {
 		return nil, err
 	}
-	if err := item.common().check(); err != nil {
+	if err := item.Common.check(); err != nil {
 		return nil, err
 	}
 	v := Template(c, now)
@@ -75,7 +75,7 @@ func (s *Service) ImportVoucher(ctx context.Context, st ServiceStore, c *campaig
 	if err := typed(v, nil, item.Gift, item.LoyaltyCard, false); err != nil {
 		return nil, err
 	}
-	if err := item.common().apply(v); err != nil {
+	if err := item.Common.apply(v); err != nil {
 		return nil, err
 	}
 	if err := s.setCategory(ctx, st, c.ProjectID, v, item.Category, item.CategoryID); err != nil {

@@ -32,30 +32,21 @@ type LoyaltyCardParams struct {
 // may name a STANDALONE campaign (or the LOYALTY_PROGRAM campaign a
 // LOYALTY_CARD needs), whose voucher type must match.
 type Params struct {
-	Code              *string                     `json:"code"`
-	CodeConfig        *campaign.CodeConfig        `json:"code_config"`
-	Type              *campaign.VoucherType       `json:"type" validate:"omitempty,oneof=DISCOUNT_VOUCHER GIFT_VOUCHER LOYALTY_CARD"`
-	Discount          *campaign.Discount          `json:"discount"`
-	Gift              *GiftParams                 `json:"gift"`
-	LoyaltyCard       *LoyaltyCardParams          `json:"loyalty_card"`
-	Campaign          *string                     `json:"campaign"`
-	CampaignID        *string                     `json:"campaign_id"`
-	Category          *string                     `json:"category" validate:"omitempty,min=1,max=300"`
-	CategoryID        *string                     `json:"category_id"`
-	StartDate         *promotype.Time             `json:"start_date"`
-	ExpirationDate    *promotype.Time             `json:"expiration_date"`
-	ValidityTimeframe *campaign.ValidityTimeframe `json:"validity_timeframe"`
-	ValidityDayOfWeek []int                       `json:"validity_day_of_week"`
-	ValidityHours     *campaign.ValidityHours     `json:"validity_hours"`
-	Active            *bool                       `json:"active"`
-	AdditionalInfo    *string                     `json:"additional_info" validate:"omitempty,max=1000"`
-	Metadata          promotype.Metadata          `json:"metadata"`
-	Redemption        *campaign.RedemptionParams  `json:"redemption"`
-	ValidationRules   []string                    `json:"validation_rules"`
+	Code        *string               `json:"code"`
+	CodeConfig  *campaign.CodeConfig  `json:"code_config"`
+	Type        *campaign.VoucherType `json:"type" validate:"omitempty,oneof=DISCOUNT_VOUCHER GIFT_VOUCHER LOYALTY_CARD"`
+	Discount    *campaign.Discount    `json:"discount"`
+	Gift        *GiftParams           `json:"gift"`
+	LoyaltyCard *LoyaltyCardParams    `json:"loyalty_card"`
+	Campaign    *string               `json:"campaign"`
+	CampaignID  *string               `json:"campaign_id"`
+	Common
+	ValidationRules []string `json:"validation_rules"`
 }
 
-// Common are the fields every way of making a voucher takes (each params
-// type declares them flat, for its JSON).
+// Common are the fields every way of making a voucher takes. Each params
+// type embeds it, so its fields are flat in the JSON; it validates itself
+// (check).
 type Common struct {
 	Category   *string `json:"category" validate:"omitempty,min=1,max=300"`
 	CategoryID *string `json:"category_id"`
@@ -71,59 +62,29 @@ type Common struct {
 // POST /v1/campaigns/{id}/vouchers/{code}. The vouchers take the campaign's
 // settings; the fields given here override them.
 type CampaignParams struct {
-	VouchersCount     *int64                      `json:"vouchers_count" validate:"omitempty,gte=1,lte=10000000"`
-	CodeConfig        *campaign.CodeConfig        `json:"code_config"`
-	Category          *string                     `json:"category" validate:"omitempty,min=1,max=300"`
-	CategoryID        *string                     `json:"category_id"`
-	StartDate         *promotype.Time             `json:"start_date"`
-	ExpirationDate    *promotype.Time             `json:"expiration_date"`
-	ValidityTimeframe *campaign.ValidityTimeframe `json:"validity_timeframe"`
-	ValidityDayOfWeek []int                       `json:"validity_day_of_week"`
-	ValidityHours     *campaign.ValidityHours     `json:"validity_hours"`
-	Active            *bool                       `json:"active"`
-	AdditionalInfo    *string                     `json:"additional_info" validate:"omitempty,max=1000"`
-	Metadata          promotype.Metadata          `json:"metadata"`
-	Redemption        *campaign.RedemptionParams  `json:"redemption"`
+	VouchersCount *int64               `json:"vouchers_count" validate:"omitempty,gte=1,lte=10000000"`
+	CodeConfig    *campaign.CodeConfig `json:"code_config"`
+	Common
 }
 
 // UpdateParams is the body of PUT /v1/vouchers/{code}. Absent fields are
 // left unchanged; metadata given replaces the stored metadata. The code,
 // type and campaign of a voucher never change.
 type UpdateParams struct {
-	Type              *campaign.VoucherType       `json:"type"`
-	Discount          *campaign.Discount          `json:"discount"`
-	Gift              *GiftParams                 `json:"gift"`
-	LoyaltyCard       *LoyaltyCardParams          `json:"loyalty_card"`
-	Category          *string                     `json:"category" validate:"omitempty,min=1,max=300"`
-	CategoryID        *string                     `json:"category_id"`
-	StartDate         *promotype.Time             `json:"start_date"`
-	ExpirationDate    *promotype.Time             `json:"expiration_date"`
-	ValidityTimeframe *campaign.ValidityTimeframe `json:"validity_timeframe"`
-	ValidityDayOfWeek []int                       `json:"validity_day_of_week"`
-	ValidityHours     *campaign.ValidityHours     `json:"validity_hours"`
-	Active            *bool                       `json:"active"`
-	AdditionalInfo    *string                     `json:"additional_info" validate:"omitempty,max=1000"`
-	Metadata          promotype.Metadata          `json:"metadata"`
-	Redemption        *campaign.RedemptionParams  `json:"redemption"`
+	Type        *campaign.VoucherType `json:"type"`
+	Discount    *campaign.Discount    `json:"discount"`
+	Gift        *GiftParams           `json:"gift"`
+	LoyaltyCard *LoyaltyCardParams    `json:"loyalty_card"`
+	Common
 }
 
 // ImportItem is one voucher of POST /v1/campaigns/{id}/import: a code (required)
 // and the fields that override the campaign's settings.
 type ImportItem struct {
-	Code              *string                     `json:"code"`
-	Gift              *GiftParams                 `json:"gift"`
-	LoyaltyCard       *LoyaltyCardParams          `json:"loyalty_card"`
-	Category          *string                     `json:"category" validate:"omitempty,min=1,max=300"`
-	CategoryID        *string                     `json:"category_id"`
-	StartDate         *promotype.Time             `json:"start_date"`
-	ExpirationDate    *promotype.Time             `json:"expiration_date"`
-	ValidityTimeframe *campaign.ValidityTimeframe `json:"validity_timeframe"`
-	ValidityDayOfWeek []int                       `json:"validity_day_of_week"`
-	ValidityHours     *campaign.ValidityHours     `json:"validity_hours"`
-	Active            *bool                       `json:"active"`
-	AdditionalInfo    *string                     `json:"additional_info" validate:"omitempty,max=1000"`
-	Metadata          promotype.Metadata          `json:"metadata"`
-	Redemption        *campaign.RedemptionParams  `json:"redemption"`
+	Code        *string            `json:"code"`
+	Gift        *GiftParams        `json:"gift"`
+	LoyaltyCard *LoyaltyCardParams `json:"loyalty_card"`
+	Common
 }
 
 // CheckCode validates an explicit code: 1 to MaxCodeLength characters of
@@ -257,31 +218,4 @@ func typed(v *Voucher, discount *campaign.Discount, gift *GiftParams, loyalty *L
 		v.LoyaltyCard = l
 	}
 	return nil
-}
-
-func commonOf(category, categoryID *string, start, expiration *promotype.Time, timeframe *campaign.ValidityTimeframe,
-	days []int, hours *campaign.ValidityHours, active *bool, info *string, meta promotype.Metadata, redemption *campaign.RedemptionParams) Common {
-	return Common{Category: category, CategoryID: categoryID,
-		ValidityParams: campaign.ValidityParams{StartDate: start, ExpirationDate: expiration, ValidityTimeframe: timeframe, ValidityDayOfWeek: days, ValidityHours: hours},
-		Active:         active, AdditionalInfo: info, Metadata: meta, Redemption: redemption}
-}
-
-func (in Params) common() Common {
-	return commonOf(in.Category, in.CategoryID, in.StartDate, in.ExpirationDate, in.ValidityTimeframe, in.ValidityDayOfWeek,
-		in.ValidityHours, in.Active, in.AdditionalInfo, in.Metadata, in.Redemption)
-}
-
-func (in CampaignParams) common() Common {
-	return commonOf(in.Category, in.CategoryID, in.StartDate, in.ExpirationDate, in.ValidityTimeframe, in.ValidityDayOfWeek,
-		in.ValidityHours, in.Active, in.AdditionalInfo, in.Metadata, in.Redemption)
-}
-
-func (in UpdateParams) common() Common {
-	return commonOf(in.Category, in.CategoryID, in.StartDate, in.ExpirationDate, in.ValidityTimeframe, in.ValidityDayOfWeek,
-		in.ValidityHours, in.Active, in.AdditionalInfo, in.Metadata, in.Redemption)
-}
-
-func (in ImportItem) common() Common {
-	return commonOf(in.Category, in.CategoryID, in.StartDate, in.ExpirationDate, in.ValidityTimeframe, in.ValidityDayOfWeek,
-		in.ValidityHours, in.Active, in.AdditionalInfo, in.Metadata, in.Redemption)
 }

@@ -47,7 +47,7 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Vou
 			return nil, err
 		}
 	}
-	if err := in.common().check(); err != nil {
+	if err := in.Common.check(); err != nil {
 		return nil, err
 	}
 	code := in.Code
@@ -83,7 +83,7 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Vou
 	if err := typed(v, in.Discount, in.Gift, in.LoyaltyCard, true); err != nil {
 		return nil, err
 	}
-	if err := in.common().apply(v); err != nil {
+	if err := in.Common.apply(v); err != nil {
 		return nil, err
 	}
 	var out *Voucher
@@ -144,7 +144,7 @@ func (s *Service) CreateInCampaign(ctx context.Context, projectID, ref string, i
 	if err := validate.Struct(in); err != nil {
 		return nil, err
 	}
-	if err := in.common().check(); err != nil {
+	if err := in.Common.check(); err != nil {
 		return nil, err
 	}
 	if code != nil {
@@ -181,7 +181,7 @@ func (s *Service) CreateInCampaign(ctx context.Context, projectID, ref string, i
 // the template of a voucher added to it with in, and the generator of its
 // codes (checked against in.VouchersCount).
 func (s *Service) PrepareForCampaign(ctx context.Context, st ServiceStore, c *campaign.Campaign, in CampaignParams) (*Voucher, *Generator, error) {
-	if err := in.common().check(); err != nil {
+	if err := in.Common.check(); err != nil {
 		return nil, nil, err
 	}
 	switch {
@@ -204,7 +204,7 @@ func (s *Service) GenerationFor(ctx context.Context, st ServiceStore, c *campaig
 		return nil, nil, campaign.InvalidCampaign("A PROMOTION campaign holds promotion tiers, not vouchers")
 	}
 	v := Template(c, s.env.Clock.Now())
-	if err := in.common().apply(v); err != nil {
+	if err := in.Common.apply(v); err != nil {
 		return nil, nil, err
 	}
 	if err := s.setCategory(ctx, st, c.ProjectID, v, in.Category, in.CategoryID); err != nil {
@@ -288,7 +288,7 @@ func (s *Service) Get(ctx context.Context, projectID, ref string) (*Voucher, err
 
 // Update changes the fields given of the voucher with id or code ref.
 func (s *Service) Update(ctx context.Context, projectID, ref string, in UpdateParams) (*Voucher, error) {
-	if err := in.common().check(); err != nil {
+	if err := in.Common.check(); err != nil {
 		return nil, err
 	}
 	if in.Metadata != nil {
@@ -308,7 +308,7 @@ func (s *Service) Update(ctx context.Context, projectID, ref string, in UpdatePa
 		if err := typed(v, in.Discount, in.Gift, in.LoyaltyCard, false); err != nil {
 			return err
 		}
-		if err := in.common().apply(v); err != nil {
+		if err := in.Common.apply(v); err != nil {
 			return err
 		}
 		if err := s.setCategory(ctx, st, projectID, v, in.Category, in.CategoryID); err != nil {

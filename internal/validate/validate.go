@@ -26,6 +26,9 @@ func instance() *validator.Validate {
 	once.Do(func() {
 		v = validator.New(validator.WithRequiredStructEnabled())
 		v.RegisterTagNameFunc(func(f reflect.StructField) string {
+			if f.Anonymous && f.Tag.Get("json") == "" {
+				return embedded // flat in the JSON: describe drops it from paths
+			}
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if name == "-" {
 				return ""
@@ -56,8 +59,12 @@ func Struct(s any) error {
 	return promotype.InvalidPayload("%s", describe(ves[0]))
 }
 
+// embedded names an untagged embedded struct in a namespace: its fields are
+// flat in the JSON, so the segment is dropped from the property path.
+const embedded = "\x00embedded"
+
 func describe(fe validator.FieldError) string {
-	ns := fe.Namespace()
+	ns := strings.ReplaceAll(fe.Namespace(), "."+embedded, "")
 	if i := strings.IndexByte(ns, '.'); i >= 0 {
 		ns = ns[i:]
 	} else {
