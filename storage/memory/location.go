@@ -24,23 +24,14 @@ func locationID(l *location.Location) string { return l.ID }
 // InsertLocation implements location.Store.
 func (s *Store) InsertLocation(_ context.Context, l *location.Location) error {
 	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.locations.get(l.ProjectID, l.ID); ok {
-			return promotype.Duplicate("location", "Duplicated location exists with id %s", l.ID)
-		}
-		d.locations.put(u, l.ProjectID, l.ID, l.Clone())
-		return nil
+		return insertNew(&d.locations, u, l.ProjectID, l.ID, "location", l.Clone())
 	})
 }
 
 // GetLocation implements location.Store.
 func (s *Store) GetLocation(_ context.Context, projectID, id string) (out *location.Location, err error) {
 	s.read(func(d *data) {
-		l, ok := d.locations.get(projectID, id)
-		if !ok {
-			err = promotype.NotFound("location", id)
-			return
-		}
-		out = l.Clone()
+		out, err = getClone(&d.locations, projectID, id, "location", (*location.Location).Clone)
 	})
 	return out, err
 }
@@ -55,11 +46,5 @@ func (s *Store) ListLocations(_ context.Context, projectID string, q promotype.Q
 
 // DeleteLocation implements location.Store.
 func (s *Store) DeleteLocation(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.locations.get(projectID, id); !ok {
-			return promotype.NotFound("location", id)
-		}
-		d.locations.del(u, projectID, id)
-		return nil
-	})
+	return s.write(func(d *data, u *undo) error { return remove(&d.locations, u, projectID, id, "location") })
 }

@@ -25,36 +25,17 @@ func rewardID(r *campaign.Reward) string { return r.ID }
 
 // InsertReward implements campaign.Store.
 func (s *Store) InsertReward(_ context.Context, r *campaign.Reward) error {
-	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.rewards.get(r.ProjectID, r.ID); ok {
-			return promotype.Duplicate("reward", "Duplicated reward exists with id %s", r.ID)
-		}
-		d.rewards.put(u, r.ProjectID, r.ID, r.Clone())
-		return nil
-	})
+	return s.write(func(d *data, u *undo) error { return insertNew(&d.rewards, u, r.ProjectID, r.ID, "reward", r.Clone()) })
 }
 
 // UpdateReward implements campaign.Store.
 func (s *Store) UpdateReward(_ context.Context, r *campaign.Reward) error {
-	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.rewards.get(r.ProjectID, r.ID); !ok {
-			return promotype.NotFound("reward", r.ID)
-		}
-		d.rewards.put(u, r.ProjectID, r.ID, r.Clone())
-		return nil
-	})
+	return s.write(func(d *data, u *undo) error { return replace(&d.rewards, u, r.ProjectID, r.ID, "reward", r.Clone()) })
 }
 
 // GetReward implements campaign.Store.
 func (s *Store) GetReward(_ context.Context, projectID, id string) (out *campaign.Reward, err error) {
-	s.read(func(d *data) {
-		r, ok := d.rewards.get(projectID, id)
-		if !ok {
-			err = promotype.NotFound("reward", id)
-			return
-		}
-		out = r.Clone()
-	})
+	s.read(func(d *data) { out, err = getClone(&d.rewards, projectID, id, "reward", (*campaign.Reward).Clone) })
 	return out, err
 }
 
@@ -68,11 +49,5 @@ func (s *Store) ListRewards(_ context.Context, projectID string, q promotype.Que
 
 // DeleteReward implements campaign.Store.
 func (s *Store) DeleteReward(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.rewards.get(projectID, id); !ok {
-			return promotype.NotFound("reward", id)
-		}
-		d.rewards.del(u, projectID, id)
-		return nil
-	})
+	return s.write(func(d *data, u *undo) error { return remove(&d.rewards, u, projectID, id, "reward") })
 }

@@ -53,34 +53,21 @@ func cloneAssignment(a *campaign.Assignment) *campaign.Assignment {
 // InsertValidationRule implements campaign.RuleStore.
 func (s *Store) InsertValidationRule(_ context.Context, r *campaign.ValidationRule) error {
 	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.rules.rules.get(r.ProjectID, r.ID); ok {
-			return promotype.Duplicate("validation_rules", "Duplicated validation_rules exists with id %s", r.ID)
-		}
-		d.rules.rules.put(u, r.ProjectID, r.ID, r.Clone())
-		return nil
+		return insertNew(&d.rules.rules, u, r.ProjectID, r.ID, "validation_rules", r.Clone())
 	})
 }
 
 // UpdateValidationRule implements campaign.RuleStore.
 func (s *Store) UpdateValidationRule(_ context.Context, r *campaign.ValidationRule) error {
 	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.rules.rules.get(r.ProjectID, r.ID); !ok {
-			return promotype.NotFound("validation_rules", r.ID)
-		}
-		d.rules.rules.put(u, r.ProjectID, r.ID, r.Clone())
-		return nil
+		return replace(&d.rules.rules, u, r.ProjectID, r.ID, "validation_rules", r.Clone())
 	})
 }
 
 // GetValidationRule implements campaign.RuleStore.
 func (s *Store) GetValidationRule(_ context.Context, projectID, id string) (out *campaign.ValidationRule, err error) {
 	s.read(func(d *data) {
-		r, ok := d.rules.rules.get(projectID, id)
-		if !ok {
-			err = promotype.NotFound("validation_rules", id)
-			return
-		}
-		out = r.Clone()
+		out, err = getClone(&d.rules.rules, projectID, id, "validation_rules", (*campaign.ValidationRule).Clone)
 	})
 	return out, err
 }
@@ -125,12 +112,7 @@ func (s *Store) InsertAssignment(_ context.Context, a *campaign.Assignment) erro
 // GetAssignment implements campaign.RuleStore.
 func (s *Store) GetAssignment(_ context.Context, projectID, id string) (out *campaign.Assignment, err error) {
 	s.read(func(d *data) {
-		a, ok := d.rules.assignments.get(projectID, id)
-		if !ok {
-			err = promotype.NotFound("validation_rules_assignment", id)
-			return
-		}
-		out = cloneAssignment(a)
+		out, err = getClone(&d.rules.assignments, projectID, id, "validation_rules_assignment", cloneAssignment)
 	})
 	return out, err
 }
@@ -138,11 +120,7 @@ func (s *Store) GetAssignment(_ context.Context, projectID, id string) (out *cam
 // DeleteAssignment implements campaign.RuleStore.
 func (s *Store) DeleteAssignment(_ context.Context, projectID, id string) error {
 	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.rules.assignments.get(projectID, id); !ok {
-			return promotype.NotFound("validation_rules_assignment", id)
-		}
-		d.rules.assignments.del(u, projectID, id)
-		return nil
+		return remove(&d.rules.assignments, u, projectID, id, "validation_rules_assignment")
 	})
 }
 

@@ -143,3 +143,39 @@ func tmPtr(t *promotype.Time) promotype.Value {
 	}
 	return promotype.Value{Time: *t}
 }
+
+// getClone returns a copy of the row (project, id), or a not_found naming kind.
+func getClone[V any](t *table[V], project, id, kind string, clone func(*V) *V) (*V, error) {
+	v, ok := t.get(project, id)
+	if !ok {
+		return nil, promotype.NotFound(kind, id)
+	}
+	return clone(v), nil
+}
+
+// insertNew stores v, a row with an id not taken yet in its project.
+func insertNew[V any](t *table[V], u *undo, project, id, kind string, v *V) error {
+	if _, ok := t.get(project, id); ok {
+		return promotype.Duplicate(kind, "Duplicated %s exists with id %s", kind, id)
+	}
+	t.put(u, project, id, v)
+	return nil
+}
+
+// replace overwrites the existing row (project, id) with v.
+func replace[V any](t *table[V], u *undo, project, id, kind string, v *V) error {
+	if _, ok := t.get(project, id); !ok {
+		return promotype.NotFound(kind, id)
+	}
+	t.put(u, project, id, v)
+	return nil
+}
+
+// remove deletes the existing row (project, id).
+func remove[V any](t *table[V], u *undo, project, id, kind string) error {
+	if _, ok := t.get(project, id); !ok {
+		return promotype.NotFound(kind, id)
+	}
+	t.del(u, project, id)
+	return nil
+}
