@@ -27,6 +27,7 @@ import (
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/voucher"
 	"github.com/promoengine/promo/webhook"
 )
@@ -46,6 +47,7 @@ type Store interface {
 	voucher.Store
 	webhook.Store
 	project.SettingsStore
+	promotype.EventStore
 
 	// RunInTx runs fn in one transaction over tx, a Store bound to it.
 	RunInTx(ctx context.Context, fn func(ctx context.Context, tx Store) error) error

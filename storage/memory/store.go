@@ -33,6 +33,7 @@ type data struct {
 	stacks table[campaign.PromotionStack] // promotion stacks (promotions.go)
 
 	settings settingsData // webhooks, metadata and event schemas, branding, events (settings.go)
+	outbox   outboxData   // webhook events waiting for delivery (outbox.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.

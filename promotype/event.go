@@ -1,0 +1,55 @@
+package promotype
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+)
+
+// PrefixEvent starts the id of an outbox event.
+const PrefixEvent = "evt_"
+
+// Event is a change a project's webhook configurations may be told of.
+// Services write it with EventStore.AppendEvents in the transaction of the
+// change (a transactional outbox): an event exists exactly when its change
+// committed, and the webhook dispatcher delivers it afterwards.
+type Event struct {
+	ID        string // "evt_…"
+	ProjectID string
+	// Type is the event name as webhook configurations spell it (one of
+	// webhook.Events, "aded" included).
+	Type string
+	// EntityID is the id of the resource the event is about.
+	EntityID  string
+	CreatedAt Time
+	// Data is the delivery's data object, encoded when the change happened.
+	Data json.RawMessage
+}
+
+// EventStore is the port through which services record events: a store
+// bound to a transaction writes them in that transaction.
+type EventStore interface {
+	AppendEvents(ctx context.Context, events ...*Event) error
+}
+
+// NewEvent returns an event of type typ about entityID, created now, with
+// data encoded as compact JSON (no HTML escaping) for its payload.
+func NewEvent(env Env, projectID, typ, entityID string, data any) (*Event, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(data); err != nil {
+		return nil, err
+	}
+	return &Event{
+		ID: env.IDs.NewID(PrefixEvent), ProjectID: projectID, Type: typ, EntityID: entityID,
+		CreatedAt: env.Clock.Now(), Data: bytes.TrimSuffix(b.Bytes(), []byte("\n")),
+	}, nil
+}
+
+// Clone returns a copy that shares nothing with e.
+func (e *Event) Clone() *Event {
+	c := *e
+	c.Data = bytes.Clone(e.Data)
+	return &c
+}
