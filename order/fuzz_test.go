@@ -72,7 +72,7 @@ func FuzzCalculate(f *testing.F) {
 			t.Fatal(err)
 		}
 		for i, op := range ops {
-			applyRandomDiscount(rand.New(rand.NewPCG(seed, uint64(op)<<8|uint64(i))), o)
+			applyRandomDiscount(rand.New(rand.NewPCG(seed, uint64(op)<<8|uint64(i))), o, true)
 			if err := invariants(o); err != nil {
 				t.Fatalf("op %d: %v", i, err)
 			}

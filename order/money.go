@@ -28,6 +28,17 @@ func PercentOf(amount int64, pct decimal.Decimal) int64 {
 	if amount == 0 || pct.Sign() == 0 {
 		return 0
 	}
+	// Fast path without big numbers: pct = c × 10^exp with a small c, so
+	// pct% of amount = amount × c / (100 × 10^-exp), rounded half-up by Ratio.
+	if exp := pct.Exponent(); amount > 0 && pct.Sign() > 0 && exp <= 0 && exp >= -16 && pct.NumDigits() <= 18 {
+		den := int64(100)
+		for range -exp {
+			den *= 10
+		}
+		if c := pct.CoefficientInt64(); c <= den {
+			return Ratio(amount, c, den)
+		}
+	}
 	// Shift(-2) divides by 100 exactly; Round(0) rounds half away from zero,
 	// which is half-up for the non-negative values money takes.
 	return decimal.NewFromInt(amount).Mul(pct).Shift(-2).Round(0).IntPart()

@@ -134,3 +134,28 @@ func TestPercentOfProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestPercentOfAgreesWithDecimal checks the integer fast path of PercentOf
+// against decimal arithmetic over percentages of every precision it takes
+// or leaves to decimals (exponents 2 … −20, values above 100 too).
+func TestPercentOfAgreesWithDecimal(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		amount := r.Int64N(order.MaxAmount)
+		if r.IntN(2) == 0 {
+			amount = r.Int64N(100000)
+		}
+		pct := decimal.New(r.Int64N(1<<62), -int32(r.IntN(23))+2)
+		if r.IntN(2) == 0 {
+			pct = decimal.New(r.Int64N(10001), -int32(r.IntN(6)))
+		}
+		if pct.GreaterThan(decimal.NewFromInt(100)) && r.IntN(4) > 0 {
+			continue // mostly valid percentages; a few above 100 check the guard
+		}
+		want := decimal.NewFromInt(amount).Mul(pct).Shift(-2).Round(0).IntPart()
+		if got := order.PercentOf(amount, pct); got != want {
+			t.Fatalf("PercentOf(%d, %s) = %d, want %d", amount, pct, got, want)
+		}
+	}
+}
