@@ -37,6 +37,13 @@ func (d *Discount) EffectFor(app *Applicability) Effect {
 // The order's own methods cap every step, so no line is discounted beyond
 // its amount and the order never beyond its total.
 func Apply(o *order.Order, d *Discount, app *Applicability, cat Catalog) (int64, error) {
+	return ApplyIndexed(o, d, app, cat, nil)
+}
+
+// ApplyIndexed is Apply with the lines of o indexed (IndexLines), so that
+// an item discount naming a few products visits their lines only instead
+// of every line of the order. ls may be nil.
+func ApplyIndexed(o *order.Order, d *Discount, app *Applicability, cat Catalog, ls *Lines) (int64, error) {
 	before := o.TotalAppliedDiscountAmount
 	switch eff := d.EffectFor(app); eff {
 	case ApplyToOrder:
@@ -52,7 +59,11 @@ func Apply(o *order.Order, d *Discount, app *Applicability, cat Catalog) (int64,
 			}
 		}
 	default:
-		applyToItems(o, d, eff, pick(o, app))
+		sc := &scratch{}
+		if ls != nil {
+			sc = &ls.sc
+		}
+		applyToItems(o, d, eff, pick(o, app, ls, sc), sc)
 	}
 	return o.TotalAppliedDiscountAmount - before, nil
 }
@@ -88,6 +99,21 @@ type selection struct {
 	entry *Target
 }
 
+// mode is how a group of lines is discounted: every line under its own
+// entry (APPLY_TO_EVERY), or the lines of every entry sharing a walk.
+type mode struct {
+	effect, target string
+	skip, repeat   int64
+	every          *Target // APPLY_TO_EVERY groups by entry
+}
+
+// group is the lines of one mode, each with its governing entry, in line
+// order.
+type group struct {
+	mode    mode
+	members []selection // units not yet chosen
+}
+
 // pick chooses the lines and units item discounts apply to. Lines are
 // grouped by how their governing entry applies: every line on its own
 // (APPLY_TO_EVERY), or pooled across all entries that share a mode (the
@@ -95,16 +121,10 @@ type selection struct {
 // most expensive with skip_initially and repeat), so a walk "from the most
 // expensive" runs over every product the entries name. Then quantity_limit
 // caps each line and aggregated_quantity_limit each group.
-func pick(o *order.Order, app *Applicability) []selection {
-	type mode struct {
-		effect, target string
-		skip, repeat   int64
-		every          *Target // APPLY_TO_EVERY groups by entry
-	}
-	var modes []mode
-	groups := map[mode][]int{}
-	entries := make([]*Target, len(o.Items))
-	for i := range o.Items {
+func pick(o *order.Order, app *Applicability, ls *Lines, sc *scratch) []selection {
+	sc.cands = ls.candidates(o, app, sc.cands[:0])
+	groups := sc.groups[:0]
+	for _, i := range sc.cands {
 		it := &o.Items[i]
 		if it.Quantity <= 0 {
 			continue
@@ -113,7 +133,6 @@ func pick(o *order.Order, app *Applicability) []selection {
 		if e == nil {
 			continue
 		}
-		entries[i] = e
 		m := mode{every: e}
 		switch e.Effect {
 		case ApplyToCheapest, ApplyToMostExpensive, ApplyFromCheapest, ApplyFromMostExpensive:
@@ -125,41 +144,50 @@ func pick(o *order.Order, app *Applicability) []selection {
 				m.repeat = *e.Repeat
 			}
 		}
-		if _, seen := groups[m]; !seen {
-			modes = append(modes, m)
+		g := slices.IndexFunc(groups, func(g group) bool { return g.mode == m })
+		if g < 0 {
+			if len(groups) < cap(groups) { // reuse a group and its members' memory
+				groups = groups[:len(groups)+1]
+				groups[len(groups)-1].members = groups[len(groups)-1].members[:0]
+			} else {
+				groups = append(groups, group{})
+			}
+			g = len(groups) - 1
+			groups[g].mode = m
 		}
-		groups[m] = append(groups[m], i)
+		groups[g].members = append(groups[g].members, selection{line: i, units: it.Quantity, entry: e})
 	}
-	var out []selection
-	for _, m := range modes {
-		out = append(out, pickGroup(o, groups[m], entries)...)
+	sc.groups = groups
+	out := sc.sel[:0]
+	for _, g := range groups {
+		out = append(out, pickGroup(o, g.members)...)
 	}
+	sc.sel = out
 	return out
 }
 
-func pickGroup(o *order.Order, lines []int, entries []*Target) []selection {
-	lead := entries[lines[0]] // the group's mode and aggregated limit
-	byPrice := func(asc bool) []int {
-		s := slices.Clone(lines)
-		slices.SortStableFunc(s, func(a, b int) int {
+// pickGroup chooses among the lines of one group (members, in line order,
+// each with all its units).
+func pickGroup(o *order.Order, members []selection) []selection {
+	lead := members[0].entry // the group's mode and aggregated limit
+	byPrice := func(asc bool) []selection {
+		s := slices.Clone(members)
+		slices.SortStableFunc(s, func(a, b selection) int {
 			if asc {
-				return cmp.Compare(price(&o.Items[a]), price(&o.Items[b]))
+				return cmp.Compare(price(&o.Items[a.line]), price(&o.Items[b.line]))
 			}
-			return cmp.Compare(price(&o.Items[b]), price(&o.Items[a]))
+			return cmp.Compare(price(&o.Items[b.line]), price(&o.Items[a.line]))
 		})
 		return s
 	}
 	var sel []selection
 	switch lead.Effect {
 	case ApplyToCheapest, ApplyToMostExpensive:
-		i := byPrice(lead.Effect == ApplyToCheapest)[0]
-		sel = []selection{{line: i, units: o.Items[i].Quantity, entry: entries[i]}}
+		sel = byPrice(lead.Effect == ApplyToCheapest)[:1]
 	case ApplyFromCheapest, ApplyFromMostExpensive:
-		sel = pickFrom(o, lead, byPrice(lead.Effect == ApplyFromCheapest), entries)
+		sel = pickFrom(lead, byPrice(lead.Effect == ApplyFromCheapest))
 	default: // APPLY_TO_EVERY
-		for _, i := range lines {
-			sel = append(sel, selection{line: i, units: o.Items[i].Quantity, entry: entries[i]})
-		}
+		sel = members
 	}
 	var taken int64
 	out := sel[:0]
@@ -180,7 +208,7 @@ func pickGroup(o *order.Order, lines []int, entries []*Target) []selection {
 
 // pickFrom walks the sorted lines (target ITEM) or their units (target
 // UNIT), skips skip_initially of them and then takes every repeat-th.
-func pickFrom(o *order.Order, e *Target, sorted []int, entries []*Target) []selection {
+func pickFrom(e *Target, sorted []selection) []selection {
 	skip, every := int64(0), int64(1)
 	if e.SkipInitially != nil {
 		skip = max(0, *e.SkipInitially)
@@ -190,11 +218,11 @@ func pickFrom(o *order.Order, e *Target, sorted []int, entries []*Target) []sele
 	}
 	var sel []selection
 	var pos int64
-	for _, i := range sorted {
-		q := o.Items[i].Quantity
+	for _, s := range sorted {
+		q := s.units
 		if e.Target != TargetUnit {
 			if pos >= skip && (pos-skip)%every == 0 {
-				sel = append(sel, selection{line: i, units: q, entry: entries[i]})
+				sel = append(sel, s)
 			}
 			pos++
 			continue
@@ -208,7 +236,8 @@ func pickFrom(o *order.Order, e *Target, sorted []int, entries []*Target) []sele
 			}
 		}
 		if units > 0 {
-			sel = append(sel, selection{line: i, units: units, entry: entries[i]})
+			s.units = units
+			sel = append(sel, s)
 		}
 		pos += q
 	}
@@ -225,11 +254,12 @@ func base(o *order.Order, s selection) int64 {
 	return min(satMul(price(it), s.units), max(it.SubtotalAmount, 0))
 }
 
-func applyToItems(o *order.Order, d *Discount, eff Effect, sel []selection) {
+func applyToItems(o *order.Order, d *Discount, eff Effect, sel []selection, sc *scratch) {
 	if len(sel) == 0 {
 		return
 	}
-	raw := make([]int64, len(sel))
+	raw := slices.Grow(sc.raw[:0], len(sel))[:len(sel)]
+	sc.raw = raw
 	switch eff {
 	case ApplyToItemsProportionally, ApplyToItemsProportionallyByQuantity:
 		weights := make([]int64, len(sel))
@@ -257,7 +287,7 @@ func applyToItems(o *order.Order, d *Discount, eff Effect, sel []selection) {
 	// per line, then the aggregated limits of each entry and of the
 	// discount, in selection order. ApplyItemDiscount caps by the line and
 	// the order total.
-	entryUsed := map[*Target]int64{}
+	var entryUsed usage // per entry with an aggregated_amount_limit
 	var used int64
 	for i, s := range sel {
 		off := min(raw[i], base(o, s))
@@ -268,7 +298,7 @@ func applyToItems(o *order.Order, d *Discount, eff Effect, sel []selection) {
 			off = min(off, order.RoundUnits(d.AmountLimit.Decimal))
 		}
 		if s.entry.AggregatedAmountLimit != nil {
-			off = min(off, *s.entry.AggregatedAmountLimit-entryUsed[s.entry])
+			off = min(off, *s.entry.AggregatedAmountLimit-entryUsed.of(s.entry))
 		}
 		if d.AggregatedAmountLimit != nil {
 			off = min(off, *d.AggregatedAmountLimit-used)
@@ -277,9 +307,40 @@ func applyToItems(o *order.Order, d *Discount, eff Effect, sel []selection) {
 			continue
 		}
 		got := o.ApplyItemDiscount(s.line, off)
-		entryUsed[s.entry] += got
+		if s.entry.AggregatedAmountLimit != nil {
+			entryUsed.add(s.entry, got)
+		}
 		used += got
 	}
+}
+
+// usage is the discount taken so far under each entry (few per discount:
+// a slice beats a map).
+type usage []struct {
+	entry *Target
+	n     int64
+}
+
+func (u usage) of(e *Target) int64 {
+	for _, x := range u {
+		if x.entry == e {
+			return x.n
+		}
+	}
+	return 0
+}
+
+func (u *usage) add(e *Target, n int64) {
+	for i := range *u {
+		if (*u)[i].entry == e {
+			(*u)[i].n += n
+			return
+		}
+	}
+	*u = append(*u, struct {
+		entry *Target
+		n     int64
+	}{e, n})
 }
 
 // itemDiscount is the discount one selection asks for before caps.

@@ -321,3 +321,20 @@ func TestE10StackedRunningTotals(t *testing.T) {
 		t.Errorf("the 700 line is capped at its amount (-want +got):\n%s", d)
 	}
 }
+
+// TestEntryAggregatedAmountLimit caps what one applicable_to entry takes
+// over all its lines, in line order, while another entry's lines are not
+// counted against it.
+func TestEntryAggregatedAmountLimit(t *testing.T) {
+	t.Parallel()
+	c := newCart(line("prod_a", "", 1000, 1), line("prod_b", "", 1000, 1), line("prod_a", "", 1000, 1))
+	limit := int64(500)
+	app := &Applicability{Included: []Target{
+		{Object: "product", ID: "prod_a", Effect: ApplyToEvery, AggregatedAmountLimit: &limit},
+		{Object: "product", ID: "prod_b", Effect: ApplyToEvery},
+	}}
+	got := apply(t, c, &Discount{Type: Amount, AmountOff: dec("400"), Effect: ApplyToItems}, app)
+	if diff := cmp.Diff([]int64{400, 400, 100}, lineDiscounts(c)); diff != "" || got != 900 {
+		t.Errorf("discount %d; line discounts (-want +got):\n%s", got, diff)
+	}
+}

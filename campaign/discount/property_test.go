@@ -3,6 +3,7 @@ package discount
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/google/go-cmp/cmp"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -44,7 +45,18 @@ func TestValidateRefusals(t *testing.T) {
 func randomCart(r *rand.Rand) *order.Order {
 	var lines []order.Item
 	for i := range r.IntN(8) {
-		lines = append(lines, line(fmt.Sprintf("prod_%d", i%4), "", int64(r.IntN(5000)), 1+int64(r.IntN(5))))
+		l := line(fmt.Sprintf("prod_%d", i%4), "", int64(r.IntN(5000)), 1+int64(r.IntN(5)))
+		if r.IntN(3) == 0 { // a SKU line, some with source ids
+			l.SKUID = fmt.Sprintf("sku_%d", r.IntN(3))
+			l.SKU = &order.ItemSKU{ID: l.SKUID}
+			if r.IntN(2) == 0 {
+				l.SKU.SourceID = str("src-" + l.SKUID)
+			}
+		}
+		if r.IntN(3) == 0 {
+			l.Product = &order.ItemProduct{ID: l.ProductID, SourceID: str("src-" + l.ProductID)}
+		}
+		lines = append(lines, l)
 	}
 	c := newCart(lines...)
 	if r.IntN(4) == 0 { // a client amount above or below the lines
@@ -72,6 +84,15 @@ func randomDiscount(r *rand.Rand) (*Discount, *Applicability) {
 	for i := range 4 {
 		if r.IntN(2) == 0 {
 			e := Target{Object: "product", ID: fmt.Sprintf("prod_%d", i), Effect: effects[r.IntN(len(effects))], Target: []string{TargetItem, TargetUnit}[r.IntN(2)]}
+			switch r.IntN(6) { // SKUs and source ids name lines too
+			case 0:
+				e.Object, e.ID = "sku", fmt.Sprintf("sku_%d", i%3)
+			case 1:
+				e.Object, e.ID, e.SourceID = "sku", "", str(fmt.Sprintf("src-sku_%d", i%3))
+			case 2:
+				e.ID, e.SourceID = "", str(e.ID)
+				*e.SourceID = "src-" + *e.SourceID
+			}
 			if r.IntN(3) == 0 {
 				e.QuantityLimit = i64(int64(r.IntN(3)))
 			}
@@ -133,11 +154,20 @@ func TestMoneyInvariants(t *testing.T) {
 				t.Fatalf("random discount invalid: %v", err)
 			}
 			c.ResetApplied()
+			indexed := c.Clone()
 			applied, err := Apply(c, d, app, catalog)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkInvariants(t, c, applied)
+			// The line index changes which lines are visited, never the result.
+			got, err := ApplyIndexed(indexed, d, app, catalog, IndexLines(indexed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.Items, indexed.Items); diff != "" || got != applied || c.Amounts() != indexed.Amounts() {
+				t.Fatalf("indexed apply differs (-plain +indexed):\n%s\napplied %d vs %d", diff, applied, got)
+			}
 		}
 	}
 }

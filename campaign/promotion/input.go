@@ -1,21 +1,33 @@
 package promotion
 
 import (
+	"slices"
+	"sync"
+
 	"github.com/promoengine/promo/campaign/rule"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 )
 
-// ruleInput builds what rules read of a request, once per request.
+// inputs recycles rule inputs (their lines are most of a validation's
+// garbage otherwise); see releaseInput.
+var inputs sync.Pool
+
+// ruleInput builds what rules read of a request, once per request. Give
+// it back with releaseInput when nothing reads it any more.
 func ruleInput(o *order.Order, customer, redemption promotype.Metadata) *rule.Input {
-	in := &rule.Input{
+	in, _ := inputs.Get().(*rule.Input)
+	if in == nil {
+		in = &rule.Input{}
+	}
+	*in = rule.Input{
 		Customer:      rule.AttrsOf(customer),
 		Order:         rule.AttrsOf(o.Metadata),
 		Redemption:    rule.AttrsOf(redemption),
 		Amount:        o.Amount,
 		InitialAmount: o.InitialAmount,
 		TotalAmount:   o.TotalAmount,
-		Items:         make([]rule.Item, len(o.Items)),
+		Items:         slices.Grow(in.Items[:0], len(o.Items))[:len(o.Items)],
 	}
 	for i := range o.Items {
 		it := &o.Items[i]
@@ -40,6 +52,14 @@ func ruleInput(o *order.Order, customer, redemption promotype.Metadata) *rule.In
 		in.Items[i] = ri
 	}
 	return in
+}
+
+// releaseInput recycles in; it must not be used again.
+func releaseInput(in *rule.Input) {
+	items := in.Items[:cap(in.Items)]
+	clear(items) // keep no references alive in the pool
+	*in = rule.Input{Items: items[:0]}
+	inputs.Put(in)
 }
 
 // overlay returns base with the keys of top over it (item metadata: the

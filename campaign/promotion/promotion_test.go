@@ -92,8 +92,8 @@ func TestValidate(t *testing.T) {
 	// Each tier is priced on its own copy of the original order.
 	want := map[string]int64{"promo_gold_mug": 7, "promo_mug": 1000, "promo_a": 100}
 	for _, r := range res {
-		if r.DiscountAmount != want[r.Tier.ID] || r.Order.TotalAmount != 10000-want[r.Tier.ID] || r.Order.InitialAmount != 10000 {
-			t.Errorf("%s: discount %d total %d", r.Tier.ID, r.DiscountAmount, r.Order.TotalAmount)
+		if r.DiscountAmount != want[r.Tier.ID] || r.Order.Amounts().TotalAmount != 10000-want[r.Tier.ID] || r.Order.Amounts().InitialAmount != 10000 {
+			t.Errorf("%s: discount %d total %d", r.Tier.ID, r.DiscountAmount, r.Order.Amounts().TotalAmount)
 		}
 	}
 	if o.TotalAmount != 10000 || o.TotalDiscountAmount != 0 {

@@ -71,10 +71,11 @@ type Request struct {
 	Only func(*Tier) bool
 }
 
-// Result is one valid tier, priced on its own copy of the order.
+// Result is one valid tier with the order it prices: a View of the
+// request's order (what the tier changed in it).
 type Result struct {
 	Tier           *Tier
-	Order          *order.Order
+	Order          order.View
 	DiscountAmount int64
 }
 
@@ -82,16 +83,28 @@ type Result struct {
 // prices. Only the tiers the index finds for the request are visited.
 func (s *Snapshot) Validate(req Request) []Result {
 	in := ruleInput(req.Order, req.Customer, req.Redemption)
+	defer releaseInput(in)
 	cands := s.index.Candidates(in.Facts(nil), nil)
-	var out []Result
+	out := make([]Result, 0, len(cands))
+	var ws *order.Workspace // made for the first tier that gets priced
+	var lines *discount.Lines
 	for _, i := range cands {
 		t := &s.tiers[i]
 		if req.Only != nil && !req.Only(t) {
 			continue
 		}
-		if r, ok := s.price(t, req, in); ok {
+		if !s.Open(t, req.Now) || !s.rulesPass(t, req, in, false) {
+			continue
+		}
+		if ws == nil {
+			ws, lines = order.NewWorkspace(req.Order, len(cands)), discount.IndexLines(req.Order)
+		}
+		if r, ok := s.price(t, req, in, ws, lines); ok {
 			out = append(out, r)
 		}
+	}
+	if ws != nil {
+		ws.Close()
 	}
 	return out
 }
@@ -104,25 +117,24 @@ func (s *Snapshot) Open(t *Tier, now time.Time) bool {
 		(t.Validity.IsZero() || t.Validity.OpenAt(now, s.loc))
 }
 
-// price checks tier t and prices it on a fork of the request's order.
-func (s *Snapshot) price(t *Tier, req Request, in *rule.Input) (Result, bool) {
-	if !s.Open(t, req.Now) || !s.rulesPass(t, req, in, false) {
-		return Result{}, false
-	}
-	o := req.Order.Fork()
-	o.ResetApplied()
-	got, err := discount.Apply(o, t.Discount, t.Applicability, s.catalog)
+// price prices tier t, whose other rules passed, in the workspace over
+// the request's order, and checks its rules on the total after it.
+func (s *Snapshot) price(t *Tier, req Request, in *rule.Input, ws *order.Workspace, lines *discount.Lines) (Result, bool) {
+	o := ws.Order()
+	got, err := discount.ApplyIndexed(o, t.Discount, t.Applicability, s.catalog, lines)
 	if err != nil {
+		ws.Reset()
 		return Result{}, false
 	}
 	if s.needsTotal(t) { // order.total_amount reads the total after this tier
 		total := *in
 		total.TotalAmount = o.TotalAmount
 		if !s.rulesPass(t, req, &total, true) {
+			ws.Reset()
 			return Result{}, false
 		}
 	}
-	return Result{Tier: t, Order: o, DiscountAmount: got}, true
+	return Result{Tier: t, Order: ws.View(), DiscountAmount: got}, true
 }
 
 func (s *Snapshot) needsTotal(t *Tier) bool {
