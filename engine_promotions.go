@@ -143,13 +143,15 @@ type PromotionValidation struct {
 	Promotions []*TierValidation `json:"promotions"`
 }
 
-// TierValidation is one valid tier, priced on its own copy of the order.
+// TierValidation is one valid tier with the order it prices. Order is a
+// view of the request's order (what the tier changed in it): it encodes as
+// the full order, and Order.Order() builds it as an *order.Order.
 type TierValidation struct {
 	Valid                 bool                             `json:"valid"`
 	ApplicableTo          *promotype.List[discount.Target] `json:"applicable_to"`
 	InapplicableTo        *promotype.List[discount.Target] `json:"inapplicable_to"`
 	TrackingID            string                           `json:"tracking_id"`
-	Order                 *order.Order                     `json:"order"`
+	Order                 order.View                       `json:"order"`
 	ID                    string                           `json:"id"`
 	Name                  string                           `json:"name"`
 	Banner                *string                          `json:"banner,omitempty"`

@@ -110,7 +110,7 @@ func TestValidatePromotionsAmountOnOrder(t *testing.T) {
 			t.Fatalf("result = %+v", res)
 		}
 		p := res.Promotions[0]
-		o := p.Order
+		o := p.Order.Order()
 		if p.ID != tier.ID || p.DiscountAmount != 100 || p.AppliedDiscountAmount != 100 || o.Amount != 72100 ||
 			o.TotalDiscountAmount != 100 || o.TotalAmount != 72000 || o.AppliedDiscountAmount != 100 || o.TotalAppliedDiscountAmount != 100 {
 			t.Errorf("E1: tier %s discount %d applied %d; order amount %d total_discount %d total %d applied %d total_applied %d",
@@ -178,7 +178,7 @@ func TestValidatePromotionsItemsWithRule(t *testing.T) {
 			t.Fatalf("gold = %+v", res)
 		}
 		p := res.Promotions[0]
-		o := p.Order
+		o := p.Order.Order()
 		// E7: order 195000, lines mug 2000 and pen 8000 matched → 1000 + 1000.
 		if p.ID != tier.ID || p.DiscountAmount != 2000 || o.Amount != 195000 || o.ItemsDiscountAmount != 2000 || o.TotalAmount != 193000 {
 			t.Errorf("E7: discount %d; amount %d items_discount %d total %d", p.DiscountAmount, o.Amount, o.ItemsDiscountAmount, o.TotalAmount)

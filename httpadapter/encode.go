@@ -37,6 +37,17 @@ var encoders = sync.Pool{New: func() any {
 // in full before the header is written, so an encoding failure can still be
 // answered with a 500.
 func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	if a, ok := v.(jsonAppender); ok {
+		// Big bodies (a validation's priced orders) encode straight into
+		// one buffer of about their size and are written from it.
+		out, err := a.AppendJSON(nil)
+		if err != nil {
+			s.encodingFailed(w, r, err)
+			return
+		}
+		s.writeBody(w, status, append(out, '\n'))
+		return
+	}
 	e := encoders.Get().(*jsonEncoder)
 	defer func() {
 		if e.buf.Cap() <= maxPooledBuffer {
@@ -45,18 +56,33 @@ func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 		}
 	}()
 	if err := e.enc.Encode(v); err != nil {
-		s.logger.LogAttrs(r.Context(), slog.LevelError, "httpadapter: encoding the response",
-			slog.String("request_id", requestIDOf(w)), slog.String("path", r.URL.Path), slog.Any("error", err))
-		e.buf.Reset()
-		e.buf.WriteString(`{"code":500,"key":"internal_error","message":"Internal server error","request_id":` +
-			strconv.Quote(requestIDOf(w)) + "}\n")
-		status = http.StatusInternalServerError
+		s.encodingFailed(w, r, err)
+		return
 	}
+	s.writeBody(w, status, e.buf.Bytes())
+}
+
+// writeBody writes the header and body.
+func (s *server) writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
 	h["Content-Type"] = contentTypeJSONValue
-	h.Set("Content-Length", strconv.Itoa(e.buf.Len()))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	_, _ = w.Write(e.buf.Bytes())
+	_, _ = w.Write(body)
+}
+
+// encodingFailed logs err and answers a bare 500.
+func (s *server) encodingFailed(w http.ResponseWriter, r *http.Request, err error) {
+	s.logger.LogAttrs(r.Context(), slog.LevelError, "httpadapter: encoding the response",
+		slog.String("request_id", requestIDOf(w)), slog.String("path", r.URL.Path), slog.Any("error", err))
+	s.writeBody(w, http.StatusInternalServerError, []byte(`{"code":500,"key":"internal_error","message":"Internal server error","request_id":`+
+		strconv.Quote(requestIDOf(w))+"}\n"))
+}
+
+// jsonAppender is a response that encodes itself faster than encoding/json
+// would (a promotions validation: many priced orders sharing their lines).
+type jsonAppender interface {
+	AppendJSON(dst []byte) ([]byte, error)
 }
 
 // writeNoContent answers 204 with no body.

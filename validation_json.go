@@ -1,0 +1,96 @@
+package promo
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+
+	"github.com/promoengine/promo/order"
+)
+
+// AppendJSON appends v's JSON to dst: what encoding/json writes for v
+// (without HTML escaping), built without re-reading each priced order's
+// bytes. A validation answering 40 tiers of a 50-line cart carries 2,000
+// order lines; each tier's order is copied from the lines encoded once
+// (order.View), and only the rest of each tier goes through encoding/json.
+// The HTTP adapter writes validations with it.
+func (v *PromotionValidation) AppendJSON(dst []byte) ([]byte, error) {
+	size := 128
+	for _, tv := range v.Promotions {
+		if tv != nil {
+			size += tv.Order.SizeHint() + 1024 // the tier's own fields
+		}
+	}
+	dst = slices.Grow(dst, size)
+	dst = append(dst, `{"valid":`...)
+	dst = strconv.AppendBool(dst, v.Valid)
+	dst = append(dst, `,"tracking_id":`...)
+	dst = strconv.AppendQuote(dst, v.TrackingID) // "track_" + base64url: no escapes differ
+	dst = append(dst, `,"promotions":`...)
+	if v.Promotions == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '[')
+		var sh shellEncoder
+		for i, tv := range v.Promotions {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = tv.appendJSON(dst, &sh); err != nil {
+				return dst, err
+			}
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
+}
+
+// orderKey is where a tier's order goes in its JSON encoded without it: no
+// key before "order" is "order" and strings escape their quotes, so the
+// first occurrence is the key.
+var orderKey = []byte(`,"order":null`)
+
+// shellEncoder encodes the tiers of one validation without their orders,
+// reusing one buffer.
+type shellEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func (e *shellEncoder) encode(tv *TierValidation) ([]byte, error) {
+	if e.enc == nil {
+		e.enc = json.NewEncoder(&e.buf)
+		e.enc.SetEscapeHTML(false)
+	}
+	e.buf.Reset()
+	shell := *tv
+	shell.Order = order.View{}
+	if err := e.enc.Encode(&shell); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil
+}
+
+// appendJSON appends tv's JSON to dst, splicing in its order.
+func (tv *TierValidation) appendJSON(dst []byte, sh *shellEncoder) ([]byte, error) {
+	if tv == nil {
+		return append(dst, "null"...), nil
+	}
+	whole, err := sh.encode(tv)
+	if err != nil {
+		return dst, err
+	}
+	at := bytes.Index(whole, orderKey)
+	if at < 0 {
+		return dst, errors.New("promo: tier validation JSON without its order")
+	}
+	dst = append(dst, whole[:at+len(orderKey)-len("null")]...)
+	dst, err = tv.Order.AppendJSON(dst)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, whole[at+len(orderKey):]...), nil
+}
