@@ -198,7 +198,10 @@ func (e *Engine) ValidatePromotions(ctx context.Context, projectID string, in Pr
 		req.Only = func(t *promotion.Tier) bool { return keep[t.ID] }
 	}
 	out := &PromotionValidation{TrackingID: trackingID(projectID, sourceID), Promotions: []*TierValidation{}}
-	cats := map[string]*campaign.Category{}
+	var cats map[string]*campaign.Category // tier categories, with options.expand ["category"]
+	if in.Options != nil && slices.Contains(in.Options.Expand, "category") {
+		cats = map[string]*campaign.Category{}
+	}
 	for _, r := range snap.Validate(req) {
 		tv, err := e.tierValidation(ctx, projectID, r, out.TrackingID, cats)
 		if err != nil {
@@ -266,6 +269,8 @@ func trackingID(projectID, sourceID string) string {
 	return "track_" + base64.RawURLEncoding.EncodeToString(sum)[:20]
 }
 
+// tierValidation presents a valid tier; cats, when not nil, caches the
+// categories looked up to fill the tiers' categories (expand=category).
 func (e *Engine) tierValidation(ctx context.Context, projectID string, r promotion.Result, tracking string, cats map[string]*campaign.Category) (*TierValidation, error) {
 	t := r.Tier
 	tv := &TierValidation{Valid: true, TrackingID: tracking, Order: r.Order, ID: t.ID, Name: t.Name,
@@ -283,7 +288,7 @@ func (e *Engine) tierValidation(ctx context.Context, projectID string, r promoti
 	if tv.Metadata == nil {
 		tv.Metadata = promotype.Metadata{}
 	}
-	if t.CategoryID != nil {
+	if t.CategoryID != nil && cats != nil {
 		cat, ok := cats[*t.CategoryID]
 		if !ok {
 			c, err := e.store.GetCategory(ctx, projectID, *t.CategoryID)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
@@ -242,6 +244,38 @@ func TestEvaluateStackRunningTotals(t *testing.T) {
 		}
 		if _, err := f.eng.EvaluateStack(ctx, f.project, "stack_nope", in); err == nil {
 			t.Errorf("unknown stack evaluated")
+		}
+	})
+}
+
+// TestValidatePromotionsExpandCategory fills a valid tier's categories only
+// when options.expand asks for "category" (reference §1.1).
+func TestValidatePromotionsExpandCategory(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		cat := must[*campaign.Category](t)(f.eng.Campaigns().CreateCategory(ctx, f.project, decode[campaign.CategoryParams](t, `{"name":"Summer","hierarchy":1}`)))
+		c := promotionCampaign(t, f, "Promos")
+		must[*campaign.PromotionTier](t)(f.eng.PromotionTiers().Create(ctx, f.project, c.ID, decode[campaign.TierParams](t,
+			`{"name":"100 off","category_id":"`+cat.ID+`","action":{"discount":{"type":"AMOUNT","amount_off":100}}}`)))
+		for _, tc := range []struct {
+			options string
+			want    []string
+		}{
+			{``, nil},
+			{`,"options":{"expand":["category"]}`, []string{cat.ID}},
+		} {
+			in := decode[promo.PromotionValidationParams](t, `{"order":`+cart72100+tc.options+`}`)
+			res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+			if len(res.Promotions) != 1 {
+				t.Fatalf("%d valid tiers, want 1", len(res.Promotions))
+			}
+			p := res.Promotions[0]
+			var got []string
+			for _, c := range p.Categories {
+				got = append(got, c.ID)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" || p.CategoryID == nil || *p.CategoryID != cat.ID {
+				t.Errorf("options %q: categories (-want +got):\n%s category_id %v", tc.options, diff, p.CategoryID)
+			}
 		}
 	})
 }
