@@ -71,6 +71,9 @@ type CampaignService struct{ e *Engine }
 // is stored.
 func (s *CampaignService) Create(ctx context.Context, projectID string, in campaign.Params) (*campaign.Campaign, error) {
 	e := s.e
+	if err := e.promos.campaigns.CheckCreate(ctx, projectID, in); err != nil {
+		return nil, err
+	}
 	var out *campaign.Campaign
 	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
 		c, count, err := e.promos.campaigns.Create(ctx, tx, projectID, in)
@@ -78,18 +81,22 @@ func (s *CampaignService) Create(ctx context.Context, projectID string, in campa
 			return err
 		}
 		out = c
+		var tiers []*campaign.PromotionTier
 		if !c.CampaignType.HasVouchers() {
 			if in.Promotion != nil && len(in.Promotion.Tiers) > 0 {
-				_, err := e.promotions.tiers.CreateIn(ctx, tx, c, in.Promotion.Tiers)
+				if tiers, err = e.promotions.tiers.CreateIn(ctx, tx, c, in.Promotion.Tiers); err != nil {
+					return err
+				}
+			}
+		} else {
+			if _, _, err := voucher.TemplateFor(c, count, c.CreatedAt); err != nil {
 				return err
 			}
-			return nil
+			if _, err = e.enqueue(ctx, tx, projectID, project.ActionVouchersGenerate, generatePayload{CampaignID: c.ID, Count: count}); err != nil {
+				return err
+			}
 		}
-		if _, _, err := voucher.TemplateFor(c, count, c.CreatedAt); err != nil {
-			return err
-		}
-		_, err = e.enqueue(ctx, tx, projectID, project.ActionVouchersGenerate, generatePayload{CampaignID: c.ID, Count: count})
-		return err
+		return e.campaignCreated(ctx, tx, c, tiers)
 	})
 	if err != nil {
 		return nil, err
@@ -101,6 +108,21 @@ func (s *CampaignService) Create(ctx context.Context, projectID string, in campa
 		return nil, err
 	}
 	return e.fillTiers(ctx, c)
+}
+
+// campaignCreated records the events of a campaign create in tx:
+// campaign.created, then campaign.promotion_tier.created for each of its
+// tiers.
+func (e *Engine) campaignCreated(ctx context.Context, tx storage.Store, c *campaign.Campaign, tiers []*campaign.PromotionTier) error {
+	if err := e.promos.campaigns.EmitCampaign(ctx, tx, campaign.EventCampaignCreated, c, map[string]any{"created_at": c.CreatedAt}); err != nil {
+		return err
+	}
+	for _, t := range tiers {
+		if err := e.promotions.tiers.EmitTier(ctx, tx, campaign.EventTierCreated, t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Get returns a campaign by id or name.
@@ -125,6 +147,9 @@ func (s *CampaignService) List(ctx context.Context, projectID string, p campaign
 // still generating its vouchers cannot be changed (400 invalid_campaign).
 func (s *CampaignService) Update(ctx context.Context, projectID, ref string, in campaign.UpdateParams) (*campaign.Campaign, error) {
 	e := s.e
+	if err := e.promos.campaigns.CheckUpdate(ctx, projectID, ref, in); err != nil {
+		return nil, err
+	}
 	var out *campaign.Campaign
 	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
 		c, err := e.promos.campaigns.Update(ctx, tx, projectID, ref, in)
@@ -213,6 +238,9 @@ func (s *CampaignService) AddVouchers(ctx context.Context, projectID, ref string
 	e := s.e
 	if in.VouchersCount == nil {
 		in.VouchersCount = promotype.Ptr[int64](1)
+	}
+	if err := e.promos.vouchers.CheckMetadata(ctx, projectID, in.Metadata); err != nil {
+		return nil, err
 	}
 	var a *project.AsyncAction
 	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
@@ -304,24 +332,28 @@ func (s *AsyncActionService) List(ctx context.Context, projectID string, p promo
 }
 
 // resolvePromoObject checks that a campaign (by id or name) or a voucher
-// (by id or code) exists in the project and returns its id, for validation
-// rule assignments.
-func (e *Engine) resolvePromoObject(ctx context.Context, projectID, objectType, objectID string) (string, error) {
+// (by id or code) exists in the project and returns it as the API shows
+// it, for validation rule assignments.
+func (e *Engine) resolvePromoObject(ctx context.Context, projectID, objectType, objectID string) (campaign.Related, error) {
+	var id string
+	var obj any
 	switch objectType {
 	case campaign.RelatedCampaign:
-		c, err := e.promos.campaigns.Resolve(ctx, e.store, projectID, objectID)
+		c, err := e.Campaigns().Get(ctx, projectID, objectID)
 		if err != nil {
-			return "", err
+			return campaign.Related{}, err
 		}
-		return c.ID, nil
+		id, obj = c.ID, c
 	case campaign.RelatedVoucher:
-		v, err := e.promos.vouchers.Resolve(ctx, e.store, projectID, objectID)
+		v, err := e.promos.vouchers.Get(ctx, projectID, objectID)
 		if err != nil {
-			return "", err
+			return campaign.Related{}, err
 		}
-		return v.ID, nil
+		id, obj = v.ID, v
+	default:
+		return campaign.Related{}, promotype.NotFound(objectType, objectID)
 	}
-	return "", promotype.NotFound(objectType, objectID)
+	return campaign.Related{Type: objectType, ID: id, Object: obj}, nil
 }
 
 // enqueue records a new ENQUEUED action in tx.

@@ -26,6 +26,7 @@ type generatePayload struct {
 type generateState struct {
 	Done    int64 `json:"done"`
 	Stalled int   `json:"stalled"` // chunks in a row that stored nothing (every code taken)
+	Started bool  `json:"started,omitempty"`
 }
 
 type updatePayload struct {
@@ -99,6 +100,11 @@ func (w *worker) generate(ctx context.Context, a *project.AsyncAction) error {
 	if err != nil {
 		return err
 	}
+	if !st.Started {
+		if err := w.generationStarted(ctx, a, p, &st); err != nil {
+			return err
+		}
+	}
 	g := e.promos.vouchers.NewGeneration(tmpl, gen)
 	for st.Done < p.Count {
 		if w.stopping() {
@@ -142,9 +148,33 @@ func (w *worker) generate(ctx context.Context, a *project.AsyncAction) error {
 				}
 				return err
 			}
-			_, err := tx.SetCampaignStatus(ctx, a.ProjectID, p.CampaignID, campaign.StatusDone, -1)
-			return err
+			if _, err := tx.SetCampaignStatus(ctx, a.ProjectID, p.CampaignID, campaign.StatusDone, -1); err != nil {
+				return err
+			}
+			return e.promos.campaigns.EmitCampaignByID(ctx, tx, campaign.EventGenerationCompleted, a.ProjectID, p.CampaignID,
+				map[string]any{"count": st.Done, "completed_at": w.now()})
 		})
+}
+
+// generationStarted records campaign.vouchers.generation.started (data
+// {campaign, count}: the vouchers to make) in a step of its own, once per
+// generation: the state remembers it across a resume.
+func (w *worker) generationStarted(ctx context.Context, a *project.AsyncAction, p generatePayload, st *generateState) error {
+	next := *st
+	next.Started = true
+	err := w.step(ctx, a, func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error {
+		err := w.e.promos.campaigns.EmitCampaignByID(ctx, tx, campaign.EventGenerationStarted, cur.ProjectID, p.CampaignID,
+			map[string]any{"count": p.Count})
+		if err != nil {
+			return err
+		}
+		cur.State, err = json.Marshal(next)
+		return err
+	})
+	if err == nil {
+		*st = next
+	}
+	return err
 }
 
 // updateVouchers is CAMPAIGN.VOUCHERS_UPDATE: the campaign's voucher
@@ -271,6 +301,17 @@ func (w *worker) importVouchers(ctx context.Context, a *project.AsyncAction) err
 		next := st
 		next.Failed = append([]project.ImportFailure(nil), st.Failed...)
 		gone := false
+		// Metadata is checked before the chunk's transaction (the check
+		// reads the project's schema).
+		badMeta := map[int]error{}
+		for i, item := range p.Items[st.Next:hi] {
+			if err := e.promos.vouchers.CheckMetadata(ctx, a.ProjectID, item.Metadata); err != nil {
+				if _, ok := errors.AsType[*promotype.Error](err); !ok {
+					return err
+				}
+				badMeta[i] = err
+			}
+		}
 		err := w.step(ctx, a, func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error {
 			c, err := tx.GetCampaign(ctx, cur.ProjectID, p.CampaignID)
 			if errors.Is(err, promotype.ErrNotFound) {
@@ -286,6 +327,9 @@ func (w *worker) importVouchers(ctx context.Context, a *project.AsyncAction) err
 			failed := map[int]project.ImportFailure{}
 			for i, item := range p.Items[st.Next:hi] {
 				v, err := e.promos.vouchers.ImportVoucher(ctx, tx, c, item, now)
+				if err == nil {
+					err = badMeta[i]
+				}
 				if err != nil {
 					if _, ok := errors.AsType[*promotype.Error](err); !ok {
 						return err
@@ -340,5 +384,11 @@ func (w *worker) importVouchers(ctx context.Context, a *project.AsyncAction) err
 		Failed:      failed,
 		DoneCount:   st.Done,
 		FailedCount: int64(len(failed)),
-	}, nil)
+	}, func(ctx context.Context, tx storage.Store) error {
+		if st.Done == 0 {
+			return nil
+		}
+		return e.promos.campaigns.EmitCampaignByID(ctx, tx, campaign.EventVouchersAdded, a.ProjectID, p.CampaignID,
+			map[string]any{"count": st.Done})
+	})
 }

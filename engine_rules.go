@@ -21,15 +21,15 @@ func (e *Engine) wireRules() {
 func (e *Engine) ValidationRules() *campaign.RuleService { return e.ruleSvc.rules }
 
 // resolveRelated checks that the object an assignment names exists in the
-// project and returns its id: campaigns and vouchers (engine_promos.go);
-// promotion tiers by id.
-func (e *Engine) resolveRelated(ctx context.Context, projectID, objectType, objectID string) (string, error) {
+// project and returns it as the API shows it: campaigns and vouchers
+// (engine_promos.go); promotion tiers by id.
+func (e *Engine) resolveRelated(ctx context.Context, projectID, objectType, objectID string) (campaign.Related, error) {
 	if objectType == campaign.RelatedPromotionTier {
-		t, err := e.store.GetPromotionTier(ctx, projectID, objectID)
+		t, err := e.PromotionTiers().Get(ctx, projectID, objectID)
 		if err != nil {
-			return "", err
+			return campaign.Related{}, err
 		}
-		return t.ID, nil
+		return campaign.Related{Type: objectType, ID: t.ID, Object: t}, nil
 	}
 	return e.resolvePromoObject(ctx, projectID, objectType, objectID)
 }

@@ -23,6 +23,12 @@ func WithClock(c promotype.Clock) Option { return func(cfg *config) { cfg.env.Cl
 // WithIDGenerator sets the id generator (tests use promotype.SequentialIDs).
 func WithIDGenerator(g promotype.IDGenerator) Option { return func(cfg *config) { cfg.env.IDs = g } }
 
+// WithOutboxIDGenerator sets the id generator of webhook events and
+// deliveries (crypto-random by default, whatever WithIDGenerator sets).
+func WithOutboxIDGenerator(g promotype.IDGenerator) Option {
+	return func(cfg *config) { cfg.env.OutboxIDs = g }
+}
+
 // WithLogger sets the logger for background work and internal errors.
 func WithLogger(l *slog.Logger) Option { return func(cfg *config) { cfg.logger = l } }
 

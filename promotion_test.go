@@ -279,3 +279,31 @@ func TestValidatePromotionsExpandCategory(t *testing.T) {
 		}
 	})
 }
+
+// TestDeleteTierLeavesStacks drops a deleted tier's id from the stacks of
+// its campaign; a stack left without tiers is deleted with it.
+func TestDeleteTierLeavesStacks(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		pt, ps := f.eng.PromotionTiers(), f.eng.PromotionStacks()
+		c := promotionCampaign(t, f, "Promos")
+		tier := func(name string) string {
+			return must[*campaign.PromotionTier](t)(pt.Create(ctx, f.project, c.ID, decode[campaign.TierParams](t, `{"name":"`+name+`"}`))).ID
+		}
+		a, b := tier("A"), tier("B")
+		stack := func(ids ...string) *campaign.PromotionStack {
+			return must[*campaign.PromotionStack](t)(ps.Create(ctx, f.project, c.ID, campaign.StackParams{
+				Name: promo.Ptr("S"), Tiers: &campaign.StackTiersParams{IDs: ids}}))
+		}
+		both, onlyA := stack(b, a), stack(a)
+		if err := pt.Delete(ctx, f.project, a); err != nil {
+			t.Fatal(err)
+		}
+		got := must[*campaign.PromotionStack](t)(ps.Find(ctx, f.project, both.ID))
+		if diff := cmp.Diff([]string{b}, got.Tiers.IDs); diff != "" || got.UpdatedAt == nil {
+			t.Errorf("stack tiers after the delete (-want +got):\n%s updated_at %v", diff, got.UpdatedAt)
+		}
+		if _, err := ps.Find(ctx, f.project, onlyA.ID); err == nil {
+			t.Errorf("a stack of the deleted tier alone still exists")
+		}
+	})
+}

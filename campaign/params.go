@@ -406,14 +406,8 @@ func (in UpdateParams) apply(c *Campaign) error {
 	if in.Description != nil {
 		c.Description = promotype.ClonePtr(in.Description)
 	}
-	if in.Metadata != nil {
-		c.Metadata = c.Metadata.Merge(in.Metadata)
-	}
-	if len(in.UnsetMetadataFields) > 0 {
-		if c.Metadata == nil {
-			c.Metadata = promotype.Metadata{}
-		}
-		c.Metadata.Unset(in.UnsetMetadataFields...)
+	if in.Metadata != nil || len(in.UnsetMetadataFields) > 0 {
+		c.Metadata = in.metadataOf(c.Metadata)
 	}
 	if in.ActivityDurationAfterPublishing != nil {
 		c.ActivityDurationAfterPublishing = promotype.ClonePtr(in.ActivityDurationAfterPublishing)

@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/promoengine/promo/internal/validate"
 	"github.com/promoengine/promo/promotype"
@@ -101,11 +102,14 @@ type StackTiersParams struct {
 	HierarchyMode *string  `json:"hierarchy_mode"`
 }
 
-// StackServiceStore is the port the stack service consumes.
+// StackServiceStore is the port the stack service consumes: stacks, the
+// tiers and campaigns they name, and (through RuleStore, which the events'
+// campaign shows) the outbox.
 type StackServiceStore interface {
 	StackStore
 	TierStore
 	CampaignStore
+	RuleStore
 }
 
 // StackService is the promotion stack use cases.
@@ -143,12 +147,30 @@ func (s *StackService) Create(ctx context.Context, projectID, campaignRef string
 			return err
 		}
 		out = ps
-		return st.InsertPromotionStack(ctx, ps)
+		if err := st.InsertPromotionStack(ctx, ps); err != nil {
+			return err
+		}
+		return s.emit(ctx, st, EventStackCreated, c, ps)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.present(ctx, out)
+	return s.present(ctx, s.store, out)
+}
+
+// emit appends an event about stack ps of campaign c through st: data
+// {campaign, promotion_stack}, both as the API shows them.
+func (s *StackService) emit(ctx context.Context, st StackServiceStore, typ string, c *Campaign, ps *PromotionStack) error {
+	pc, err := s.campaigns.PresentFull(ctx, st, c)
+	if err != nil {
+		return err
+	}
+	p := *ps
+	pp, err := s.present(ctx, st, &p)
+	if err != nil {
+		return err
+	}
+	return emit(ctx, st, s.env, ps.ProjectID, typ, ps.ID, map[string]any{"campaign": pc, "promotion_stack": pp})
 }
 
 func (s *StackService) apply(ctx context.Context, st StackServiceStore, ps *PromotionStack, in StackParams) error {
@@ -195,11 +217,11 @@ func (s *StackService) apply(ctx context.Context, st StackServiceStore, ps *Prom
 
 // Get returns stack id of campaign ref.
 func (s *StackService) Get(ctx context.Context, projectID, campaignRef, id string) (*PromotionStack, error) {
-	ps, err := s.load(ctx, s.store, projectID, campaignRef, id)
+	ps, _, err := s.load(ctx, s.store, projectID, campaignRef, id)
 	if err != nil {
 		return nil, err
 	}
-	return s.present(ctx, ps)
+	return s.present(ctx, s.store, ps)
 }
 
 // Find returns a stack by id alone.
@@ -208,22 +230,23 @@ func (s *StackService) Find(ctx context.Context, projectID, id string) (*Promoti
 	if err != nil {
 		return nil, err
 	}
-	return s.present(ctx, ps)
+	return s.present(ctx, s.store, ps)
 }
 
-func (s *StackService) load(ctx context.Context, st StackServiceStore, projectID, campaignRef, id string) (*PromotionStack, error) {
+// load returns stack id of campaign campaignRef, and the campaign.
+func (s *StackService) load(ctx context.Context, st StackServiceStore, projectID, campaignRef, id string) (*PromotionStack, *Campaign, error) {
 	c, err := s.campaigns.Resolve(ctx, st, projectID, campaignRef)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ps, err := st.GetPromotionStack(ctx, projectID, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if ps.CampaignID != c.ID {
-		return nil, promotype.NotFound("promotion_stack", id)
+		return nil, nil, promotype.NotFound("promotion_stack", id)
 	}
-	return ps, nil
+	return ps, c, nil
 }
 
 // List lists the stacks of campaign ref, or of the project when ref is "".
@@ -244,7 +267,7 @@ func (s *StackService) List(ctx context.Context, projectID, campaignRef string, 
 		return nil, err
 	}
 	for i, ps := range items {
-		if items[i], err = s.present(ctx, ps); err != nil {
+		if items[i], err = s.present(ctx, s.store, ps); err != nil {
 			return nil, err
 		}
 	}
@@ -255,7 +278,7 @@ func (s *StackService) List(ctx context.Context, projectID, campaignRef string, 
 func (s *StackService) Update(ctx context.Context, projectID, campaignRef, id string, in StackParams) (*PromotionStack, error) {
 	var out *PromotionStack
 	err := s.tx(ctx, func(ctx context.Context, st StackServiceStore) error {
-		ps, err := s.load(ctx, st, projectID, campaignRef, id)
+		ps, c, err := s.load(ctx, st, projectID, campaignRef, id)
 		if err != nil {
 			return err
 		}
@@ -264,18 +287,21 @@ func (s *StackService) Update(ctx context.Context, projectID, campaignRef, id st
 		}
 		ps.UpdatedAt = s.env.Clock.Now().Ptr()
 		out = ps
-		return st.UpdatePromotionStack(ctx, ps)
+		if err := st.UpdatePromotionStack(ctx, ps); err != nil {
+			return err
+		}
+		return s.emit(ctx, st, EventStackUpdated, c, ps)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.present(ctx, out)
+	return s.present(ctx, s.store, out)
 }
 
 // Delete removes a stack.
 func (s *StackService) Delete(ctx context.Context, projectID, campaignRef, id string) error {
 	return s.tx(ctx, func(ctx context.Context, st StackServiceStore) error {
-		if _, err := s.load(ctx, st, projectID, campaignRef, id); err != nil {
+		if _, _, err := s.load(ctx, st, projectID, campaignRef, id); err != nil {
 			return err
 		}
 		return st.DeletePromotionStack(ctx, projectID, id)
@@ -285,9 +311,7 @@ func (s *StackService) Delete(ctx context.Context, projectID, campaignRef, id st
 // DeleteOfCampaign removes every stack of campaign campaignID through st
 // (the campaign delete's transaction).
 func (s *StackService) DeleteOfCampaign(ctx context.Context, st StackStore, projectID, campaignID string) error {
-	q := promotype.Query{Limit: 1 << 20, OrderBy: "created_at", Must: []promotype.Condition{
-		{Field: "campaign_id", Op: promotype.OpIs, Values: []string{campaignID}}}}
-	items, _, err := st.ListPromotionStacks(ctx, projectID, q)
+	items, err := stacksOf(ctx, st, projectID, campaignID)
 	if err != nil {
 		return err
 	}
@@ -299,11 +323,47 @@ func (s *StackService) DeleteOfCampaign(ctx context.Context, st StackStore, proj
 	return nil
 }
 
-func (s *StackService) present(ctx context.Context, ps *PromotionStack) (*PromotionStack, error) {
+// stacksOf returns every stack of campaign campaignID.
+func stacksOf(ctx context.Context, st StackStore, projectID, campaignID string) ([]*PromotionStack, error) {
+	q := promotype.Query{Limit: 1 << 20, OrderBy: "created_at", Must: []promotype.Condition{
+		{Field: "campaign_id", Op: promotype.OpIs, Values: []string{campaignID}}}}
+	items, _, err := st.ListPromotionStacks(ctx, projectID, q)
+	return items, err
+}
+
+// dropFromStacks removes tier t's id from the stacks of its campaign
+// through st (the tier delete's transaction): a stack left without tiers is
+// deleted, the others are updated. The tier's deleted event tells of it.
+func dropFromStacks(ctx context.Context, st StackStore, t *PromotionTier, now promotype.Time) error {
+	items, err := stacksOf(ctx, st, t.ProjectID, t.CampaignID)
+	if err != nil {
+		return err
+	}
+	for _, ps := range items {
+		ids := slices.DeleteFunc(slices.Clone(ps.Tiers.IDs), func(id string) bool { return id == t.ID })
+		switch {
+		case len(ids) == len(ps.Tiers.IDs):
+			continue
+		case len(ids) == 0:
+			err = st.DeletePromotionStack(ctx, ps.ProjectID, ps.ID)
+		default:
+			ps.Tiers.IDs, ps.UpdatedAt = ids, now.Ptr()
+			err = st.UpdatePromotionStack(ctx, ps)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// present fills the derived fields of stack ps (read through st) and
+// returns it.
+func (s *StackService) present(ctx context.Context, st CampaignStore, ps *PromotionStack) (*PromotionStack, error) {
 	ps.Object = "promotion_stack"
 	ps.Categories = []*Category{}
 	if ps.CategoryID != nil {
-		cat, err := s.store.GetCategory(ctx, ps.ProjectID, *ps.CategoryID)
+		cat, err := st.GetCategory(ctx, ps.ProjectID, *ps.CategoryID)
 		if err != nil && !errors.Is(err, promotype.ErrNotFound) {
 			return nil, err
 		}

@@ -31,6 +31,7 @@ type TierServiceStore interface {
 	TierStore
 	CampaignStore
 	RuleStore
+	StackStore
 }
 
 // TierService is the promotion tier use cases.
@@ -62,6 +63,9 @@ type TierListParams struct {
 // Create adds a tier to the PROMOTION campaign ref (id or name). Without a
 // hierarchy the tier gets the campaign's highest plus one.
 func (s *TierService) Create(ctx context.Context, projectID, campaignRef string, in TierParams) (*PromotionTier, error) {
+	if err := s.checkTier(ctx, projectID, in, true); err != nil {
+		return nil, err
+	}
 	var out *PromotionTier
 	err := s.tx(ctx, func(ctx context.Context, st TierServiceStore) error {
 		c, err := s.campaigns.Resolve(ctx, st, projectID, campaignRef)
@@ -73,23 +77,24 @@ func (s *TierService) Create(ctx context.Context, projectID, campaignRef string,
 			return err
 		}
 		out = ts[0]
-		return nil
+		return s.EmitTier(ctx, st, EventTierCreated, out)
 	})
 	if err != nil {
 		return nil, err
 	}
 	s.changed(projectID)
-	return s.present(ctx, s.store, out)
+	return presentTier(ctx, s.store, out)
 }
 
 // CreateIn creates tiers under campaign c through st (the caller's
 // transaction), in order; tiers without a hierarchy get the highest so far
-// plus one. The returned tiers are not presented.
+// plus one. The returned tiers are not presented, and their
+// campaign.promotion_tier.created events are the caller's (EmitTier).
 func (s *TierService) CreateIn(ctx context.Context, st TierServiceStore, c *Campaign, ins []TierParams) ([]*PromotionTier, error) {
 	if c.CampaignType != Promotion {
 		return nil, InvalidCampaign("Campaign %s is not a PROMOTION campaign: it cannot hold promotion tiers", c.ID)
 	}
-	existing, _, err := st.ListPromotionTiers(ctx, c.ProjectID, s.ofCampaign(c.ID))
+	existing, _, err := st.ListPromotionTiers(ctx, c.ProjectID, tiersOf(c.ID))
 	if err != nil {
 		return nil, err
 	}
@@ -125,18 +130,33 @@ func (s *TierService) CreateIn(ctx context.Context, st TierServiceStore, c *Camp
 	return out, nil
 }
 
-func (s *TierService) ofCampaign(id string) promotype.Query {
+// tiersOf is the query of every tier of campaign id, oldest first.
+func tiersOf(id string) promotype.Query {
 	return promotype.Query{Limit: 1 << 20, OrderBy: "created_at", Must: []promotype.Condition{
 		{Field: "campaign_id", Op: promotype.OpIs, Values: []string{id}}}}
 }
 
 func (s *TierService) assign(ctx context.Context, st TierServiceStore, t *PromotionTier, ruleIDs []string) error {
+	if len(ruleIDs) == 0 {
+		return nil
+	}
+	to, err := s.related(ctx, st, t)
+	if err != nil {
+		return err
+	}
 	for _, id := range ruleIDs {
-		if _, err := s.rules.AssignIn(ctx, st, t.ProjectID, id, RelatedPromotionTier, t.ID, false); err != nil {
+		if _, err := s.rules.AssignIn(ctx, st, t.ProjectID, id, to, false); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// related is tier t as the related object of its rule assignments, shown
+// as the API shows it.
+func (s *TierService) related(ctx context.Context, st TierServiceStore, t *PromotionTier) (Related, error) {
+	pt, err := presentTier(ctx, st, t.Clone())
+	return Related{Type: RelatedPromotionTier, ID: t.ID, Object: pt}, err
 }
 
 // apply checks in and copies it onto t (not active, not the rules).
@@ -188,7 +208,7 @@ func (s *TierService) Get(ctx context.Context, projectID, id string) (*Promotion
 	if err != nil {
 		return nil, err
 	}
-	return s.present(ctx, s.store, t)
+	return presentTier(ctx, s.store, t)
 }
 
 // List lists the tiers of campaign ref, or of the project when ref is "".
@@ -226,7 +246,7 @@ func (s *TierService) List(ctx context.Context, projectID, campaignRef string, p
 		return nil, err
 	}
 	for i, t := range items {
-		if items[i], err = s.present(ctx, s.store, t); err != nil {
+		if items[i], err = presentTier(ctx, s.store, t); err != nil {
 			return nil, err
 		}
 	}
@@ -247,6 +267,9 @@ func (s *TierService) Update(ctx context.Context, projectID, id string, in TierP
 	if in.Active != nil {
 		return nil, promotype.InvalidPayload("Property .active is not allowed: use the enable and disable endpoints")
 	}
+	if err := s.checkTier(ctx, projectID, in, false); err != nil {
+		return nil, err
+	}
 	var out *PromotionTier
 	err := s.tx(ctx, func(ctx context.Context, st TierServiceStore) error {
 		t, err := st.GetPromotionTier(ctx, projectID, id)
@@ -261,7 +284,11 @@ func (s *TierService) Update(ctx context.Context, projectID, id string, in TierP
 			return err
 		}
 		if in.ValidationRules != nil {
-			if err := s.rules.UnassignObject(ctx, st, projectID, RelatedPromotionTier, t.ID); err != nil {
+			to, err := s.related(ctx, st, t)
+			if err != nil {
+				return err
+			}
+			if err := s.rules.UnassignObject(ctx, st, projectID, to); err != nil {
 				return err
 			}
 			if err := s.assign(ctx, st, t, in.ValidationRules); err != nil {
@@ -269,13 +296,13 @@ func (s *TierService) Update(ctx context.Context, projectID, id string, in TierP
 			}
 		}
 		out = t
-		return nil
+		return s.EmitTier(ctx, st, EventTierUpdated, t)
 	})
 	if err != nil {
 		return nil, err
 	}
 	s.changed(projectID)
-	return s.present(ctx, s.store, out)
+	return presentTier(ctx, s.store, out)
 }
 
 // SetActive enables or disables a tier.
@@ -289,25 +316,33 @@ func (s *TierService) SetActive(ctx context.Context, projectID, id string, activ
 		t.Active = active
 		t.UpdatedAt = s.env.Clock.Now().Ptr()
 		out = t
-		return st.UpdatePromotionTier(ctx, t)
+		if err := st.UpdatePromotionTier(ctx, t); err != nil {
+			return err
+		}
+		return s.EmitTier(ctx, st, pick(active, EventTierEnabled, EventTierDisabled), t)
 	})
 	if err != nil {
 		return nil, err
 	}
 	s.changed(projectID)
-	return s.present(ctx, s.store, out)
+	return presentTier(ctx, s.store, out)
 }
 
 // Delete removes a tier and its validation rule assignments.
 func (s *TierService) Delete(ctx context.Context, projectID, id string) error {
 	err := s.tx(ctx, func(ctx context.Context, st TierServiceStore) error {
-		if _, err := st.GetPromotionTier(ctx, projectID, id); err != nil {
+		t, err := st.GetPromotionTier(ctx, projectID, id)
+		if err != nil {
 			return err
 		}
-		if err := s.rules.UnassignObject(ctx, st, projectID, RelatedPromotionTier, id); err != nil {
+		// The event shows the tier (and its campaign) as before the delete.
+		if err := s.EmitTier(ctx, st, EventTierDeleted, t); err != nil {
 			return err
 		}
-		return st.DeletePromotionTier(ctx, projectID, id)
+		if err := dropFromStacks(ctx, st, t, s.env.Clock.Now()); err != nil {
+			return err
+		}
+		return s.deleteTier(ctx, st, t)
 	})
 	if err == nil {
 		s.changed(projectID)
@@ -317,21 +352,30 @@ func (s *TierService) Delete(ctx context.Context, projectID, id string) error {
 
 // DeleteOfCampaign removes every tier of campaign campaignID and their
 // validation rule assignments, through st (the campaign delete's
-// transaction).
+// transaction, whose campaign.deleted event tells of its tiers too).
 func (s *TierService) DeleteOfCampaign(ctx context.Context, st TierServiceStore, projectID, campaignID string) error {
-	ts, _, err := st.ListPromotionTiers(ctx, projectID, s.ofCampaign(campaignID))
+	ts, _, err := st.ListPromotionTiers(ctx, projectID, tiersOf(campaignID))
 	if err != nil {
 		return err
 	}
 	for _, t := range ts {
-		if err := s.rules.UnassignObject(ctx, st, projectID, RelatedPromotionTier, t.ID); err != nil {
-			return err
-		}
-		if err := st.DeletePromotionTier(ctx, projectID, t.ID); err != nil {
+		if err := s.deleteTier(ctx, st, t); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// deleteTier removes tier t and its rule assignments through st.
+func (s *TierService) deleteTier(ctx context.Context, st TierServiceStore, t *PromotionTier) error {
+	to, err := s.related(ctx, st, t)
+	if err != nil {
+		return err
+	}
+	if err := s.rules.UnassignObject(ctx, st, t.ProjectID, to); err != nil {
+		return err
+	}
+	return st.DeletePromotionTier(ctx, t.ProjectID, t.ID)
 }
 
 // Resolve returns the tier id names, through st.
@@ -357,10 +401,12 @@ func (s *TierService) OfCampaigns(ctx context.Context, st TierStore, projectID s
 
 // Present fills the derived fields of a stored tier read through st.
 func (s *TierService) Present(ctx context.Context, st TierServiceStore, t *PromotionTier) (*PromotionTier, error) {
-	return s.present(ctx, st, t)
+	return presentTier(ctx, st, t)
 }
 
-func (s *TierService) present(ctx context.Context, st TierServiceStore, t *PromotionTier) (*PromotionTier, error) {
+// presentTier fills the derived fields of tier t (its campaign, rule
+// assignments and categories) read through st, and returns t.
+func presentTier(ctx context.Context, st TierServiceStore, t *PromotionTier) (*PromotionTier, error) {
 	t.Campaign = nil
 	c, err := st.GetCampaign(ctx, t.ProjectID, t.CampaignID)
 	switch {

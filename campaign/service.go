@@ -20,10 +20,13 @@ type Service struct {
 }
 
 // ServiceStore is the port the campaign service consumes: campaigns and
-// categories, and the validation rules assigned to campaigns.
+// categories, the validation rules assigned to campaigns, the tiers a
+// PROMOTION campaign shows, and (through RuleStore) the outbox.
 type ServiceStore interface {
 	CampaignStore
 	RuleStore
+	TierStore
+	StackStore
 }
 
 // NewService returns a campaign service; rules assigns the validation_rules
@@ -50,7 +53,9 @@ type CategoryParams struct {
 
 // Create checks in, resolves its category (a `category` naming no category
 // creates one) and stores the campaign through st. It returns the stored
-// campaign and the number of vouchers to generate for it.
+// campaign and the number of vouchers to generate for it. The caller
+// records campaign.created (EmitCampaign) once the campaign is complete
+// (its tiers), and checks the metadata first (CheckCreate).
 func (s *Service) Create(ctx context.Context, st ServiceStore, projectID string, in Params) (*Campaign, int64, error) {
 	c, count, err := in.build(s.env, projectID)
 	if err != nil {
@@ -66,9 +71,15 @@ func (s *Service) Create(ctx context.Context, st ServiceStore, projectID string,
 	if err := st.InsertCampaign(ctx, c); err != nil {
 		return nil, 0, err
 	}
-	for _, id := range in.ValidationRules {
-		if _, err := s.rules.AssignIn(ctx, st, projectID, id, RelatedCampaign, c.ID, false); err != nil {
+	if len(in.ValidationRules) > 0 {
+		pc, err := s.Present(ctx, st, c.Clone(), true)
+		if err != nil {
 			return nil, 0, err
+		}
+		for _, id := range in.ValidationRules {
+			if _, err := s.rules.AssignIn(ctx, st, projectID, id, Related{Type: RelatedCampaign, ID: c.ID, Object: pc}, false); err != nil {
+				return nil, 0, err
+			}
 		}
 	}
 	return c.Clone(), count, nil
@@ -151,6 +162,9 @@ func (s *Service) Update(ctx context.Context, st ServiceStore, projectID, ref st
 	if err := st.UpdateCampaign(ctx, c); err != nil {
 		return nil, err
 	}
+	if err := s.EmitCampaign(ctx, st, EventCampaignUpdated, c, nil); err != nil {
+		return nil, err
+	}
 	return c.Clone(), nil
 }
 
@@ -174,7 +188,10 @@ func (s *Service) SetActive(ctx context.Context, projectID, ref string, active b
 		c.Active = active
 		c.UpdatedAt = s.env.Clock.Now().Ptr()
 		out = c
-		return st.UpdateCampaign(ctx, c)
+		if err := st.UpdateCampaign(ctx, c); err != nil {
+			return err
+		}
+		return s.EmitCampaign(ctx, st, pick(active, EventCampaignEnabled, EventCampaignDisabled), c, nil)
 	})
 	if err != nil {
 		return nil, err
@@ -198,10 +215,19 @@ func (s *Service) Remove(ctx context.Context, st ServiceStore, projectID, ref st
 	if c.Protected {
 		return nil, promotype.Newf(400, "resource_protected", "Resource protected", "Resource campaign with id %s is protected and cannot be deleted", c.ID)
 	}
-	if err := st.BinCampaign(ctx, projectID, c.ID, s.env.Clock.Now()); err != nil {
+	// The event shows the campaign as it was before the delete.
+	pc, err := s.PresentFull(ctx, st, c.Clone())
+	if err != nil {
 		return nil, err
 	}
-	if err := s.rules.UnassignObject(ctx, st, projectID, RelatedCampaign, c.ID); err != nil {
+	now := s.env.Clock.Now()
+	if err := emit(ctx, st, s.env, projectID, EventCampaignDeleted, c.ID, map[string]any{"campaign": pc, "deleted_at": now}); err != nil {
+		return nil, err
+	}
+	if err := st.BinCampaign(ctx, projectID, c.ID, now); err != nil {
+		return nil, err
+	}
+	if err := s.rules.UnassignObject(ctx, st, projectID, Related{Type: RelatedCampaign, ID: c.ID, Object: pc}); err != nil {
 		return nil, err
 	}
 	return c, nil

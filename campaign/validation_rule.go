@@ -119,8 +119,12 @@ func (a *Assignment) normalize() *Assignment {
 
 // RuleStore is the storage port of validation rules and their assignments,
 // scoped by project. Deleting a rule deletes its assignments; a second
-// assignment of one rule to one object is duplicate_found.
+// assignment of one rule to one object is duplicate_found. Bound to a
+// transaction, it also takes the events of the changes made in it (the
+// outbox), which every service port of this package embeds through it.
 type RuleStore interface {
+	promotype.EventStore
+
 	InsertValidationRule(ctx context.Context, r *ValidationRule) error
 	UpdateValidationRule(ctx context.Context, r *ValidationRule) error
 	GetValidationRule(ctx context.Context, projectID, id string) (*ValidationRule, error)

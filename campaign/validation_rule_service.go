@@ -10,9 +10,19 @@ import (
 )
 
 // RelatedResolver checks that an assignment's object exists in the project
-// and returns its canonical id (a voucher may be named by its code). The
-// engine wires it over the campaign, tier and voucher stores.
-type RelatedResolver func(ctx context.Context, projectID, objectType, objectID string) (string, error)
+// and returns it: its canonical id (a voucher may be named by its code) and
+// the object as the API shows it, for the assignment events. The engine
+// wires it over the campaign, tier and voucher services.
+type RelatedResolver func(ctx context.Context, projectID, objectType, objectID string) (Related, error)
+
+// Related is the object an assignment ties a rule to: its type and id and,
+// for the data of the assignment events, the object as the API shows it
+// (nil when unknown).
+type Related struct {
+	Type   string
+	ID     string
+	Object any
+}
 
 // RuleService is the validation rule and assignment use cases.
 type RuleService struct {
@@ -47,10 +57,21 @@ func (s *RuleService) Create(ctx context.Context, projectID string, in Validatio
 	if err := in.apply(r); err != nil {
 		return nil, err
 	}
-	if err := s.store.InsertValidationRule(ctx, r); err != nil {
+	err := s.tx(ctx, func(ctx context.Context, st RuleStore) error {
+		if err := st.InsertValidationRule(ctx, r); err != nil {
+			return err
+		}
+		return s.emitRule(ctx, st, EventRuleCreated, r, "created_at", r.CreatedAt)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return r.normalize(), nil
+}
+
+// emitRule appends an event about rule r through st: data {rule, atKey: at}.
+func (s *RuleService) emitRule(ctx context.Context, st RuleStore, typ string, r *ValidationRule, atKey string, at promotype.Time) error {
+	return emit(ctx, st, s.env, r.ProjectID, typ, r.ID, map[string]any{"rule": r.Clone().normalize(), atKey: at})
 }
 
 // Get returns a validation rule by id.
@@ -91,7 +112,10 @@ func (s *RuleService) Update(ctx context.Context, projectID, id string, in Valid
 		}
 		r.UpdatedAt = s.env.Clock.Now().Ptr()
 		out = r
-		return st.UpdateValidationRule(ctx, r)
+		if err := st.UpdateValidationRule(ctx, r); err != nil {
+			return err
+		}
+		return s.emitRule(ctx, st, EventRuleUpdated, r, "updated_at", *r.UpdatedAt)
 	})
 	if err != nil {
 		return nil, err
@@ -103,7 +127,16 @@ func (s *RuleService) Update(ctx context.Context, projectID, id string, in Valid
 // Delete removes a rule and its assignments.
 func (s *RuleService) Delete(ctx context.Context, projectID, id string) error {
 	defer s.notify(projectID)
-	return s.store.DeleteValidationRule(ctx, projectID, id)
+	return s.tx(ctx, func(ctx context.Context, st RuleStore) error {
+		r, err := st.GetValidationRule(ctx, projectID, id)
+		if err != nil {
+			return err
+		}
+		if err := st.DeleteValidationRule(ctx, projectID, id); err != nil {
+			return err
+		}
+		return s.emitRule(ctx, st, EventRuleDeleted, r, "deleted_at", s.env.Clock.Now())
+	})
 }
 
 // Assign ties a rule to an object (a voucher by default). A second
@@ -128,14 +161,14 @@ func (s *RuleService) Assign(ctx context.Context, projectID, ruleID string, in A
 	if _, err := s.store.GetValidationRule(ctx, projectID, ruleID); err != nil {
 		return nil, err // the rule's 404 first
 	}
-	objectID, err := s.related(ctx, projectID, in.RelatedObjectType, in.RelatedObjectID)
+	to, err := s.related(ctx, projectID, in.RelatedObjectType, in.RelatedObjectID)
 	if err != nil {
 		return nil, err
 	}
 	var out *Assignment
 	err = s.tx(ctx, func(ctx context.Context, st RuleStore) error {
 		var err error
-		out, err = s.AssignIn(ctx, st, projectID, ruleID, in.RelatedObjectType, objectID, force)
+		out, err = s.AssignIn(ctx, st, projectID, ruleID, to, force)
 		return err
 	})
 	if err != nil {
@@ -146,16 +179,16 @@ func (s *RuleService) Assign(ctx context.Context, projectID, ruleID string, in A
 }
 
 // AssignIn ties rule ruleID to an object of the project that the caller
-// checked (objectID is its id), through st: the caller's transaction (a
+// checked (to.ID is its id), through st: the caller's transaction (a
 // campaign or voucher create assigns its validation_rules so). A second
 // assignment of the rule to the object is 409 duplicate_found, unless force
 // replaces it.
-func (s *RuleService) AssignIn(ctx context.Context, st RuleStore, projectID, ruleID, objectType, objectID string, force bool) (*Assignment, error) {
+func (s *RuleService) AssignIn(ctx context.Context, st RuleStore, projectID, ruleID string, to Related, force bool) (*Assignment, error) {
 	r, err := st.GetValidationRule(ctx, projectID, ruleID)
 	if err != nil {
 		return nil, err
 	}
-	existing, err := s.find(ctx, st, projectID, r.ID, objectType, objectID)
+	existing, err := s.find(ctx, st, projectID, r.ID, to.Type, to.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -163,13 +196,13 @@ func (s *RuleService) AssignIn(ctx context.Context, st RuleStore, projectID, rul
 		if !force {
 			return nil, promotype.Duplicate("validation_rules_assignment", "Duplicated validation_rules_assignment exists with id %s", existing.ID)
 		}
-		if err := s.unassign(ctx, st, r, existing.ID); err != nil {
+		if err := s.unassign(ctx, st, r, existing.ID, to.Object); err != nil {
 			return nil, err
 		}
 		r.AssignmentsCount-- // unassign stored it; keep the copy in step
 	}
 	a := &Assignment{ID: s.env.IDs.NewID(PrefixAssignment), ProjectID: projectID, RuleID: r.ID,
-		RelatedObjectID: objectID, RelatedObjectType: objectType, CreatedAt: s.env.Clock.Now()}
+		RelatedObjectID: to.ID, RelatedObjectType: to.Type, CreatedAt: s.env.Clock.Now()}
 	if err := st.InsertAssignment(ctx, a); err != nil {
 		return nil, err
 	}
@@ -177,15 +210,29 @@ func (s *RuleService) AssignIn(ctx context.Context, st RuleStore, projectID, rul
 	if err := st.UpdateValidationRule(ctx, r); err != nil {
 		return nil, err
 	}
+	if err := s.emitAssignment(ctx, st, EventAssignmentCreated, r, a, to.Object); err != nil {
+		return nil, err
+	}
 	return a.normalize(), nil
+}
+
+// emitAssignment appends an assignment event through st: data {rule,
+// assignment} and the related object under its type (campaign, voucher,
+// promotion_tier) when known.
+func (s *RuleService) emitAssignment(ctx context.Context, st RuleStore, typ string, r *ValidationRule, a *Assignment, related any) error {
+	data := map[string]any{"rule": r.Clone().normalize(), "assignment": a.normalize()}
+	if related != nil {
+		data[a.RelatedObjectType] = related
+	}
+	return emit(ctx, st, s.env, r.ProjectID, typ, a.ID, data)
 }
 
 // UnassignObject deletes every assignment of an object, through st (the
 // transaction deleting the object).
-func (s *RuleService) UnassignObject(ctx context.Context, st RuleStore, projectID, objectType, objectID string) error {
+func (s *RuleService) UnassignObject(ctx context.Context, st RuleStore, projectID string, of Related) error {
 	q := promotype.Query{Limit: 1000, OrderBy: "created_at", Must: []promotype.Condition{
-		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
-		{Field: "related_object_id", Op: promotype.OpIs, Values: []string{objectID}},
+		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{of.Type}},
+		{Field: "related_object_id", Op: promotype.OpIs, Values: []string{of.ID}},
 	}}
 	items, _, err := st.ListAssignments(ctx, projectID, q)
 	if err != nil {
@@ -196,7 +243,7 @@ func (s *RuleService) UnassignObject(ctx context.Context, st RuleStore, projectI
 		if err != nil {
 			return err
 		}
-		if err := s.unassign(ctx, st, r, a.ID); err != nil {
+		if err := s.unassign(ctx, st, r, a.ID, of.Object); err != nil {
 			return err
 		}
 	}
@@ -206,16 +253,26 @@ func (s *RuleService) UnassignObject(ctx context.Context, st RuleStore, projectI
 // Unassign deletes an assignment of a rule.
 func (s *RuleService) Unassign(ctx context.Context, projectID, ruleID, assignmentID string) error {
 	defer s.notify(projectID)
+	// The related object (for the event) is read before the transaction:
+	// the resolver reads through the engine's store.
+	var related any
+	if a, err := s.store.GetAssignment(ctx, projectID, assignmentID); err == nil && s.related != nil {
+		if to, err := s.related(ctx, projectID, a.RelatedObjectType, a.RelatedObjectID); err == nil {
+			related = to.Object
+		}
+	}
 	return s.tx(ctx, func(ctx context.Context, st RuleStore) error {
 		r, err := st.GetValidationRule(ctx, projectID, ruleID)
 		if err != nil {
 			return err
 		}
-		return s.unassign(ctx, st, r, assignmentID)
+		return s.unassign(ctx, st, r, assignmentID, related)
 	})
 }
 
-func (s *RuleService) unassign(ctx context.Context, st RuleStore, r *ValidationRule, assignmentID string) error {
+// unassign deletes assignment assignmentID of rule r through st, and
+// records its event (related is the assigned object, or nil).
+func (s *RuleService) unassign(ctx context.Context, st RuleStore, r *ValidationRule, assignmentID string, related any) error {
 	a, err := st.GetAssignment(ctx, r.ProjectID, assignmentID)
 	if err != nil {
 		return err
@@ -228,7 +285,10 @@ func (s *RuleService) unassign(ctx context.Context, st RuleStore, r *ValidationR
 	}
 	c := r.Clone()
 	c.AssignmentsCount--
-	return st.UpdateValidationRule(ctx, c)
+	if err := st.UpdateValidationRule(ctx, c); err != nil {
+		return err
+	}
+	return s.emitAssignment(ctx, st, EventAssignmentDeleted, c, a, related)
 }
 
 // ListAssignments lists assignments; ruleID, objectID and objectType narrow

@@ -52,8 +52,8 @@ func (s *Service) Get(ctx context.Context, projectID, ref string) (*Customer, er
 // customer (else 404); otherwise a source id names the customer to update or
 // create; with neither, a new customer without a source id is created. A
 // stored customer is written only when in sets a field besides its keys, so
-// naming a customer by {id} or {source_id} leaves its updated_at alone. in
-// must have passed Validate.
+// naming a customer by {id} or {source_id} leaves its updated_at alone. A
+// create records customer.created through st. in must have passed Validate.
 func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, in Params) (*Customer, error) {
 	c, err := promotype.UpsertTarget(ctx, "customer", in.ID, in.SourceID, st.GetCustomer, st.FindCustomerBySourceID, projectID)
 	if err != nil {
@@ -76,8 +76,18 @@ func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, 
 	if err := st.InsertCustomer(ctx, c); err != nil {
 		return nil, err
 	}
-	return c.normalize(), nil
+	c.normalize()
+	ev, err := promotype.NewEvent(env, projectID, EventCreated, c.ID, map[string]any{"customer": c})
+	if err != nil {
+		return nil, err
+	}
+	return c, st.AppendEvents(ctx, ev)
 }
+
+// EventCreated is the webhook event a customer create writes to the outbox
+// (in Upsert's transaction), with data {customer}. The engine has no
+// customer delete, so customer.deleted is never written.
+const EventCreated = "customer.created"
 
 // Resolve returns the customer with id or source id ref (404 naming ref when
 // there is none), read through st.

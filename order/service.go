@@ -31,10 +31,8 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Ord
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	if in.Metadata != nil {
-		if err := s.env.CheckMeta(ctx, projectID, "order", in.Metadata); err != nil {
-			return nil, err
-		}
+	if err := s.checkMetadata(ctx, projectID, &in); err != nil {
+		return nil, err
 	}
 	var out *Order
 	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
@@ -91,10 +89,8 @@ func (s *Service) Update(ctx context.Context, projectID, ref string, in Params) 
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	if in.Metadata != nil {
-		if err := s.env.CheckMeta(ctx, projectID, "order", in.Metadata); err != nil {
-			return nil, err
-		}
+	if err := s.checkMetadata(ctx, projectID, &in); err != nil {
+		return nil, err
 	}
 	var out *Order
 	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
@@ -212,6 +208,34 @@ func (s *Service) update(ctx context.Context, st ServiceStore, o *Order, in *Par
 	}
 	o.UpdatedAt = s.env.Clock.Now().Ptr()
 	return o, st.UpdateOrder(ctx, o)
+}
+
+// checkMetadata checks the metadata a create or update sends against the
+// project's schemas: the order's ("order"), each item's ("order_item") and
+// the embedded customer's and referrer's ("customer").
+func (s *Service) checkMetadata(ctx context.Context, projectID string, in *Params) error {
+	check := func(object string, m promotype.Metadata) error {
+		if m == nil {
+			return nil
+		}
+		return s.env.CheckMeta(ctx, projectID, object, m)
+	}
+	if err := check("order", in.Metadata); err != nil {
+		return err
+	}
+	for i := range in.Items {
+		if err := check("order_item", in.Items[i].Metadata); err != nil {
+			return err
+		}
+	}
+	for _, c := range []*customer.Params{in.Customer, in.Referrer} {
+		if c != nil {
+			if err := check("customer", c.Metadata); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // setCustomers sets the customer and the referrer that in names: an object

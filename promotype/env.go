@@ -6,6 +6,11 @@ import "context"
 type Env struct {
 	Clock Clock
 	IDs   IDGenerator
+	// OutboxIDs makes the ids of webhook events and deliveries. It is not
+	// IDs, so that the ids resources get do not depend on what the engine
+	// records for webhooks (tests with SequentialIDs keep their ids). Nil
+	// means crypto-random ids.
+	OutboxIDs IDGenerator
 	// CheckMetadata checks the metadata of a create or update of a resource
 	// of kind relatedObject ("product", "reward", ...) against the project's
 	// metadata schema for it, if there is one (400
@@ -20,6 +25,14 @@ func (e Env) CheckMeta(ctx context.Context, projectID, relatedObject string, m M
 		return nil
 	}
 	return e.CheckMetadata(ctx, projectID, relatedObject, m)
+}
+
+// OutboxID returns a new outbox id with prefix (see OutboxIDs).
+func (e Env) OutboxID(prefix string) string {
+	if e.OutboxIDs == nil {
+		return RandomIDs{}.NewID(prefix)
+	}
+	return e.OutboxIDs.NewID(prefix)
 }
 
 // DefaultEnv is the wall clock and crypto-random ids.

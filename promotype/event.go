@@ -32,7 +32,8 @@ type EventStore interface {
 	AppendEvents(ctx context.Context, events ...*Event) error
 }
 
-// NewEvent returns an event of type typ about entityID, created now, with
+// NewEvent returns an event (id from env.OutboxID) of type typ about
+// entityID, created now, with
 // data encoded as compact JSON (no HTML escaping) for its payload.
 func NewEvent(env Env, projectID, typ, entityID string, data any) (*Event, error) {
 	var b bytes.Buffer
@@ -42,7 +43,7 @@ func NewEvent(env Env, projectID, typ, entityID string, data any) (*Event, error
 		return nil, err
 	}
 	return &Event{
-		ID: env.IDs.NewID(PrefixEvent), ProjectID: projectID, Type: typ, EntityID: entityID,
+		ID: env.OutboxID(PrefixEvent), ProjectID: projectID, Type: typ, EntityID: entityID,
 		CreatedAt: env.Clock.Now(), Data: bytes.TrimSuffix(b.Bytes(), []byte("\n")),
 	}, nil
 }

@@ -42,10 +42,8 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Vou
 	if err := validate.Struct(in); err != nil {
 		return nil, err
 	}
-	if in.Metadata != nil {
-		if err := s.env.CheckMeta(ctx, projectID, "voucher", in.Metadata); err != nil {
-			return nil, err
-		}
+	if err := s.CheckMetadata(ctx, projectID, in.Metadata); err != nil {
+		return nil, err
 	}
 	if err := in.Common.check(); err != nil {
 		return nil, err
@@ -122,18 +120,25 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Vou
 		if err := s.insert(ctx, st, v, code, gen); err != nil {
 			return err
 		}
-		for _, id := range in.ValidationRules {
-			if _, err := s.rules.AssignIn(ctx, st, projectID, id, campaign.RelatedVoucher, v.ID, false); err != nil {
+		if len(in.ValidationRules) > 0 {
+			to, err := s.related(ctx, st, v)
+			if err != nil {
 				return err
 			}
+			for _, id := range in.ValidationRules {
+				if _, err := s.rules.AssignIn(ctx, st, projectID, id, to, false); err != nil {
+					return err
+				}
+			}
 		}
-		out = v
-		return nil
+		var err error
+		out, err = s.created(ctx, st, v)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.Present(ctx, s.store, out)
+	return out, nil
 }
 
 // CreateInCampaign creates one voucher in the campaign with id or name ref
@@ -145,6 +150,9 @@ func (s *Service) CreateInCampaign(ctx context.Context, projectID, ref string, i
 		return nil, err
 	}
 	if err := in.Common.check(); err != nil {
+		return nil, err
+	}
+	if err := s.CheckMetadata(ctx, projectID, in.Metadata); err != nil {
 		return nil, err
 	}
 	if code != nil {
@@ -168,13 +176,13 @@ func (s *Service) CreateInCampaign(ctx context.Context, projectID, ref string, i
 		if err := s.insert(ctx, st, v, code, gen); err != nil {
 			return err
 		}
-		out = v
-		return nil
+		out, err = s.created(ctx, st, v)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.Present(ctx, s.store, out)
+	return out, nil
 }
 
 // PrepareForCampaign checks that campaign c takes new vouchers and returns
@@ -291,10 +299,8 @@ func (s *Service) Update(ctx context.Context, projectID, ref string, in UpdatePa
 	if err := in.Common.check(); err != nil {
 		return nil, err
 	}
-	if in.Metadata != nil {
-		if err := s.env.CheckMeta(ctx, projectID, "voucher", in.Metadata); err != nil {
-			return nil, err
-		}
+	if err := s.CheckMetadata(ctx, projectID, in.Metadata); err != nil {
+		return nil, err
 	}
 	var out *Voucher
 	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
@@ -315,13 +321,16 @@ func (s *Service) Update(ctx context.Context, projectID, ref string, in UpdatePa
 			return err
 		}
 		v.UpdatedAt = s.env.Clock.Now().Ptr()
-		out = v
-		return st.UpdateVoucher(ctx, v)
+		if err := st.UpdateVoucher(ctx, v); err != nil {
+			return err
+		}
+		out, err = s.emit(ctx, st, EventUpdated, v)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.Present(ctx, s.store, out)
+	return out, nil
 }
 
 // SetActive enables or disables the voucher with id or code ref.
@@ -334,13 +343,20 @@ func (s *Service) SetActive(ctx context.Context, projectID, ref string, active b
 		}
 		v.Active = active
 		v.UpdatedAt = s.env.Clock.Now().Ptr()
-		out = v
-		return st.UpdateVoucher(ctx, v)
+		if err := st.UpdateVoucher(ctx, v); err != nil {
+			return err
+		}
+		typ := EventDisabled
+		if active {
+			typ = EventEnabled
+		}
+		out, err = s.emit(ctx, st, typ, v)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.Present(ctx, s.store, out)
+	return out, nil
 }
 
 // Delete moves the voucher with id or code ref to the bin (its code is
@@ -352,6 +368,10 @@ func (s *Service) Delete(ctx context.Context, projectID, ref string, force bool)
 		if err != nil {
 			return err
 		}
+		// The event shows the voucher as it was before the delete.
+		if v, err = s.emit(ctx, st, EventDeleted, v); err != nil {
+			return err
+		}
 		if force {
 			err = st.DeleteVoucher(ctx, projectID, v.ID)
 		} else {
@@ -360,7 +380,7 @@ func (s *Service) Delete(ctx context.Context, projectID, ref string, force bool)
 		if err != nil {
 			return err
 		}
-		if err := s.rules.UnassignObject(ctx, st, projectID, campaign.RelatedVoucher, v.ID); err != nil {
+		if err := s.rules.UnassignObject(ctx, st, projectID, campaign.Related{Type: campaign.RelatedVoucher, ID: v.ID, Object: v}); err != nil {
 			return err
 		}
 		if v.CampaignID == nil {
