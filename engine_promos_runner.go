@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
@@ -122,10 +123,12 @@ func (e *Engine) StartAsyncRunner(ctx context.Context, cfg AsyncRunnerConfig) er
 	return nil
 }
 
-// Close stops the async runner, if started: each worker finishes the chunk
-// in hand, hands its action back (another runner may take it at once) and
-// returns. Close waits for them.
+// Close stops the webhook dispatcher and the async runner, if started: the
+// dispatcher lets its tries in flight end and records them; each runner
+// worker finishes the chunk in hand, hands its action back (another runner
+// may take it at once) and returns. Close waits for them.
 func (e *Engine) Close() error {
+	e.StopWebhookDispatcher()
 	r := &e.promos.runner
 	r.mu.Lock()
 	if !r.started {
@@ -363,7 +366,11 @@ func (w *worker) fail(ctx context.Context, a *project.AsyncAction, reason string
 			if decode(cur, &p, &st) == nil {
 				err := tx.AddCampaignVouchers(ctx, cur.ProjectID, p.CampaignID, st.Done)
 				if err == nil {
-					_, err = tx.SetCampaignStatus(ctx, cur.ProjectID, p.CampaignID, "FAILED", -1)
+					_, err = tx.SetCampaignStatus(ctx, cur.ProjectID, p.CampaignID, campaign.StatusFailed, -1)
+				}
+				if err == nil {
+					err = w.e.promos.campaigns.EmitCampaignByID(ctx, tx, campaign.EventGenerationFailed, cur.ProjectID, p.CampaignID,
+						map[string]any{"count": st.Done, "failed_at": w.now()})
 				}
 				if err != nil && !errors.Is(err, promotype.ErrNotFound) {
 					return err

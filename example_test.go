@@ -84,7 +84,8 @@ func ExampleEngine_CreateProject() {
 	//   "name": "shop",
 	//   "timezone": "Europe/Warsaw",
 	//   "created_at": "2026-01-02T10:00:00.000Z",
-	//   "object": "project"
+	//   "object": "project",
+	//   "webhook_token": "whtok_proj_00000000000000000001"
 	// }
 }
 

@@ -34,6 +34,7 @@ type Engine struct {
 	promotions promotionServices
 
 	settings settingsServices // engine_settings.go
+	webhooks webhookState     // engine_webhooks.go: delivery
 }
 
 // New returns an engine over store.
@@ -51,6 +52,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.settings.metadataSchemas = project.NewMetadataSchemaService(store, e.env)
 	e.env.CheckMetadata = e.settings.metadataSchemas.CheckMetadata
 	e.settings.webhooks = webhook.NewService(store, e.env, cfg.webhookTargets)
+	e.webhooks.policy = cfg.webhookTargets
 	e.settings.eventSchemas = project.NewCustomEventSchemaService(store, e.env)
 	e.settings.branding = project.NewBrandingService(store, e.env)
 	e.catalog = catalog.NewService(store, storage.Tx(store, func(s storage.Store) catalog.Store { return s }), e.env)

@@ -47,6 +47,7 @@ const (
 type harness struct {
 	t       testing.TB
 	engine  *promo.Engine
+	store   *memory.Store
 	clock   *promotype.ManualClock
 	project *project.Project
 	handler http.Handler
@@ -59,7 +60,9 @@ func newHarness(t testing.TB, opts ...httpadapter.Option) *harness {
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	clock := promotype.NewManualClock(epoch)
-	eng, err := promo.New(memory.New(), promo.WithClock(clock), promo.WithIDGenerator(&promotype.SequentialIDs{}), promo.WithLogger(logger))
+	store := memory.New()
+	eng, err := promo.New(store, promo.WithClock(clock), promo.WithIDGenerator(&promotype.SequentialIDs{}),
+		promo.WithOutboxIDGenerator(&promotype.SequentialIDs{}), promo.WithLogger(logger))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +80,7 @@ func newHarness(t testing.TB, opts ...httpadapter.Option) *harness {
 		httpadapter.WithRequestIDFunc(func() string { return testRequestID }),
 		httpadapter.WithLogger(logger),
 	}, opts...)
-	return &harness{t: t, engine: eng, clock: clock, project: p, handler: httpadapter.New(eng, opts...), logs: logs}
+	return &harness{t: t, engine: eng, store: store, clock: clock, project: p, handler: httpadapter.New(eng, opts...), logs: logs}
 }
 
 // with returns a copy of h reporting to t (for fuzz and subtest functions).

@@ -28,6 +28,7 @@ func (s *server) routes() []route {
 		s.campaignRoutes(),  // campaigns.go, vouchers.go, async_actions.go
 		s.ruleRoutes(),      // validation_rules.go
 		s.promotionRoutes(), // promotions.go
+		s.webhookSendoutRoutes(),
 	)
 }
 

@@ -19,6 +19,10 @@ type Project struct {
 	TimeZone  string         `json:"timezone"`
 	CreatedAt promotype.Time `json:"created_at"`
 	Object    string         `json:"object"`
+	// WebhookToken is the secret that signs the project's webhook
+	// deliveries (the X-Voucherify-Signature header), as the hosted
+	// management API names it.
+	WebhookToken string `json:"webhook_token"`
 }
 
 // Location returns the project's time zone.
@@ -60,5 +64,23 @@ func New(in Params, env promotype.Env) (*Project, error) {
 	if id == "" {
 		id = env.IDs.NewID(promotype.PrefixProject)
 	}
-	return &Project{ID: id, Name: in.Name, TimeZone: in.TimeZone, CreatedAt: env.Clock.Now(), Object: "project"}, nil
+	return &Project{ID: id, Name: in.Name, TimeZone: in.TimeZone, CreatedAt: env.Clock.Now(), Object: "project",
+		WebhookToken: newWebhookToken(env.IDs, id)}, nil
+}
+
+// webhookTokenLength is the number of base62 characters of a webhook token
+// (about 238 bits).
+const webhookTokenLength = 40
+
+const base62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// newWebhookToken returns a new project's webhook secret: crypto-random
+// base62 characters. Under the predictable id generator of tests and
+// golden files (promotype.SequentialIDs) the token is predictable too,
+// derived from the project id, so that recorded responses stay stable.
+func newWebhookToken(ids promotype.IDGenerator, projectID string) string {
+	if _, ok := ids.(*promotype.SequentialIDs); ok {
+		return "whtok_" + projectID
+	}
+	return promotype.RandomString(webhookTokenLength, base62)
 }

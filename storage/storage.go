@@ -46,6 +46,7 @@ type Store interface {
 	order.Store
 	voucher.Store
 	webhook.Store
+	webhook.OutboxStore
 	project.SettingsStore
 	promotype.EventStore
 

@@ -40,9 +40,14 @@ func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger) er
 	}
 	defer func() {
 		if err := eng.Close(); err != nil {
-			logger.Error("stopping the async runner", "err", err)
+			logger.Error("stopping the async runner and the webhook dispatcher", "err", err)
 		}
 	}()
+	// The webhook dispatcher delivers the outbox to the projects' webhook
+	// configurations; Close stops it too, letting tries in flight end.
+	if err := eng.StartWebhookDispatcher(context.Background()); err != nil {
+		return err
+	}
 	s, err := bootstrap(ctx, eng, cfg)
 	if err != nil {
 		return err

@@ -144,11 +144,21 @@ func (l *listener) deliver(inv auth.Invalidation) {
 // run keeps a listening session up until ctx ends or the pool is closed.
 func (l *listener) run(ctx context.Context) {
 	defer l.retire()
+	keepListening(ctx, l.db, l.session, func() { l.freshUntil.Store(0) })
+}
+
+// keepListening runs session (one LISTEN connection) until ctx ends or the
+// pool is closed, starting it again after each failure (its error only
+// means "try again") with a backoff that resets once a session lasted.
+// ended, if not nil, runs after each session.
+func keepListening(ctx context.Context, db *sql.DB, session func(context.Context) error, ended func()) {
 	backoff := 50 * time.Millisecond
-	for ctx.Err() == nil && !poolClosed(l.db) {
+	for ctx.Err() == nil && !poolClosed(db) {
 		started := time.Now()
-		_ = l.session(ctx) // the error only matters as "try again"
-		l.freshUntil.Store(0)
+		_ = session(ctx)
+		if ended != nil {
+			ended()
+		}
 		if time.Since(started) > feedStaleAfter {
 			backoff = 50 * time.Millisecond // it worked for a while
 		}

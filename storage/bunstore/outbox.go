@@ -10,25 +10,34 @@ import (
 	"github.com/promoengine/promo/promotype"
 )
 
-// eventRow is a row of the webhook outbox (migration 0008).
+// eventRow is a row of the webhook outbox (migrations 0008, 0009).
 type eventRow struct {
 	bun.BaseModel `bun:"table:promo_events,alias:ev"`
 
-	Seq       int64           `bun:"seq,pk,autoincrement"`
-	ProjectID string          `bun:"project_id"`
-	ID        string          `bun:"id"`
-	Type      string          `bun:"type"`
-	EntityID  string          `bun:"entity_id"`
-	CreatedAt time.Time       `bun:"created_at"`
-	Data      json.RawMessage `bun:"data,type:json"`
+	Seq       int64     `bun:"seq,pk,autoincrement"`
+	ProjectID string    `bun:"project_id"`
+	ID        string    `bun:"id"`
+	Type      string    `bun:"type"`
+	EntityID  string    `bun:"entity_id"`
+	CreatedAt time.Time `bun:"created_at"`
+	// Data is the payload's text, kept as is: a json.RawMessage would go
+	// through encoding/json, which escapes <, > and &.
+	Data      string `bun:"data"`
+	FannedOut bool   `bun:"fanned_out"`
 }
 
-func (r *eventRow) domain() (*promotype.Event, error) {
+func (r *eventRow) domain() *promotype.Event {
 	return &promotype.Event{ID: r.ID, ProjectID: r.ProjectID, Type: r.Type, EntityID: r.EntityID,
-		CreatedAt: domainTime(r.CreatedAt), Data: r.Data}, nil
+		CreatedAt: domainTime(r.CreatedAt), Data: json.RawMessage(r.Data)}
 }
 
-// AppendEvents writes events to the outbox in one statement.
+// eventsChannel is the NOTIFY channel of appended events; the payload is
+// the schema (the channel is shared by every schema of the database).
+const eventsChannel = "promo_events"
+
+// AppendEvents writes events to the outbox and notifies eventsChannel, in
+// one statement. PostgreSQL sends the notification when the transaction
+// commits (never when it rolls back), once per transaction and schema.
 func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) error {
 	if len(events) == 0 {
 		return nil
@@ -38,10 +47,17 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 		if err := checkText("event", str("id", e.ID), str("project_id", e.ProjectID), str("type", e.Type), str("entity_id", e.EntityID)); err != nil {
 			return err
 		}
+		data := string(e.Data)
+		if data == "" {
+			data = "null" // the column is NOT NULL; the envelope sends {} for it
+		}
 		rows[i] = eventRow{ProjectID: e.ProjectID, ID: e.ID, Type: e.Type, EntityID: e.EntityID,
-			CreatedAt: sqlTime(e.CreatedAt), Data: e.Data}
+			CreatedAt: sqlTime(e.CreatedAt), Data: data}
 	}
-	if _, err := s.db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+	insert := s.db.NewInsert().Model(&rows).Returning("NULL")
+	_, err := s.db.NewSelect().With("ins", insert).
+		ColumnExpr("pg_notify(?, coalesce(current_schema(), ''))", eventsChannel).Exec(ctx)
+	if err != nil {
 		return fail("append events", err, nil)
 	}
 	return nil

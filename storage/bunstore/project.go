@@ -17,18 +17,20 @@ type projectRow struct {
 	Name      string    `bun:"name"`
 	TimeZone  string    `bun:"time_zone"`
 	CreatedAt time.Time `bun:"created_at"`
+	// WebhookToken signs the project's webhook deliveries (migration 0009).
+	WebhookToken string `bun:"webhook_token"`
 }
 
 func (r *projectRow) domain() *project.Project {
-	return &project.Project{ID: r.ID, Name: r.Name, TimeZone: r.TimeZone, CreatedAt: domainTime(r.CreatedAt)}
+	return &project.Project{ID: r.ID, Name: r.Name, TimeZone: r.TimeZone, CreatedAt: domainTime(r.CreatedAt), WebhookToken: r.WebhookToken}
 }
 
 // InsertProject implements project.Store.
 func (s *Store) InsertProject(ctx context.Context, p *project.Project) error {
-	if err := checkText("project", str("id", p.ID), str("name", p.Name), str("timezone", p.TimeZone)); err != nil {
+	if err := checkText("project", str("id", p.ID), str("name", p.Name), str("timezone", p.TimeZone), str("webhook_token", p.WebhookToken)); err != nil {
 		return err
 	}
-	row := &projectRow{ID: p.ID, Name: p.Name, TimeZone: p.TimeZone, CreatedAt: sqlTime(p.CreatedAt)}
+	row := &projectRow{ID: p.ID, Name: p.Name, TimeZone: p.TimeZone, CreatedAt: sqlTime(p.CreatedAt), WebhookToken: p.WebhookToken}
 	dup := func() error { return promotype.Duplicate("project", "Duplicated project exists with id %s", p.ID) }
 	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
 	if err != nil {

@@ -2,18 +2,54 @@ package memory
 
 import (
 	"context"
+	"slices"
+	"sync"
 
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/webhook"
 )
 
-// outboxData is the webhook outbox: events in the order they were appended.
+// outboxData is the webhook outbox: events in the order they were
+// appended, and the sendouts they were fanned out into.
 type outboxData struct {
 	events []*promotype.Event
+	// fanned counts the events fanned out: they are taken oldest first, and
+	// a fan-out holds the store's lock, so these are events[:fanned].
+	fanned   int
+	sendouts map[string]map[string]*sendoutRow // project → sendout id
+	pending  map[*sendoutRow]struct{}          // the sendouts still PENDING
+	planned  map[[3]string]bool                // (project, webhook, event) already has a sendout
+	seq      int64                             // creation order of sendouts
+	feed     eventFeed                         // woken by AppendEvents
 }
 
-// AppendEvents adds copies of events to the outbox.
+// sendoutRow is a stored sendout, with the index of its event in events and
+// its creation order (the tie-break of due sendouts).
+type sendoutRow struct {
+	s     *webhook.Sendout
+	event int
+	seq   int64
+}
+
+func (r *sendoutRow) clone() *sendoutRow {
+	return &sendoutRow{s: r.s.Clone(), event: r.event, seq: r.seq}
+}
+
+// init makes the maps of a store's first fan-out.
+func (o *outboxData) init() {
+	if o.sendouts == nil {
+		o.sendouts = map[string]map[string]*sendoutRow{}
+		o.pending = map[*sendoutRow]struct{}{}
+		o.planned = map[[3]string]bool{}
+	}
+}
+
+// AppendEvents adds copies of events to the outbox and wakes the watchers.
+// Inside a transaction they are woken before the commit, but what they do
+// next (FanOutEvents) waits for the store's lock, so it sees the events
+// once they are committed and never if they are rolled back.
 func (s *Store) AppendEvents(_ context.Context, events ...*promotype.Event) error {
-	return s.write(func(d *data, u *undo) error {
+	err := s.write(func(d *data, u *undo) error {
 		n := len(d.outbox.events)
 		for _, e := range events {
 			d.outbox.events = append(d.outbox.events, e.Clone())
@@ -21,6 +57,10 @@ func (s *Store) AppendEvents(_ context.Context, events ...*promotype.Event) erro
 		u.push(func() { d.outbox.events = d.outbox.events[:n] })
 		return nil
 	})
+	if err == nil && len(events) > 0 {
+		s.d.outbox.feed.wake()
+	}
+	return err
 }
 
 // Events returns copies of the outbox's events of projectID, oldest first
@@ -35,4 +75,215 @@ func (s *Store) Events(projectID string) []*promotype.Event {
 		}
 	})
 	return out
+}
+
+// FanOutEvents implements webhook.OutboxStore.
+func (s *Store) FanOutEvents(_ context.Context, limit int, plan func(*promotype.Event, []*webhook.Webhook) []*webhook.Sendout) (events int, stored []*webhook.Delivery, err error) {
+	err = s.write(func(d *data, u *undo) error {
+		o := &d.outbox
+		o.init()
+		from := o.fanned
+		to := min(len(o.events), from+max(limit, 0))
+		for i := from; i < to; i++ {
+			e := o.events[i]
+			hooks := hearing(d, e)
+			for _, sd := range plan(e.Clone(), hooks) {
+				if !o.insertSendout(u, sd, i) {
+					continue
+				}
+				x := &webhook.Delivery{Sendout: sd.Clone(), Event: e.Clone()}
+				if w, ok := d.settings.webhooks.get(sd.ProjectID, sd.WebhookID); ok {
+					x.Webhook = w.Clone()
+				}
+				if p, ok := d.projects.get("", sd.ProjectID); ok {
+					x.Secret = p.WebhookToken
+				}
+				stored = append(stored, x)
+			}
+		}
+		o.fanned = to
+		u.push(func() { o.fanned = from })
+		events = to - from
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return events, stored, nil
+}
+
+// hearing returns copies of the configurations that hear e, by id.
+func hearing(d *data, e *promotype.Event) []*webhook.Webhook {
+	var out []*webhook.Webhook
+	for _, w := range d.settings.webhooks.rows[e.ProjectID] {
+		if webhook.Hears(w, e) {
+			out = append(out, w.Clone())
+		}
+	}
+	slices.SortFunc(out, func(a, b *webhook.Webhook) int { return compareStrings(a.ID, b.ID) })
+	return out
+}
+
+// insertSendout stores a copy of sd (of the event at index event) unless
+// its event and configuration already have one.
+func (o *outboxData) insertSendout(u *undo, sd *webhook.Sendout, event int) bool {
+	pair := [3]string{sd.ProjectID, sd.WebhookID, sd.EventID}
+	byID := o.sendouts[sd.ProjectID]
+	if o.planned[pair] || byID[sd.ID] != nil {
+		return false
+	}
+	if byID == nil {
+		byID = map[string]*sendoutRow{}
+		o.sendouts[sd.ProjectID] = byID
+	}
+	o.seq++
+	r := &sendoutRow{s: sd.Clone(), event: event, seq: o.seq}
+	byID[sd.ID] = r
+	o.planned[pair] = true
+	if r.s.Status == webhook.SendoutPending {
+		o.pending[r] = struct{}{}
+	}
+	u.push(func() {
+		delete(byID, sd.ID)
+		delete(o.planned, pair)
+		delete(o.pending, r)
+	})
+	return true
+}
+
+// ClaimSendouts implements webhook.OutboxStore.
+func (s *Store) ClaimSendouts(_ context.Context, now, leaseUntil promotype.Time, limit int) ([]*webhook.Delivery, error) {
+	var out []*webhook.Delivery
+	err := s.write(func(d *data, u *undo) error {
+		o := &d.outbox
+		o.init()
+		var due []*sendoutRow
+		for r := range o.pending {
+			if r.s.NextAttemptAt == nil || !r.s.NextAttemptAt.After(now.Time) {
+				due = append(due, r)
+			}
+		}
+		slices.SortFunc(due, func(a, b *sendoutRow) int {
+			if c := promotype.Compare(tmPtr(a.s.NextAttemptAt), tmPtr(b.s.NextAttemptAt)); c != 0 {
+				return c
+			}
+			return int(a.seq - b.seq)
+		})
+		for _, r := range due[:min(len(due), max(limit, 0))] {
+			old := r.s
+			c := old.Clone()
+			c.Attempts++
+			c.NextAttemptAt = leaseUntil.Ptr()
+			r.s = c
+			u.push(func() { r.s = old })
+			x := &webhook.Delivery{Sendout: c.Clone(), Event: o.events[r.event].Clone()}
+			if w, ok := d.settings.webhooks.get(c.ProjectID, c.WebhookID); ok {
+				x.Webhook = w.Clone()
+			}
+			if p, ok := d.projects.get("", c.ProjectID); ok {
+				x.Secret = p.WebhookToken
+			}
+			out = append(out, x)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// RecordSendouts implements webhook.OutboxStore.
+func (s *Store) RecordSendouts(_ context.Context, outcomes ...webhook.Outcome) (lost []string, err error) {
+	err = s.write(func(d *data, u *undo) error {
+		o := &d.outbox
+		o.init()
+		for _, oc := range outcomes {
+			if !o.record(d, u, oc) {
+				lost = append(lost, oc.Sendout.ID)
+			}
+		}
+		return nil
+	})
+	return lost, err
+}
+
+// record applies one outcome if its sendout is still held with the
+// attempt count of the outcome.
+func (o *outboxData) record(d *data, u *undo, oc webhook.Outcome) bool {
+	sd := oc.Sendout
+	r := o.sendouts[sd.ProjectID][sd.ID]
+	if r == nil || r.s.Status != webhook.SendoutPending || r.s.Attempts != sd.Attempts {
+		return false
+	}
+	old := r.s
+	c := sd.Clone()
+	c.ID, c.Object, c.ProjectID, c.WebhookID, c.EventID = old.ID, old.Object, old.ProjectID, old.WebhookID, old.EventID
+	c.EventType, c.TargetURL, c.CreatedAt = old.EventType, old.TargetURL, old.CreatedAt
+	r.s = c
+	u.push(func() { r.s = old })
+	if c.Status != webhook.SendoutPending {
+		delete(o.pending, r)
+		u.push(func() { o.pending[r] = struct{}{} })
+	}
+	if !oc.Deactivate {
+		return true
+	}
+	if w, ok := d.settings.webhooks.get(c.ProjectID, c.WebhookID); ok {
+		off := w.Clone()
+		off.Active = false
+		off.UpdatedAt = promotype.ClonePtr(c.LastAttemptAt)
+		d.settings.webhooks.put(u, c.ProjectID, c.WebhookID, off)
+	}
+	return true
+}
+
+// ListSendouts implements webhook.OutboxStore.
+func (s *Store) ListSendouts(_ context.Context, projectID, webhookID string, q promotype.Query) (out []*webhook.Sendout, total int, err error) {
+	s.read(func(d *data) {
+		rows, n := list(d.outbox.sendouts[projectID], q,
+			func(r *sendoutRow, name string) promotype.Value { return r.s.Field(name) },
+			func(r *sendoutRow) string { return r.s.ID },
+			func(r *sendoutRow) bool { return r.s.WebhookID == webhookID },
+			(*sendoutRow).clone)
+		out, total = make([]*webhook.Sendout, len(rows)), n
+		for i, r := range rows {
+			out[i] = r.s
+		}
+	})
+	return out, total, nil
+}
+
+// WatchEvents implements webhook.OutboxStore: wake is called in the
+// goroutine of every AppendEvents of this store (and of its transactions).
+func (s *Store) WatchEvents(wake func()) (stop func()) {
+	return s.d.outbox.feed.subscribe(wake)
+}
+
+// eventFeed is the in-process list of the outbox's watchers.
+type eventFeed struct {
+	mu   sync.Mutex
+	next int
+	subs map[int]func()
+}
+
+func (f *eventFeed) subscribe(fn func()) func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.subs == nil {
+		f.subs = map[int]func(){}
+	}
+	id := f.next
+	f.next++
+	f.subs[id] = fn
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		delete(f.subs, id)
+	}
+}
+
+func (f *eventFeed) wake() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, fn := range f.subs {
+		fn()
+	}
 }

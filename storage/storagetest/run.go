@@ -53,6 +53,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"CustomEventSchemas", testCustomEventSchemas}, // management.go
 		{"Brandings", testBrandings},                   // management.go
 		{"CustomEvents", testCustomEvents},             // management.go
+		{"Outbox", testOutbox},                         // outbox.go: webhook delivery
 	}
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) { s.fn(t, newStore) })

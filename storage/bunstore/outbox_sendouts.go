@@ -1,0 +1,395 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/webhook"
+)
+
+// Webhook delivery (webhook.OutboxStore) over promo_events and
+// promo_webhook_sendouts (migration 0009). Fan-out and claims lock rows
+// with FOR UPDATE SKIP LOCKED, so dispatchers in any number of processes
+// share the work without waiting for each other and without taking the
+// same row twice.
+
+// bookkeeping runs fn in a read-committed transaction of its own that
+// commits without waiting for its WAL record to reach the disk
+// (synchronous_commit off, for this transaction only), or in the
+// transaction s is bound to, unchanged. Fan-outs, claims and outcomes are
+// the dispatchers' bookkeeping: a server crash may forget the last few
+// milliseconds of them, which only means that some sendouts are planned,
+// claimed or tried again, never that an event is lost (the events are
+// committed by their own transactions, as durably as the server is set
+// up). Not waiting for the disk takes most of the cost of a commit off
+// every try.
+func (s *Store) bookkeeping(ctx context.Context, fn func(ctx context.Context, db bun.IDB) error) error {
+	switch s.db.(type) {
+	case bun.Tx, *bun.Tx:
+		return fn(ctx, s.db)
+	}
+	return s.db.RunInTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted}, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.ExecContext(ctx, "SET LOCAL synchronous_commit TO OFF"); err != nil {
+			return fail("set synchronous_commit", err, nil)
+		}
+		return fn(ctx, tx)
+	})
+}
+
+// sendoutRow is a row of promo_webhook_sendouts.
+type sendoutRow struct {
+	bun.BaseModel `bun:"table:promo_webhook_sendouts,alias:so"`
+
+	Seq            int64      `bun:"seq,pk,autoincrement"`
+	ProjectID      string     `bun:"project_id"`
+	ID             string     `bun:"id"`
+	WebhookID      string     `bun:"webhook_id"`
+	EventID        string     `bun:"event_id"`
+	EventType      string     `bun:"event_type"`
+	TargetURL      string     `bun:"target_url"`
+	Status         string     `bun:"status"`
+	Attempts       int        `bun:"attempts"`
+	CreatedAt      time.Time  `bun:"created_at"`
+	NextAttemptAt  *time.Time `bun:"next_attempt_at"`
+	LastAttemptAt  *time.Time `bun:"last_attempt_at"`
+	DeliveredAt    *time.Time `bun:"delivered_at"`
+	LastStatusCode *int       `bun:"last_status_code"`
+	LastError      *string    `bun:"last_error"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *sendoutRow) listTotal() int { return r.Total }
+
+func (r *sendoutRow) domain() *webhook.Sendout {
+	return &webhook.Sendout{
+		ID: r.ID, Object: "webhook_sendout", ProjectID: r.ProjectID, WebhookID: r.WebhookID,
+		EventID: r.EventID, EventType: r.EventType, TargetURL: r.TargetURL,
+		Status: webhook.SendoutStatus(r.Status), Attempts: r.Attempts, CreatedAt: domainTime(r.CreatedAt),
+		NextAttemptAt: domainTimePtr(r.NextAttemptAt), LastAttemptAt: domainTimePtr(r.LastAttemptAt),
+		DeliveredAt: domainTimePtr(r.DeliveredAt), LastStatusCode: promotype.ClonePtr(r.LastStatusCode),
+		LastError: promotype.ClonePtr(r.LastError),
+	}
+}
+
+func newSendoutRow(s *webhook.Sendout) (sendoutRow, error) {
+	err := checkText("webhook_sendout", str("id", s.ID), str("project_id", s.ProjectID), str("webhook_id", s.WebhookID),
+		str("event_id", s.EventID), str("event_type", s.EventType), str("target_url", s.TargetURL), text{"last_error", s.LastError})
+	return sendoutRow{
+		ProjectID: s.ProjectID, ID: s.ID, WebhookID: s.WebhookID, EventID: s.EventID, EventType: s.EventType,
+		TargetURL: s.TargetURL, Status: string(s.Status), Attempts: s.Attempts, CreatedAt: sqlTime(s.CreatedAt),
+		NextAttemptAt: sqlTimePtr(s.NextAttemptAt), LastAttemptAt: sqlTimePtr(s.LastAttemptAt),
+		DeliveredAt: sqlTimePtr(s.DeliveredAt), LastStatusCode: promotype.ClonePtr(s.LastStatusCode),
+		LastError: promotype.ClonePtr(s.LastError),
+	}, err
+}
+
+// FanOutEvents implements webhook.OutboxStore: in one transaction, it
+// locks the oldest events not fanned out (skipping those another fan-out
+// holds), reads the active configurations of their projects, inserts the
+// planned sendouts, marks the events and reads the projects' tokens.
+func (s *Store) FanOutEvents(ctx context.Context, limit int, plan func(*promotype.Event, []*webhook.Webhook) []*webhook.Sendout) (events int, stored []*webhook.Delivery, err error) {
+	if limit <= 0 {
+		return 0, nil, nil
+	}
+	err = s.bookkeeping(ctx, func(ctx context.Context, db bun.IDB) error {
+		events, stored = 0, nil
+		var evs []eventRow
+		err := db.NewSelect().Model(&evs).Where("NOT ev.fanned_out").OrderExpr("ev.seq").Limit(int64(limit)).
+			For("UPDATE SKIP LOCKED").Scan(ctx)
+		if err != nil {
+			return fail("claim events", err, nil)
+		}
+		if len(evs) == 0 {
+			return nil
+		}
+		hooks, err := activeWebhooks(ctx, db, evs)
+		if err != nil {
+			return err
+		}
+		var rows []sendoutRow
+		var planned []*webhook.Delivery
+		seqs := make([]int64, len(evs))
+		for i := range evs {
+			seqs[i] = evs[i].Seq
+			e := evs[i].domain()
+			var hearing []*webhook.Webhook
+			for _, w := range hooks[e.ProjectID] {
+				if webhook.Hears(w, e) {
+					hearing = append(hearing, w.Clone())
+				}
+			}
+			for _, sd := range plan(e.Clone(), hearing) {
+				r, err := newSendoutRow(sd)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, r)
+				x := &webhook.Delivery{Sendout: sd.Clone(), Event: e.Clone()}
+				for _, w := range hearing {
+					if w.ID == sd.WebhookID {
+						x.Webhook = w.Clone()
+					}
+				}
+				planned = append(planned, x)
+			}
+		}
+		if _, err := db.NewUpdate().Model((*eventRow)(nil)).Set("fanned_out = TRUE").Where("ev.seq IN (?)", bun.In(seqs)).Exec(ctx); err != nil {
+			return fail("mark events fanned out", err, nil)
+		}
+		events = len(evs)
+		if len(rows) == 0 {
+			return nil
+		}
+		var inserted []struct {
+			ProjectID string `bun:"project_id"`
+			ID        string `bun:"id"`
+		}
+		if err := db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("project_id, id").Scan(ctx, &inserted); err != nil {
+			return fail("insert sendouts", err, nil)
+		}
+		tokens, err := webhookTokens(ctx, db, evs)
+		if err != nil {
+			return err
+		}
+		ok := make(map[[2]string]bool, len(inserted))
+		for _, k := range inserted {
+			ok[[2]string{k.ProjectID, k.ID}] = true
+		}
+		for _, x := range planned {
+			if ok[[2]string{x.Sendout.ProjectID, x.Sendout.ID}] {
+				x.Secret = tokens[x.Sendout.ProjectID]
+				stored = append(stored, x)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, err
+	}
+	return events, stored, nil
+}
+
+// projectsOf returns the distinct projects of evs.
+func projectsOf(evs []eventRow) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range evs {
+		if !seen[e.ProjectID] {
+			seen[e.ProjectID] = true
+			out = append(out, e.ProjectID)
+		}
+	}
+	return out
+}
+
+// webhookTokens returns the webhook tokens of the projects of evs.
+func webhookTokens(ctx context.Context, db bun.IDB, evs []eventRow) (map[string]string, error) {
+	var rows []projectRow
+	if err := db.NewSelect().Model(&rows).Column("id", "webhook_token").Where("p.id IN (?)", bun.In(projectsOf(evs))).Scan(ctx); err != nil {
+		return nil, fail("read webhook tokens", err, nil)
+	}
+	out := make(map[string]string, len(rows))
+	for _, r := range rows {
+		out[r.ID] = r.WebhookToken
+	}
+	return out, nil
+}
+
+// activeWebhooks returns the active configurations of the projects of evs,
+// by project, in id order.
+func activeWebhooks(ctx context.Context, db bun.IDB, evs []eventRow) (map[string][]*webhook.Webhook, error) {
+	var rows []docRow
+	err := db.NewSelect().Model(&rows).Where("d.project_id IN (?)", bun.In(projectsOf(evs))).
+		Where("(d.doc->>'active')::boolean").OrderExpr("d.project_id, d.id").Scan(ctx)
+	if err != nil {
+		return nil, fail("read webhooks", err, nil)
+	}
+	out := map[string][]*webhook.Webhook{}
+	for i := range rows {
+		w, err := webhooks.decode(&rows[i])
+		if err != nil {
+			return nil, err
+		}
+		out[w.ProjectID] = append(out[w.ProjectID], w)
+	}
+	return out, nil
+}
+
+// claimedRow is a claimed sendout joined with its event, its project's
+// token and its configuration (absent once deleted).
+type claimedRow struct {
+	sendoutRow
+
+	EvType      string          `bun:"ev_type"`
+	EvEntityID  string          `bun:"ev_entity_id"`
+	EvCreatedAt time.Time       `bun:"ev_created_at"`
+	EvData      string          `bun:"ev_data"`
+	Secret      string          `bun:"secret"`
+	HookDoc     json.RawMessage `bun:"hook_doc,type:jsonb"`
+	HookCreated *time.Time      `bun:"hook_created_at"`
+	HookUpdated *time.Time      `bun:"hook_updated_at"`
+}
+
+// claimSQL leases the due sendouts and returns them with what their tries
+// need, in one statement.
+const claimSQL = `WITH c AS (
+	SELECT seq FROM promo_webhook_sendouts
+	WHERE status = 'PENDING' AND next_attempt_at <= ?
+	ORDER BY next_attempt_at, seq
+	LIMIT ?
+	FOR UPDATE SKIP LOCKED
+), u AS (
+	UPDATE promo_webhook_sendouts AS so SET attempts = so.attempts + 1, next_attempt_at = ?
+	FROM c WHERE so.seq = c.seq
+	RETURNING so.*
+)
+SELECT u.*, e.type AS ev_type, e.entity_id AS ev_entity_id, e.created_at AS ev_created_at, e.data AS ev_data,
+	p.webhook_token AS secret, w.doc AS hook_doc, w.created_at AS hook_created_at, w.updated_at AS hook_updated_at
+FROM u
+JOIN promo_events e ON e.project_id = u.project_id AND e.id = u.event_id
+JOIN promo_projects p ON p.id = u.project_id
+LEFT JOIN promo_webhooks w ON w.project_id = u.project_id AND w.id = u.webhook_id
+ORDER BY u.seq`
+
+// ClaimSendouts implements webhook.OutboxStore.
+func (s *Store) ClaimSendouts(ctx context.Context, now, leaseUntil promotype.Time, limit int) ([]*webhook.Delivery, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	var rows []claimedRow
+	err := s.bookkeeping(ctx, func(ctx context.Context, db bun.IDB) error {
+		rows = rows[:0]
+		return db.NewRaw(claimSQL, sqlTime(now), limit, sqlTime(leaseUntil)).Scan(ctx, &rows)
+	})
+	if err != nil {
+		return nil, fail("claim sendouts", err, nil)
+	}
+	out := make([]*webhook.Delivery, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		x := &webhook.Delivery{
+			Sendout: r.domain(),
+			Event: &promotype.Event{ID: r.EventID, ProjectID: r.ProjectID, Type: r.EvType, EntityID: r.EvEntityID,
+				CreatedAt: domainTime(r.EvCreatedAt), Data: json.RawMessage(r.EvData)},
+			Secret: r.Secret,
+		}
+		if r.HookDoc != nil && r.HookCreated != nil {
+			w, err := webhooks.decode(&docRow{ProjectID: r.ProjectID, ID: r.WebhookID, CreatedAt: *r.HookCreated, UpdatedAt: r.HookUpdated, Doc: r.HookDoc})
+			if err != nil {
+				return nil, err
+			}
+			x.Webhook = w
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// recordSQL applies outcomes, given as VALUES rows of recordColumns, to
+// the sendouts still held with their attempt counts, and returns those it
+// applied (with the attempt count, which tells two outcomes of one sendout
+// apart).
+const (
+	recordColumns = "(project_id, id, status, attempts, next_attempt_at, last_attempt_at, delivered_at, last_status_code, last_error)"
+	recordRow     = `(?::text, ?::text, ?::text, ?::integer, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::integer, ?::text)`
+	recordSQL     = `UPDATE promo_webhook_sendouts AS so
+SET status = v.status, next_attempt_at = v.next_attempt_at, last_attempt_at = v.last_attempt_at,
+	delivered_at = v.delivered_at, last_status_code = v.last_status_code, last_error = v.last_error
+FROM (VALUES %s) AS v ` + recordColumns + `
+WHERE so.project_id = v.project_id AND so.id = v.id AND so.status = 'PENDING' AND so.attempts = v.attempts
+RETURNING so.project_id, so.id, so.attempts`
+)
+
+// RecordSendouts implements webhook.OutboxStore: one statement applies
+// every outcome, a second deactivates the configurations of those given
+// up, in one transaction.
+func (s *Store) RecordSendouts(ctx context.Context, outcomes ...webhook.Outcome) ([]string, error) {
+	if len(outcomes) == 0 {
+		return nil, nil
+	}
+	rows := make([]string, 0, len(outcomes))
+	args := make([]any, 0, 9*len(outcomes))
+	var lost []string
+	for _, oc := range outcomes {
+		r, err := newSendoutRow(oc.Sendout)
+		if err != nil {
+			return nil, err
+		}
+		if !storableKeys(r.ProjectID, r.ID) {
+			lost = append(lost, r.ID)
+			continue
+		}
+		rows = append(rows, recordRow)
+		args = append(args, r.ProjectID, r.ID, r.Status, r.Attempts, r.NextAttemptAt, r.LastAttemptAt, r.DeliveredAt, r.LastStatusCode, r.LastError)
+	}
+	if len(rows) == 0 {
+		return lost, nil
+	}
+	type key struct {
+		ProjectID, ID string
+		Attempts      int
+	}
+	err := s.bookkeeping(ctx, func(ctx context.Context, db bun.IDB) error {
+		var applied []key
+		q := fmt.Sprintf(recordSQL, strings.Join(rows, ", "))
+		if err := db.NewRaw(q, args...).Scan(ctx, &applied); err != nil {
+			return fail("record sendouts", err, nil)
+		}
+		done := make(map[key]bool, len(applied))
+		for _, k := range applied {
+			done[k] = true
+		}
+		for _, oc := range outcomes {
+			sd := oc.Sendout
+			if !done[key{sd.ProjectID, sd.ID, sd.Attempts}] {
+				lost = append(lost, sd.ID)
+				continue
+			}
+			if !oc.Deactivate {
+				continue
+			}
+			_, err := db.NewUpdate().Model((*docRow)(nil)).
+				Set(`doc = jsonb_set(d.doc, '{active}', 'false'::jsonb)`).Set("updated_at = ?", sqlTimePtr(sd.LastAttemptAt)).
+				Where("d.project_id = ? AND d.id = ?", sd.ProjectID, sd.WebhookID).Exec(ctx)
+			if err != nil {
+				return fail("deactivate webhook", err, nil)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return lost, nil
+}
+
+var sendoutColumns = columns{
+	"created_at": {"created_at", promotype.FieldTime},
+	"status":     {"status", promotype.FieldString},
+}
+
+// ListSendouts implements webhook.OutboxStore.
+func (s *Store) ListSendouts(ctx context.Context, projectID, webhookID string, q promotype.Query) ([]*webhook.Sendout, int, error) {
+	if !storableKeys(projectID, webhookID) {
+		return []*webhook.Sendout{}, 0, nil
+	}
+	rows, total, err := list[sendoutRow](ctx, s.db, sendoutColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.Where("so.project_id = ? AND so.webhook_id = ?", projectID, webhookID)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*webhook.Sendout, len(rows))
+	for i := range rows {
+		out[i] = rows[i].domain()
+	}
+	return out, total, nil
+}

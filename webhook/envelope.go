@@ -1,0 +1,70 @@
+package webhook
+
+import (
+	"encoding/json"
+
+	"github.com/promoengine/promo/promotype"
+)
+
+// Envelope is the body of a delivery (reference/platform.md §6). Every
+// field comes from the stored sendout and event, so a retry sends the same
+// bytes, with the same signature.
+type Envelope struct {
+	ID        string         `json:"id"` // the sendout's, "whs_…"
+	ProjectID string         `json:"project_id"`
+	CreatedAt promotype.Time `json:"created_at"` // when the sendout was made
+	// Type is the event name exactly as configurations spell it ("aded"
+	// included). The payload documentation spells some names "added", but
+	// the spec leaves the delivered body unspecified and names the event
+	// only as configurations list it, so receivers get the name they
+	// subscribed to.
+	Type   string          `json:"type"`
+	Data   json.RawMessage `json:"data"`
+	Source EnvelopeSource  `json:"source"`
+	Event  EnvelopeEvent   `json:"event"`
+}
+
+// EnvelopeSource names the configuration a delivery is made for.
+type EnvelopeSource struct {
+	ID        string `json:"id"`
+	Object    string `json:"object"` // "webhook"
+	TargetURL string `json:"target_url"`
+}
+
+// EnvelopeEvent describes the event delivered.
+type EnvelopeEvent struct {
+	ID        string         `json:"id"`
+	Type      string         `json:"type"`
+	CreatedAt promotype.Time `json:"created_at"`
+	EntityID  string         `json:"entity_id"`
+	// GroupID groups the events of one request on the hosted service (its
+	// request id). The outbox does not record request ids, so it is the
+	// event's own id: each event is its own group.
+	GroupID     string      `json:"group_id"`
+	EventSource EventSource `json:"event_source"`
+}
+
+// EventSource tells what caused an event; this engine's events come from
+// API calls.
+type EventSource struct {
+	Channel string `json:"channel"`
+}
+
+// NewEnvelope returns the envelope of sendout s of event e.
+func NewEnvelope(s *Sendout, e *promotype.Event) Envelope {
+	data := e.Data
+	if len(data) == 0 || string(data) == "null" {
+		data = json.RawMessage("{}")
+	}
+	return Envelope{
+		ID: s.ID, ProjectID: s.ProjectID, CreatedAt: s.CreatedAt, Type: e.Type, Data: data,
+		Source: EnvelopeSource{ID: s.WebhookID, Object: "webhook", TargetURL: s.TargetURL},
+		Event: EnvelopeEvent{ID: e.ID, Type: e.Type, CreatedAt: e.CreatedAt, EntityID: e.EntityID,
+			GroupID: e.ID, EventSource: EventSource{Channel: "API"}},
+	}
+}
+
+// Body returns the bytes a try of s sends: the envelope, encoded by Marshal.
+func Body(s *Sendout, e *promotype.Event) ([]byte, error) {
+	return Marshal(NewEnvelope(s, e))
+}
