@@ -117,12 +117,7 @@ func (e *Engine) campaignCreated(ctx context.Context, tx storage.Store, c *campa
 	if err := e.promos.campaigns.EmitCampaign(ctx, tx, campaign.EventCampaignCreated, c, map[string]any{"created_at": c.CreatedAt}); err != nil {
 		return err
 	}
-	for _, t := range tiers {
-		if err := e.promotions.tiers.EmitTier(ctx, tx, campaign.EventTierCreated, t); err != nil {
-			return err
-		}
-	}
-	return nil
+	return e.promotions.tiers.EmitTiers(ctx, tx, campaign.EventTierCreated, tiers)
 }
 
 // Get returns a campaign by id or name.

@@ -107,17 +107,34 @@ func (s *Service) PresentFull(ctx context.Context, st TierServiceStore, c *Campa
 // {campaign, promotion_tier}, both as the API shows them. t is not
 // changed.
 func (s *TierService) EmitTier(ctx context.Context, st TierServiceStore, typ string, t *PromotionTier) error {
-	pt, err := presentTier(ctx, st, t.Clone())
+	return s.EmitTiers(ctx, st, typ, []*PromotionTier{t})
+}
+
+// EmitTiers is EmitTier for tiers of one campaign (a campaign create's):
+// the campaign is presented once for all their events.
+func (s *TierService) EmitTiers(ctx context.Context, st TierServiceStore, typ string, ts []*PromotionTier) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	c, err := st.GetCampaign(ctx, ts[0].ProjectID, ts[0].CampaignID)
 	if err != nil {
 		return err
 	}
-	data := map[string]any{"promotion_tier": pt}
-	c, err := st.GetCampaign(ctx, t.ProjectID, t.CampaignID)
+	pc, err := s.campaigns.PresentFull(ctx, st, c)
 	if err != nil {
 		return err
 	}
-	if data["campaign"], err = s.campaigns.PresentFull(ctx, st, c); err != nil {
-		return err
+	events := make([]*promotype.Event, 0, len(ts))
+	for _, t := range ts {
+		pt, err := presentTier(ctx, st, t.Clone())
+		if err != nil {
+			return err
+		}
+		ev, err := promotype.NewEvent(s.env, t.ProjectID, typ, t.ID, map[string]any{"campaign": pc, "promotion_tier": pt})
+		if err != nil {
+			return err
+		}
+		events = append(events, ev)
 	}
-	return emit(ctx, st, s.env, t.ProjectID, typ, t.ID, data)
+	return st.AppendEvents(ctx, events...)
 }
