@@ -69,10 +69,14 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 	d.stop = make(chan struct{})
 	d.outcomes = make(chan Outcome, 4*d.cfg.concurrency)
 	d.unwatch = d.store.WatchEvents(d.Wake)
-	d.loops.Add(2)
+	d.loops.Add(3)
 	go func() {
 		defer d.loops.Done()
 		d.fanLoop(ctx, d.stop, d.outcomes)
+	}()
+	go func() {
+		defer d.loops.Done()
+		d.pruneLoop(ctx, d.stop)
 	}()
 	go func() {
 		defer d.loops.Done()
@@ -146,6 +150,47 @@ func (d *Dispatcher) fanLoop(ctx context.Context, stop <-chan struct{}, outcomes
 		case <-poll.C:
 		}
 	}
+}
+
+// pruneLoop prunes the outbox when the dispatcher starts and every
+// pruneInterval, unless retention is off.
+func (d *Dispatcher) pruneLoop(ctx context.Context, stop <-chan struct{}) {
+	if d.cfg.retention <= 0 {
+		return
+	}
+	tick := time.NewTicker(pruneInterval)
+	defer tick.Stop()
+	for {
+		if _, err := d.Prune(ctx); err != nil && ctx.Err() == nil {
+			d.cfg.logger.LogAttrs(ctx, slog.LevelError, "webhook: pruning the outbox", slog.Any("error", err))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// Prune removes the settled sendouts and delivered events older than the
+// retention (WithRetention), in batches; it returns how many it removed.
+// A running dispatcher calls it every hour.
+func (d *Dispatcher) Prune(ctx context.Context) (int, error) {
+	if d.cfg.retention <= 0 {
+		return 0, nil
+	}
+	cutoff := promotype.NewTime(d.cfg.env.Clock.Now().Add(-d.cfg.retention))
+	total := 0
+	for ctx.Err() == nil {
+		n, err := d.store.PruneOutbox(ctx, cutoff, pruneBatch)
+		total += n
+		if err != nil || n == 0 {
+			return total, err
+		}
+	}
+	return total, ctx.Err()
 }
 
 // fanOut fans out batches until the outbox has no event left to take.

@@ -25,6 +25,13 @@ const (
 	DefaultConcurrency = 16
 	// DefaultBatch is how many events one fan-out transaction takes.
 	DefaultBatch = 200
+	// DefaultRetention is how long settled sendouts (the delivery log) and
+	// the events they delivered are kept.
+	DefaultRetention = 30 * 24 * time.Hour
+	// pruneInterval is how often a running dispatcher prunes the outbox,
+	// and pruneBatch how many rows one prune statement removes at most.
+	pruneInterval = time.Hour
+	pruneBatch    = 1000
 )
 
 // Option configures a Dispatcher.
@@ -41,13 +48,14 @@ type dispatcherConfig struct {
 	lease       time.Duration
 	concurrency int
 	batch       int
+	retention   time.Duration
 }
 
 func defaultDispatcherConfig() dispatcherConfig {
 	return dispatcherConfig{
 		env: promotype.DefaultEnv(), logger: slog.Default(), schedule: DefaultSchedule,
 		timeout: DefaultTimeout, poll: DefaultPollInterval, lease: DefaultLease,
-		concurrency: DefaultConcurrency, batch: DefaultBatch,
+		concurrency: DefaultConcurrency, batch: DefaultBatch, retention: DefaultRetention,
 	}
 }
 
@@ -91,6 +99,11 @@ func WithConcurrency(n int) Option { return func(cfg *dispatcherConfig) { cfg.co
 
 // WithBatch sets how many events one fan-out transaction takes.
 func WithBatch(n int) Option { return func(cfg *dispatcherConfig) { cfg.batch = n } }
+
+// WithRetention sets how long settled sendouts and the events they
+// delivered are kept (DefaultRetention by default); 0 keeps them forever.
+// Pending sendouts and their events are never pruned.
+func WithRetention(d time.Duration) Option { return func(cfg *dispatcherConfig) { cfg.retention = d } }
 
 // withDefaults fills what the options left unset or invalid.
 func (cfg dispatcherConfig) withDefaults() dispatcherConfig {

@@ -45,6 +45,13 @@ type OutboxStore interface {
 	// (UpdatedAt = the sendout's LastAttemptAt).
 	RecordSendouts(ctx context.Context, outcomes ...Outcome) (lost []string, err error)
 
+	// PruneOutbox removes, across projects, up to limit settled sendouts
+	// (not PENDING) created before before, then up to limit events created
+	// before before that are fanned out and have no sendout left. It
+	// returns how many sendouts and events it removed. Pending sendouts,
+	// their events and events not fanned out yet are never removed.
+	PruneOutbox(ctx context.Context, before promotype.Time, limit int) (removed int, err error)
+
 	// ListSendouts lists the sendouts of one configuration of a project.
 	ListSendouts(ctx context.Context, projectID, webhookID string, q promotype.Query) ([]*Sendout, int, error)
 

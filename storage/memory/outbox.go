@@ -23,11 +23,11 @@ type outboxData struct {
 	feed     eventFeed                         // woken by AppendEvents
 }
 
-// sendoutRow is a stored sendout, with the index of its event in events and
-// its creation order (the tie-break of due sendouts).
+// sendoutRow is a stored sendout, with its event and its creation order
+// (the tie-break of due sendouts).
 type sendoutRow struct {
 	s     *webhook.Sendout
-	event int
+	event *promotype.Event
 	seq   int64
 }
 
@@ -88,7 +88,7 @@ func (s *Store) FanOutEvents(_ context.Context, limit int, plan func(*promotype.
 			e := o.events[i]
 			hooks := hearing(d, e)
 			for _, sd := range plan(e.Clone(), hooks) {
-				if !o.insertSendout(u, sd, i) {
+				if !o.insertSendout(u, sd, e) {
 					continue
 				}
 				x := &webhook.Delivery{Sendout: sd.Clone(), Event: e.Clone()}
@@ -124,9 +124,9 @@ func hearing(d *data, e *promotype.Event) []*webhook.Webhook {
 	return out
 }
 
-// insertSendout stores a copy of sd (of the event at index event) unless
-// its event and configuration already have one.
-func (o *outboxData) insertSendout(u *undo, sd *webhook.Sendout, event int) bool {
+// insertSendout stores a copy of sd (of event) unless its event and
+// configuration already have one.
+func (o *outboxData) insertSendout(u *undo, sd *webhook.Sendout, event *promotype.Event) bool {
 	pair := [3]string{sd.ProjectID, sd.WebhookID, sd.EventID}
 	byID := o.sendouts[sd.ProjectID]
 	if o.planned[pair] || byID[sd.ID] != nil {
@@ -176,7 +176,7 @@ func (s *Store) ClaimSendouts(_ context.Context, now, leaseUntil promotype.Time,
 			c.NextAttemptAt = leaseUntil.Ptr()
 			r.s = c
 			u.push(func() { r.s = old })
-			x := &webhook.Delivery{Sendout: c.Clone(), Event: o.events[r.event].Clone()}
+			x := &webhook.Delivery{Sendout: c.Clone(), Event: r.event.Clone()}
 			if w, ok := d.settings.webhooks.get(c.ProjectID, c.WebhookID); ok {
 				x.Webhook = w.Clone()
 			}
@@ -233,6 +233,42 @@ func (o *outboxData) record(d *data, u *undo, oc webhook.Outcome) bool {
 		d.settings.webhooks.put(u, c.ProjectID, c.WebhookID, off)
 	}
 	return true
+}
+
+// PruneOutbox implements webhook.OutboxStore.
+func (s *Store) PruneOutbox(_ context.Context, before promotype.Time, limit int) (removed int, err error) {
+	err = s.write(func(d *data, u *undo) error {
+		o := &d.outbox
+		o.init()
+		used := map[*promotype.Event]bool{} // events with a sendout left
+		for _, byID := range o.sendouts {
+			for id, r := range byID {
+				if removed >= limit || r.s.Status == webhook.SendoutPending || !r.s.CreatedAt.Before(before.Time) {
+					used[r.event] = true
+					continue
+				}
+				pair := [3]string{r.s.ProjectID, r.s.WebhookID, r.s.EventID}
+				delete(byID, id)
+				delete(o.planned, pair)
+				u.push(func() { byID[id], o.planned[pair] = r, true })
+				removed++
+			}
+		}
+		events, fanned, dropped := o.events, o.fanned, 0
+		kept := make([]*promotype.Event, 0, len(events))
+		for i, e := range events {
+			if i < fanned && dropped < limit && e.CreatedAt.Before(before.Time) && !used[e] {
+				dropped++
+				continue
+			}
+			kept = append(kept, e)
+		}
+		o.events, o.fanned = kept, fanned-dropped
+		u.push(func() { o.events, o.fanned = events, fanned })
+		removed += dropped
+		return nil
+	})
+	return removed, err
 }
 
 // ListSendouts implements webhook.OutboxStore.

@@ -27,6 +27,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 	t.Run("ConcurrentFanOut", func(t *testing.T) { testOutboxConcurrentFanOut(t, newStore) })
 	t.Run("ConcurrentClaims", func(t *testing.T) { testOutboxConcurrentClaims(t, newStore) })
 	t.Run("Isolation", func(t *testing.T) { testOutboxIsolation(t, newStore) })
+	t.Run("Prune", func(t *testing.T) { testOutboxPrune(t, newStore) })
 }
 
 // outboxProject stores a project with a webhook token.
@@ -472,4 +473,66 @@ func testOutboxIsolation(t *testing.T, newStore Factory) {
 	if len(claimed) != 3 {
 		t.Errorf("claimed %d sendouts across projects, want 3", len(claimed))
 	}
+}
+
+// testOutboxPrune removes old settled sendouts and the fanned-out events
+// nothing refers to any more, and nothing a delivery still needs.
+func testOutboxPrune(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := outboxProject(t, s, "proj_a")
+	must(t, s.InsertWebhook(ctx, hook(p, "wh_1", 0, true, "campaign.created")))
+	appendEvents(t, s, event(p, "evt_old_done", 1, "campaign.created"), event(p, "evt_old_pending", 2, "campaign.created"),
+		event(p, "evt_old_unheard", 3, "customer.created"), event(p, "evt_new_done", 50, "campaign.created"))
+	var pl planner
+	if events, sendouts := fanOut(t, s, 10, &pl); events != 4 || sendouts != 3 {
+		t.Fatalf("fan-out = %d events, %d sendouts; want 4, 3", events, sendouts)
+	}
+	appendEvents(t, s, event(p, "evt_old_waiting", 4, "campaign.created")) // not fanned out yet
+	claimed, err := s.ClaimSendouts(ctx, at(60), at(61), 10)
+	must(t, err)
+	var outcomes []webhook.Outcome
+	for _, d := range claimed {
+		sd := d.Sendout.Clone()
+		sd.LastAttemptAt = at(60).Ptr()
+		if sd.EventID == "evt_old_pending" { // a failed try, due again later
+			sd.NextAttemptAt, sd.LastStatusCode = at(70).Ptr(), promotype.Ptr(500)
+		} else {
+			sd.Status, sd.NextAttemptAt, sd.DeliveredAt, sd.LastStatusCode = webhook.SendoutDelivered, nil, at(60).Ptr(), promotype.Ptr(200)
+		}
+		outcomes = append(outcomes, webhook.Outcome{Sendout: sd})
+	}
+	lost, err := s.RecordSendouts(ctx, outcomes...)
+	must(t, err)
+	if len(claimed) != 3 || len(lost) != 0 {
+		t.Fatalf("claimed %d sendouts, lost %v; want 3, none", len(claimed), lost)
+	}
+
+	n, err := s.PruneOutbox(ctx, at(10), 100)
+	must(t, err)
+	if n != 3 { // the sendout of evt_old_done, evt_old_done, evt_old_unheard
+		t.Errorf("PruneOutbox removed %d rows, want 3", n)
+	}
+	left, _, err := s.ListSendouts(ctx, p, "wh_1", promotype.Query{Limit: 10, OrderBy: "created_at"})
+	must(t, err)
+	var events []string
+	for _, sd := range left {
+		events = append(events, sd.EventID)
+	}
+	diff(t, "sendouts kept", []string{"evt_old_pending", "evt_new_done"}, events)
+	if n, err := s.PruneOutbox(ctx, at(10), 100); err != nil || n != 0 {
+		t.Errorf("second PruneOutbox = %d, %v; want nothing left to remove", n, err)
+	}
+
+	// What deliveries still need is intact: the pending sendout's event,
+	// and the event not fanned out yet.
+	again, err := s.ClaimSendouts(ctx, at(70), at(71), 10)
+	must(t, err)
+	if len(again) != 1 || again[0].Event == nil || again[0].Event.ID != "evt_old_pending" || again[0].Secret != "token-"+p {
+		t.Errorf("claim after pruning = %+v, want the pending sendout of evt_old_pending with its event", again)
+	}
+	pl.seen = nil
+	if events, sendouts := fanOut(t, s, 10, &pl); events != 1 || sendouts != 1 {
+		t.Errorf("fan-out after pruning = %d events, %d sendouts; want the waiting event's 1, 1", events, sendouts)
+	}
+	diff(t, "fanned out after pruning", map[string][]string{"evt_old_waiting": {"wh_1"}}, pl.seen)
 }
