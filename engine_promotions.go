@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -111,14 +112,22 @@ func (e *Engine) fillTiers(ctx context.Context, c *campaign.Campaign) (*campaign
 
 // snapshotEntry is a project's cached snapshot.
 type snapshotEntry struct {
-	version uint64
-	built   time.Time
-	snap    *promotion.Snapshot
+	version    uint64
+	built      time.Time
+	snap       *promotion.Snapshot
+	refreshing atomic.Bool // a background rebuild is under way
 }
 
-// snapshotTTL bounds how long a replica uses a cached snapshot: writes made
-// through another engine (another replica) are seen after at most this long.
-const snapshotTTL = time.Second
+// Snapshot freshness. Writes through this engine rebuild the snapshot
+// before the next validation reads it (read your writes). Writes through
+// another engine (another replica) are seen after snapshotTTL: an older
+// snapshot is still served while one request's background rebuild runs,
+// so no validation waits for a rebuild of a big project; past
+// snapshotMaxAge (a rebuild kept failing) validations wait for one.
+const (
+	snapshotTTL    = time.Second
+	snapshotMaxAge = 10 * time.Second
+)
 
 // PromotionValidationParams is the body of POST /v1/promotions/validation.
 type PromotionValidationParams struct {
@@ -307,27 +316,56 @@ func (e *Engine) tierValidation(ctx context.Context, projectID string, r promoti
 	return tv, nil
 }
 
-// promotionSnapshot returns the project's compiled tiers, from the cache
-// when no write went through this engine since it was built and it is
-// younger than snapshotTTL.
+// promotionSnapshot returns the project's compiled tiers: from the cache
+// when no write went through this engine since it was built, rebuilding in
+// the background once it is older than snapshotTTL.
 func (e *Engine) promotionSnapshot(ctx context.Context, projectID string) (*promotion.Snapshot, error) {
 	p := &e.promotions
 	v := p.version.Load()
 	p.mu.Lock()
 	ent := p.cache[projectID]
 	p.mu.Unlock()
-	if ent != nil && ent.version == v && time.Since(ent.built) < snapshotTTL {
-		return ent.snap, nil
+	if ent != nil && ent.version == v {
+		age := time.Since(ent.built)
+		if age < snapshotTTL {
+			return ent.snap, nil
+		}
+		if age < snapshotMaxAge {
+			if ent.refreshing.CompareAndSwap(false, true) {
+				go e.refreshSnapshot(projectID, ent)
+			}
+			return ent.snap, nil
+		}
 	}
+	return e.rebuildSnapshot(ctx, projectID, v)
+}
+
+// rebuildSnapshot builds the project's snapshot and caches it as of
+// version v (the write counter read before building).
+func (e *Engine) rebuildSnapshot(ctx context.Context, projectID string, v uint64) (*promotion.Snapshot, error) {
 	built := time.Now()
 	snap, err := e.buildSnapshot(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
+	p := &e.promotions
 	p.mu.Lock()
-	p.cache[projectID] = &snapshotEntry{version: v, built: built, snap: snap}
+	if cur := p.cache[projectID]; cur == nil || cur.version < v || (cur.version == v && cur.built.Before(built)) {
+		p.cache[projectID] = &snapshotEntry{version: v, built: built, snap: snap}
+	}
 	p.mu.Unlock()
 	return snap, nil
+}
+
+// refreshSnapshot rebuilds a stale snapshot in the background; on failure
+// the next validation past snapshotTTL tries again.
+func (e *Engine) refreshSnapshot(projectID string, stale *snapshotEntry) {
+	defer stale.refreshing.Store(false)
+	ctx, cancel := context.WithTimeout(context.Background(), snapshotMaxAge)
+	defer cancel()
+	if _, err := e.rebuildSnapshot(ctx, projectID, stale.version); err != nil {
+		e.logger.LogAttrs(ctx, slog.LevelWarn, "promo: refreshing the promotion snapshot", slog.String("project_id", projectID), slog.Any("error", err))
+	}
 }
 
 // buildSnapshot compiles the active tiers of the project's active

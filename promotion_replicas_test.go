@@ -1,0 +1,53 @@
+package promo_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/project"
+)
+
+// A tier created through one engine is validated by another over the same
+// data once that one's snapshot refreshes (about snapshotTTL), without a
+// validation waiting for the rebuild; the writing engine sees it at once.
+func TestPromotionSnapshotAcrossReplicas(t *testing.T) {
+	for name, pair := range replicaFactories {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sa, sb := pair(t)
+			a, err := promo.New(sa, promo.WithLogger(quietLogger()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := promo.New(sb, promo.WithLogger(quietLogger()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+			p := must[*project.Project](t)(a.CreateProject(ctx, project.Params{Name: "Shop"}))
+			c := must[*campaign.Campaign](t)(a.Campaigns().Create(ctx, p.ID, decode[campaign.Params](t, `{"name":"Promos","campaign_type":"PROMOTION"}`)))
+			in := decode[promo.PromotionValidationParams](t, `{"order":`+cart72100+`}`)
+			valid := func(e *promo.Engine) int {
+				t.Helper()
+				return len(must[*promo.PromotionValidation](t)(e.ValidatePromotions(ctx, p.ID, in, promo.PromotionValidationQuery{})).Promotions)
+			}
+			if n := valid(b); n != 0 { // b caches an empty snapshot
+				t.Fatalf("%d valid tiers before any exists", n)
+			}
+			must[*campaign.PromotionTier](t)(a.PromotionTiers().Create(ctx, p.ID, c.ID, decode[campaign.TierParams](t,
+				`{"name":"100 off","action":{"discount":{"type":"AMOUNT","amount_off":100}}}`)))
+			if n := valid(a); n != 1 {
+				t.Errorf("the writing engine validates %d tiers, want its new one", n)
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for valid(b) != 1 {
+				if time.Now().After(deadline) {
+					t.Fatal("the other engine never saw the new tier")
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		})
+	}
+}
