@@ -92,22 +92,7 @@ func (e *Engine) PromotionTiers() *campaign.TierService { return e.promotions.ti
 
 // fillTiers sets the promotion.tiers list of a PROMOTION campaign.
 func (e *Engine) fillTiers(ctx context.Context, c *campaign.Campaign) (*campaign.Campaign, error) {
-	if c == nil || c.CampaignType != campaign.Promotion {
-		return c, nil
-	}
-	by, err := e.promotions.tiers.OfCampaigns(ctx, e.store, c.ProjectID, []string{c.ID})
-	if err != nil {
-		return nil, err
-	}
-	ts := by[c.ID]
-	campaign.SortTiers(ts)
-	for i, t := range ts {
-		if ts[i], err = e.promotions.tiers.Present(ctx, e.store, t); err != nil {
-			return nil, err
-		}
-	}
-	c.Promotion = promotype.NewList(ts, len(ts), promotype.Query{})
-	return c, nil
+	return campaign.FillTiers(ctx, e.store, c)
 }
 
 // snapshotEntry is a project's cached snapshot.

@@ -86,8 +86,18 @@ func (s *Service) EmitCampaignByID(ctx context.Context, st TierServiceStore, typ
 // campaign as the API returns it.
 func (s *Service) PresentFull(ctx context.Context, st TierServiceStore, c *Campaign) (*Campaign, error) {
 	c, err := s.Present(ctx, st, c, true)
-	if err != nil || c.CampaignType != Promotion {
-		return c, err
+	if err != nil {
+		return nil, err
+	}
+	return FillTiers(ctx, st, c)
+}
+
+// FillTiers sets promotion.tiers of a PROMOTION campaign c to its tiers as
+// the API shows them, read through st; other campaigns are returned as
+// they are.
+func FillTiers(ctx context.Context, st TierServiceStore, c *Campaign) (*Campaign, error) {
+	if c == nil || c.CampaignType != Promotion {
+		return c, nil
 	}
 	ts, _, err := st.ListPromotionTiers(ctx, c.ProjectID, tiersOf(c.ID))
 	if err != nil {
