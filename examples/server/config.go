@@ -1,6 +1,9 @@
 package main
 
-import "time"
+import (
+	"flag"
+	"time"
+)
 
 // Environment variables read by the server.
 const (
@@ -57,4 +60,14 @@ func loadConfig(getenv func(string) string) config {
 		cfg.Addr = defaultAddr
 	}
 	return cfg
+}
+
+// parseFlags applies the command line to cfg: -webhook-allow-loopback
+// turns WebhookAllowLoopback on.
+func parseFlags(cfg config, args []string) (config, error) {
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.BoolVar(&cfg.WebhookAllowLoopback, "webhook-allow-loopback", cfg.WebhookAllowLoopback,
+		"let webhook configurations target loopback addresses (a receiver on this machine)")
+	err := fs.Parse(args)
+	return cfg, err
 }

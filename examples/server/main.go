@@ -5,8 +5,10 @@
 //	go run ./examples/server
 //
 // Configuration comes from the environment (see config.go); credentials not
-// given are generated and printed once at start. SIGINT or SIGTERM shuts
-// the server down gracefully.
+// given are generated and printed once at start. One flag,
+// -webhook-allow-loopback, lets webhooks target this machine (as
+// PROMO_WEBHOOK_ALLOW_LOOPBACK=1 does). SIGINT or SIGTERM shuts the server
+// down gracefully.
 package main
 
 import (
@@ -22,7 +24,11 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(ctx, loadConfig(os.Getenv), os.Stdout, logger); err != nil {
+	cfg, err := parseFlags(loadConfig(os.Getenv), os.Args[1:])
+	if err != nil {
+		os.Exit(2) // the flag package printed the error and the usage
+	}
+	if err := run(ctx, cfg, os.Stdout, logger); err != nil {
 		fmt.Fprintln(os.Stderr, "promo server:", err)
 		os.Exit(1)
 	}
