@@ -402,22 +402,16 @@ func (e *Engine) buildSnapshot(ctx context.Context, projectID string) (*promotio
 	if err != nil {
 		return nil, err
 	}
-	rules := map[string]*campaign.ValidationRule{}
-	programs := map[string]*rule.Program{}
+	rules, programs, err := e.assignedRules(ctx, projectID, tierRules, campRules)
+	if err != nil {
+		return nil, err
+	}
 	ruleOf := func(id string) (*campaign.ValidationRule, *rule.Program, error) {
-		if r, ok := rules[id]; ok {
-			return r, programs[id], nil
+		r, ok := rules[id]
+		if !ok {
+			return nil, nil, promotype.NotFound("validation_rules", id)
 		}
-		r, err := e.store.GetValidationRule(ctx, projectID, id)
-		if err != nil {
-			return nil, nil, err
-		}
-		prog, err := r.Program()
-		if err != nil {
-			return nil, nil, err
-		}
-		rules[id], programs[id] = r, prog
-		return r, prog, nil
+		return r, programs[id], nil
 	}
 	cat := &unitCatalog{items: map[string]order.Item{}}
 	tiers := make([]promotion.Tier, 0, len(stored))
@@ -442,6 +436,39 @@ func (e *Engine) buildSnapshot(ctx context.Context, projectID string) (*promotio
 		tiers = append(tiers, t)
 	}
 	return promotion.NewSnapshot(tiers, cat.lookup, proj.Location()), nil
+}
+
+// assignedRules reads, in one query, the rules the assignments name and
+// compiles each once.
+func (e *Engine) assignedRules(ctx context.Context, projectID string, by ...map[string][]*campaign.Assignment) (map[string]*campaign.ValidationRule, map[string]*rule.Program, error) {
+	var ids []string
+	for _, m := range by {
+		for _, as := range m {
+			for _, a := range as {
+				ids = append(ids, a.RuleID)
+			}
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	rules := make(map[string]*campaign.ValidationRule, len(ids))
+	programs := make(map[string]*rule.Program, len(ids))
+	if len(ids) == 0 {
+		return rules, programs, nil
+	}
+	rs, _, err := e.store.ListValidationRules(ctx, projectID, promotype.Query{Limit: 1 << 20, OrderBy: "created_at",
+		Must: []promotype.Condition{{Field: "id", Op: promotype.OpIn, Values: ids}}})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, r := range rs {
+		prog, err := r.Program()
+		if err != nil {
+			return nil, nil, err
+		}
+		rules[r.ID], programs[r.ID] = r, prog
+	}
+	return rules, programs, nil
 }
 
 // unitCatalog holds the lines a unit discount adds, by unit_type.

@@ -32,6 +32,7 @@ type validationRuleRow struct {
 func (r *validationRuleRow) listTotal() int { return r.Total }
 
 var validationRuleColumns = columns{
+	"id":         {"id", promotype.FieldString},
 	"name":       {"name", promotype.FieldString},
 	"created_at": {"created_at", promotype.FieldTime},
 	"updated_at": {"updated_at", promotype.FieldTime},

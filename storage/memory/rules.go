@@ -19,6 +19,8 @@ func newRuleData() ruleData {
 
 func ruleField(r *campaign.ValidationRule, name string) promotype.Value {
 	switch name {
+	case "id":
+		return promotype.Value{Str: r.ID}
 	case "name":
 		return promotype.Value{Str: r.Name}
 	case "created_at":

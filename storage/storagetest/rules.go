@@ -61,6 +61,11 @@ func testValidationRules(t *testing.T, newStore Factory) {
 	if total != 2 || items[0].Name != "Renamed" || items[1].Name != "Rule 002" {
 		t.Errorf("list by name: total %d, %v", total, ids(items, func(r *campaign.ValidationRule) string { return r.Name }))
 	}
+	must(t, s.InsertValidationRule(ctx, validationRule(t, p, 3)))
+	items, _, err = s.ListValidationRules(ctx, p, promotype.Query{Limit: 10, OrderBy: "created_at",
+		Must: []promotype.Condition{{Field: "id", Op: promotype.OpIn, Values: []string{"val_003", "val_001", "val_none"}}}})
+	must(t, err)
+	diff(t, "list by ids", []string{"val_001", "val_003"}, ids(items, func(r *campaign.ValidationRule) string { return r.ID }))
 }
 
 func testAssignments(t *testing.T, newStore Factory) {
