@@ -261,33 +261,12 @@ func (s *Store) AddCampaignVouchers(ctx context.Context, projectID, id string, d
 
 // BinCampaign implements campaign.CampaignStore.
 func (s *Store) BinCampaign(ctx context.Context, projectID, id string, at promotype.Time) error {
-	if !storableKeys(projectID, id) {
-		return campaignNotFound(id)()
-	}
-	res, err := s.db.NewUpdate().Table("promo_campaigns").Set("binned_at = ?", sqlTime(at)).
-		Where("project_id = ? AND id = ? AND binned_at IS NULL", projectID, id).Exec(ctx)
-	if err != nil {
-		return fail("bin campaign", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return campaignNotFound(id)()
-	}
-	return nil
+	return binByID[campaignRow](ctx, s.db, "bin campaign", "c", projectID, id, at, campaignNotFound(id))
 }
 
 // DeleteCampaign implements campaign.CampaignStore.
 func (s *Store) DeleteCampaign(ctx context.Context, projectID, id string) error {
-	if !storableKeys(projectID, id) {
-		return campaignNotFound(id)()
-	}
-	res, err := s.db.NewDelete().Table("promo_campaigns").Where("project_id = ? AND id = ?", projectID, id).Exec(ctx)
-	if err != nil {
-		return fail("delete campaign", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return campaignNotFound(id)()
-	}
-	return nil
+	return deleteByID[campaignRow](ctx, s.db, "delete campaign", "c", projectID, id, campaignNotFound(id))
 }
 
 // compactJSON undoes jsonb's formatting of a raw value: the canonical form

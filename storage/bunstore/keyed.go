@@ -78,3 +78,34 @@ func (k keyed) update(ctx context.Context, db bun.IDB, row any, key *string, get
 	}
 	return k.duplicateKey(key)
 }
+
+// getLive reads the live row of the project whose column ("id" or the
+// key column) is key; notFound when there is none.
+func getLive[R any, P row[R, D], D any](ctx context.Context, db bun.IDB, k keyed, column, projectID, key string, notFound func() error) (D, error) {
+	var zero D
+	if !storableKeys(projectID, key) {
+		return zero, notFound()
+	}
+	var r R
+	q := db.NewSelect().Model(&r).Where(k.alias+".project_id = ? AND "+k.alias+"."+column+" = ?", projectID, key)
+	if k.live != "" {
+		q = q.Where(k.alias + "." + k.live)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return zero, getErr("get "+k.kind, err, notFound)
+	}
+	return P(&r).domain()
+}
+
+// replace is update for a row built from a domain value: rowErr is the
+// error of building it (a key that cannot be stored names no stored row:
+// notFound), get reports whether the row exists.
+func (k keyed) replace(ctx context.Context, db bun.IDB, row any, rowErr error, projectID, id string, key *string, notFound, get func() error) error {
+	if rowErr != nil {
+		if !storableKeys(projectID, id) {
+			return notFound()
+		}
+		return rowErr
+	}
+	return k.update(ctx, db, row, key, get)
+}

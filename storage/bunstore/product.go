@@ -112,13 +112,7 @@ func (s *Store) InsertProduct(ctx context.Context, p *catalog.Product) error {
 // without touching the row.
 func (s *Store) UpdateProduct(ctx context.Context, p *catalog.Product) error {
 	row, err := newProductRow(p)
-	if err != nil {
-		if !storableKeys(p.ProjectID, p.ID) {
-			return productNotFound(p.ID)()
-		}
-		return err
-	}
-	return productKeys.update(ctx, s.db, row, p.SourceID, func() error {
+	return productKeys.replace(ctx, s.db, row, err, p.ProjectID, p.ID, p.SourceID, productNotFound(p.ID), func() error {
 		_, err := s.GetProduct(ctx, p.ProjectID, p.ID)
 		return err
 	})
@@ -126,26 +120,12 @@ func (s *Store) UpdateProduct(ctx context.Context, p *catalog.Product) error {
 
 // GetProduct implements catalog.Store.
 func (s *Store) GetProduct(ctx context.Context, projectID, id string) (*catalog.Product, error) {
-	return s.getProduct(ctx, id, "get product", "p.project_id = ? AND p.id = ?", projectID, id)
+	return getLive[productRow, *productRow, *catalog.Product](ctx, s.db, productKeys, "id", projectID, id, productNotFound(id))
 }
 
 // FindProductBySourceID implements catalog.Store.
 func (s *Store) FindProductBySourceID(ctx context.Context, projectID, sourceID string) (*catalog.Product, error) {
-	return s.getProduct(ctx, sourceID, "find product", "p.project_id = ? AND p.source_id = ?", projectID, sourceID)
-}
-
-// getProduct reads the live product that where selects; ref names it in a
-// not_found error.
-func (s *Store) getProduct(ctx context.Context, ref, op, where string, projectID, key string) (*catalog.Product, error) {
-	if !storableKeys(projectID, key) {
-		return nil, productNotFound(ref)()
-	}
-	var row productRow
-	err := s.db.NewSelect().Model(&row).Where(where, projectID, key).Where("p.binned_at IS NULL").Scan(ctx)
-	if err != nil {
-		return nil, getErr(op, err, productNotFound(ref))
-	}
-	return row.domain()
+	return getLive[productRow, *productRow, *catalog.Product](ctx, s.db, productKeys, "source_id", projectID, sourceID, productNotFound(sourceID))
 }
 
 // ListProducts implements catalog.Store.

@@ -94,3 +94,20 @@ func deleteByID[R any](ctx context.Context, db bun.IDB, op, alias, projectID, id
 	}
 	return nil
 }
+
+// binByID moves the live row (projectID, id) of the table aliased alias to
+// the bin at at; no live row is notFound().
+func binByID[R any](ctx context.Context, db bun.IDB, op, alias, projectID, id string, at promotype.Time, notFound func() error) error {
+	if !storableKeys(projectID, id) {
+		return notFound()
+	}
+	res, err := db.NewUpdate().Model((*R)(nil)).Set("binned_at = ?", sqlTime(at)).
+		Where(alias+".project_id = ? AND "+alias+".id = ? AND "+alias+".binned_at IS NULL", projectID, id).Exec(ctx)
+	if err != nil {
+		return fail(op, err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound()
+	}
+	return nil
+}

@@ -115,13 +115,7 @@ func (s *Store) InsertSKU(ctx context.Context, sku *catalog.SKU) error {
 // without touching the row.
 func (s *Store) UpdateSKU(ctx context.Context, sku *catalog.SKU) error {
 	row, err := newSKURow(sku)
-	if err != nil {
-		if !storableKeys(sku.ProjectID, sku.ID) {
-			return skuNotFound(sku.ID)()
-		}
-		return err
-	}
-	return skuKeys.update(ctx, s.db, row, sku.SourceID, func() error {
+	return skuKeys.replace(ctx, s.db, row, err, sku.ProjectID, sku.ID, sku.SourceID, skuNotFound(sku.ID), func() error {
 		_, err := s.GetSKU(ctx, sku.ProjectID, sku.ID)
 		return err
 	})
@@ -129,26 +123,12 @@ func (s *Store) UpdateSKU(ctx context.Context, sku *catalog.SKU) error {
 
 // GetSKU implements catalog.Store.
 func (s *Store) GetSKU(ctx context.Context, projectID, id string) (*catalog.SKU, error) {
-	return s.getSKU(ctx, id, "get sku", "s.project_id = ? AND s.id = ?", projectID, id)
+	return getLive[skuRow, *skuRow, *catalog.SKU](ctx, s.db, skuKeys, "id", projectID, id, skuNotFound(id))
 }
 
 // FindSKUBySourceID implements catalog.Store.
 func (s *Store) FindSKUBySourceID(ctx context.Context, projectID, sourceID string) (*catalog.SKU, error) {
-	return s.getSKU(ctx, sourceID, "find sku", "s.project_id = ? AND s.source_id = ?", projectID, sourceID)
-}
-
-// getSKU reads the live SKU that where selects; ref names it in a not_found
-// error.
-func (s *Store) getSKU(ctx context.Context, ref, op, where string, projectID, key string) (*catalog.SKU, error) {
-	if !storableKeys(projectID, key) {
-		return nil, skuNotFound(ref)()
-	}
-	var row skuRow
-	err := s.db.NewSelect().Model(&row).Where(where, projectID, key).Where("s.binned_at IS NULL").Scan(ctx)
-	if err != nil {
-		return nil, getErr(op, err, skuNotFound(ref))
-	}
-	return row.domain()
+	return getLive[skuRow, *skuRow, *catalog.SKU](ctx, s.db, skuKeys, "source_id", projectID, sourceID, skuNotFound(sourceID))
 }
 
 // ListSKUs implements catalog.Store.
@@ -177,18 +157,7 @@ func (s *Store) ListSKUs(ctx context.Context, projectID, productID string, q pro
 
 // BinSKU implements catalog.Store.
 func (s *Store) BinSKU(ctx context.Context, projectID, id string, at promotype.Time) error {
-	if !storableKeys(projectID, id) {
-		return skuNotFound(id)()
-	}
-	res, err := s.db.NewUpdate().Model((*skuRow)(nil)).Set("binned_at = ?", sqlTime(at)).
-		Where("s.project_id = ? AND s.id = ? AND s.binned_at IS NULL", projectID, id).Exec(ctx)
-	if err != nil {
-		return fail("bin sku", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return skuNotFound(id)()
-	}
-	return nil
+	return binByID[skuRow](ctx, s.db, "bin sku", "s", projectID, id, at, skuNotFound(id))
 }
 
 // DeleteSKU implements catalog.Store: the SKU goes, live or binned.

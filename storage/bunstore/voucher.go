@@ -332,33 +332,12 @@ func (s *Store) ListVouchers(ctx context.Context, projectID string, q promotype.
 
 // BinVoucher implements voucher.Store.
 func (s *Store) BinVoucher(ctx context.Context, projectID, id string, at promotype.Time) error {
-	if !storableKeys(projectID, id) {
-		return voucherNotFound(id)()
-	}
-	res, err := s.db.NewUpdate().Table("promo_vouchers").Set("binned_at = ?", sqlTime(at)).
-		Where("project_id = ? AND id = ? AND binned_at IS NULL", projectID, id).Exec(ctx)
-	if err != nil {
-		return fail("bin voucher", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return voucherNotFound(id)()
-	}
-	return nil
+	return binByID[voucherRow](ctx, s.db, "bin voucher", "v", projectID, id, at, voucherNotFound(id))
 }
 
 // DeleteVoucher implements voucher.Store.
 func (s *Store) DeleteVoucher(ctx context.Context, projectID, id string) error {
-	if !storableKeys(projectID, id) {
-		return voucherNotFound(id)()
-	}
-	res, err := s.db.NewDelete().Table("promo_vouchers").Where("project_id = ? AND id = ?", projectID, id).Exec(ctx)
-	if err != nil {
-		return fail("delete voucher", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return voucherNotFound(id)()
-	}
-	return nil
+	return deleteByID[voucherRow](ctx, s.db, "delete voucher", "v", projectID, id, voucherNotFound(id))
 }
 
 // UpdateCampaignVouchers implements voucher.Store: the next limit live
