@@ -31,6 +31,12 @@ func newOutboxFixture(t *testing.T) outboxFixture {
 		t.Fatal(err)
 	}
 	p := must[*project.Project](t)(eng.CreateProject(ctx, project.Params{Name: "Shop"}))
+	// A configuration hearing every event, so that every one is recorded
+	// (the outbox drops events nobody would be sent).
+	if err := store.InsertWebhook(ctx, &webhook.Webhook{ID: "wh_all", Object: "webhook", ProjectID: p.ID, CreatedAt: p.CreatedAt,
+		TargetURL: "https://hooks.example.com/all", Events: webhook.Events, Active: true}); err != nil {
+		t.Fatal(err)
+	}
 	return outboxFixture{fixture: fixture{eng: eng, clock: clock, project: p.ID}, store: store}
 }
 

@@ -29,6 +29,10 @@ type Event struct {
 // EventStore is the port through which services record events: a store
 // bound to a transaction writes them in that transaction.
 type EventStore interface {
+	// AppendEvents writes to the outbox the events an active webhook
+	// configuration of their project, existing by then, lists; the others
+	// could never be delivered (a configuration hears only of later
+	// events), so they are dropped rather than stored for nobody.
 	AppendEvents(ctx context.Context, events ...*Event) error
 }
 

@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -39,14 +40,17 @@ const eventsChannel = "promo_events"
 // one statement. PostgreSQL sends the notification when the transaction
 // commits (never when it rolls back), once per transaction and schema.
 func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) error {
-	if len(events) == 0 {
-		return nil
-	}
-	rows := make([]eventRow, len(events))
-	for i, e := range events {
+	for _, e := range events {
 		if err := checkText("event", str("id", e.ID), str("project_id", e.ProjectID), str("type", e.Type), str("entity_id", e.EntityID)); err != nil {
 			return err
 		}
+	}
+	events, err := s.heardEvents(ctx, events)
+	if err != nil || len(events) == 0 {
+		return err
+	}
+	rows := make([]eventRow, len(events))
+	for i, e := range events {
 		data := string(e.Data)
 		if data == "" {
 			data = "null" // the column is NOT NULL; the envelope sends {} for it
@@ -55,10 +59,57 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 			CreatedAt: sqlTime(e.CreatedAt), Data: data}
 	}
 	insert := s.db.NewInsert().Model(&rows).Returning("NULL")
-	_, err := s.db.NewSelect().With("ins", insert).
+	_, err = s.db.NewSelect().With("ins", insert).
 		ColumnExpr("pg_notify(?, coalesce(current_schema(), ''))", eventsChannel).Exec(ctx)
 	if err != nil {
 		return fail("append events", err, nil)
 	}
 	return nil
+}
+
+// listenerRow is what AppendEvents reads of an active configuration.
+type listenerRow struct {
+	ProjectID string          `bun:"project_id"`
+	CreatedAt time.Time       `bun:"created_at"`
+	Events    json.RawMessage `bun:"events"`
+}
+
+// heardEvents keeps the events some active configuration of their project,
+// created by then, lists (webhook.Hears at the time of the change), with
+// one read of the projects' active configurations.
+func (s *Store) heardEvents(ctx context.Context, events []*promotype.Event) ([]*promotype.Event, error) {
+	if len(events) == 0 {
+		return nil, nil
+	}
+	projects := make([]string, 0, 1)
+	for _, e := range events {
+		if !slices.Contains(projects, e.ProjectID) {
+			projects = append(projects, e.ProjectID)
+		}
+	}
+	var rows []listenerRow
+	err := s.db.NewRaw(`SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
+		WHERE project_id IN (?) AND (doc->>'active')::boolean`, bun.In(projects)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fail("read webhook listeners", err, nil)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	listens := make([][]string, len(rows))
+	for i, r := range rows {
+		if err := json.Unmarshal(r.Events, &listens[i]); err != nil {
+			return nil, err
+		}
+	}
+	out := events[:0:0]
+	for _, e := range events {
+		for i, r := range rows {
+			if r.ProjectID == e.ProjectID && !r.CreatedAt.After(e.CreatedAt.Time) && slices.Contains(listens[i], e.Type) {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out, nil
 }

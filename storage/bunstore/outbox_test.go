@@ -8,13 +8,20 @@ import (
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
+	"github.com/promoengine/promo/webhook"
 )
 
 // WatchEvents wakes when a transaction that appended events commits: not
 // before, not for a rollback, not for another schema of the database.
 func TestWatchEventsWakesAtCommit(t *testing.T) {
 	_, s := migrated(t)
-	_, other := migrated(t) // another schema of the same database
+	_, other := migrated(t)                        // another schema of the same database
+	for _, st := range []storage.Store{s, other} { // someone hears the events
+		if err := st.InsertWebhook(ctx, &webhook.Webhook{ID: "wh_1", Object: "webhook", ProjectID: "proj_a", CreatedAt: at(-1),
+			TargetURL: "https://hooks.example.com/in", Events: []string{"campaign.created"}, Active: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	woken := make(chan struct{}, 16)
 	stop := s.WatchEvents(func() { woken <- struct{}{} })
 	defer stop()

@@ -44,20 +44,26 @@ func (o *outboxData) init() {
 	}
 }
 
-// AppendEvents adds copies of events to the outbox and wakes the watchers.
+// AppendEvents adds copies of the events some configuration hears
+// (webhook.Hears) to the outbox and wakes the watchers; the others would
+// never be sent and are dropped.
 // Inside a transaction they are woken before the commit, but what they do
 // next (FanOutEvents) waits for the store's lock, so it sees the events
 // once they are committed and never if they are rolled back.
 func (s *Store) AppendEvents(_ context.Context, events ...*promotype.Event) error {
+	added := 0
 	err := s.write(func(d *data, u *undo) error {
 		n := len(d.outbox.events)
 		for _, e := range events {
-			d.outbox.events = append(d.outbox.events, e.Clone())
+			if len(hearing(d, e)) > 0 {
+				d.outbox.events = append(d.outbox.events, e.Clone())
+			}
 		}
+		added = len(d.outbox.events) - n
 		u.push(func() { d.outbox.events = d.outbox.events[:n] })
 		return nil
 	})
-	if err == nil && len(events) > 0 {
+	if err == nil && added > 0 {
 		s.d.outbox.feed.wake()
 	}
 	return err

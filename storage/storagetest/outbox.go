@@ -28,6 +28,7 @@ func testOutbox(t *testing.T, newStore Factory) {
 	t.Run("ConcurrentClaims", func(t *testing.T) { testOutboxConcurrentClaims(t, newStore) })
 	t.Run("Isolation", func(t *testing.T) { testOutboxIsolation(t, newStore) })
 	t.Run("Prune", func(t *testing.T) { testOutboxPrune(t, newStore) })
+	t.Run("DropsUnheard", func(t *testing.T) { testOutboxDropsUnheard(t, newStore) })
 }
 
 // outboxProject stores a project with a webhook token.
@@ -137,9 +138,9 @@ func testOutboxFanOut(t *testing.T, newStore Factory) {
 	appendEvents(t, s,
 		event(p, "evt_1", 10, "campaign.created"),
 		event(p, "evt_2", 11, "voucher.created"),
-		event(p, "evt_3", 12, "customer.created"), // nobody listens
+		event(p, "evt_3", 12, "customer.created"), // nobody listens: not stored
 	)
-	appendEvents(t, s, event(q, "evt_4", 13, "campaign.created"), event(p, "evt_5", 14, "campaign.vouchers.aded"))
+	appendEvents(t, s, event(q, "evt_4", 13, "campaign.created"), event(p, "evt_5", 14, "campaign.vouchers.aded")) // nor evt_5
 
 	var pl planner
 	// Batches take the oldest events first.
@@ -147,14 +148,14 @@ func testOutboxFanOut(t *testing.T, newStore Factory) {
 		t.Errorf("first batch = %d events, %d sendouts; want 2, 3", events, sendouts)
 	}
 	diff(t, "first batch", []string{"evt_1", "evt_2"}, sortedKeys(pl.seen))
-	if events, sendouts := fanOut(t, s, 10, &pl); events != 3 || sendouts != 1 {
-		t.Errorf("second batch = %d events, %d sendouts; want 3, 1", events, sendouts)
+	if events, sendouts := fanOut(t, s, 10, &pl); events != 1 || sendouts != 1 {
+		t.Errorf("second batch = %d events, %d sendouts; want 1, 1 (evt_3 and evt_5 were not stored)", events, sendouts)
 	}
 	if events, sendouts := fanOut(t, s, 10, &pl); events != 0 || sendouts != 0 {
 		t.Errorf("third batch = %d events, %d sendouts; want nothing left", events, sendouts)
 	}
 	diff(t, "configurations per event", map[string][]string{
-		"evt_1": {"wh_a1"}, "evt_2": {"wh_a1", "wh_a3"}, "evt_3": nil, "evt_4": {"wh_b1"}, "evt_5": nil,
+		"evt_1": {"wh_a1"}, "evt_2": {"wh_a1", "wh_a3"}, "evt_4": {"wh_b1"},
 	}, pl.seen)
 
 	// A second sendout for the same event and configuration is ignored.
@@ -481,8 +482,12 @@ func testOutboxPrune(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	p := outboxProject(t, s, "proj_a")
 	must(t, s.InsertWebhook(ctx, hook(p, "wh_1", 0, true, "campaign.created")))
+	later := hook(p, "wh_2", 0, true, "customer.created")
+	must(t, s.InsertWebhook(ctx, later))
 	appendEvents(t, s, event(p, "evt_old_done", 1, "campaign.created"), event(p, "evt_old_pending", 2, "campaign.created"),
 		event(p, "evt_old_unheard", 3, "customer.created"), event(p, "evt_new_done", 50, "campaign.created"))
+	later.Active = false // deactivated before the fan-out: evt_old_unheard gets no sendout
+	must(t, s.UpdateWebhook(ctx, later))
 	var pl planner
 	if events, sendouts := fanOut(t, s, 10, &pl); events != 4 || sendouts != 3 {
 		t.Fatalf("fan-out = %d events, %d sendouts; want 4, 3", events, sendouts)
@@ -535,4 +540,31 @@ func testOutboxPrune(t *testing.T, newStore Factory) {
 		t.Errorf("fan-out after pruning = %d events, %d sendouts; want the waiting event's 1, 1", events, sendouts)
 	}
 	diff(t, "fanned out after pruning", map[string][]string{"evt_old_waiting": {"wh_1"}}, pl.seen)
+}
+
+// testOutboxDropsUnheard stores only the events some active configuration
+// of their project, existing by then, lists: the others would never be
+// sent.
+func testOutboxDropsUnheard(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := outboxProject(t, s, "proj_a")
+	q := outboxProject(t, s, "proj_b")
+	for _, w := range []*webhook.Webhook{
+		hook(p, "wh_inactive", 0, false, "campaign.created"),
+		hook(p, "wh_other", 0, true, "voucher.created"),
+		hook(p, "wh_late", 30, true, "campaign.created"),
+		hook(q, "wh_b", 0, true, "campaign.created"),
+	} {
+		must(t, s.InsertWebhook(ctx, w))
+	}
+	appendEvents(t, s, event(p, "evt_1", 10, "campaign.created"))
+	var pl planner
+	if events, _ := fanOut(t, s, 10, &pl); events != 0 {
+		t.Errorf("an event no configuration of its project heard was stored (%d taken)", events)
+	}
+	appendEvents(t, s, event(p, "evt_2", 11, "voucher.created"), event(p, "evt_3", 40, "campaign.created"))
+	if events, sendouts := fanOut(t, s, 10, &pl); events != 2 || sendouts != 2 {
+		t.Errorf("fan-out = %d events, %d sendouts; want the two heard, 2", events, sendouts)
+	}
+	diff(t, "heard events", map[string][]string{"evt_2": {"wh_other"}, "evt_3": {"wh_late"}}, pl.seen)
 }
