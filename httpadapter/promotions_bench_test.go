@@ -131,22 +131,7 @@ func BenchmarkValidatePromotionsServer(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				start := time.Now()
-				r, err := http.NewRequest(http.MethodPost, srv.URL+"/v1/promotions/validation", bytes.NewReader(body))
-				if err != nil {
-					b.Fatal(err)
-				}
-				r.Header.Set("X-App-Id", appID)
-				r.Header.Set("X-App-Token", appToken)
-				r.Header.Set("Content-Type", "application/json")
-				resp, err := client.Do(r)
-				if err != nil {
-					b.Fatal(err)
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				_ = resp.Body.Close()
-				if resp.StatusCode != http.StatusOK {
-					b.Fatalf("status %d", resp.StatusCode)
-				}
+				postOK(b, client, srv.URL+"/v1/promotions/validation", body)
 				lat = append(lat, time.Since(start))
 			}
 			slices.Sort(lat)
