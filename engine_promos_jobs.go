@@ -228,6 +228,38 @@ func (w *worker) updateVouchers(ctx context.Context, a *project.AsyncAction) err
 		})
 }
 
+// unassignCampaignVouchers removes, through tx, the validation rule
+// assignments of the live vouchers of campaign campaignID, as deleting each
+// voucher on its own would (assignment.deleted events included), before
+// they go in bulk.
+func (e *Engine) unassignCampaignVouchers(ctx context.Context, tx storage.Store, projectID, campaignID string) error {
+	as, _, err := tx.ListAssignments(ctx, projectID, promotype.Query{Limit: 1 << 20, OrderBy: "created_at",
+		Must: []promotype.Condition{{Field: "related_object_type", Op: promotype.OpIs, Values: []string{campaign.RelatedVoucher}}}})
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, a := range as {
+		if seen[a.RelatedObjectID] {
+			continue
+		}
+		seen[a.RelatedObjectID] = true
+		v, err := tx.GetVoucher(ctx, projectID, a.RelatedObjectID)
+		switch {
+		case errors.Is(err, promotype.ErrNotFound):
+			continue
+		case err != nil:
+			return err
+		case v.CampaignID == nil || *v.CampaignID != campaignID:
+			continue
+		}
+		if err := e.ruleSvc.rules.UnassignObject(ctx, tx, projectID, campaign.Related{Type: campaign.RelatedVoucher, ID: v.ID, Object: v}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // deleteVouchers is CAMPAIGN.VOUCHERS_DELETE: the deleted campaign's
 // vouchers go to the bin in chunks (with force: are removed, and then the
 // campaign too).
@@ -243,6 +275,11 @@ func (w *worker) deleteVouchers(ctx context.Context, a *project.AsyncAction) err
 		}
 		next, end := st, false
 		err := w.step(ctx, a, func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error {
+			if st.Done == 0 { // with the first chunk: no voucher is gone yet
+				if err := w.e.unassignCampaignVouchers(ctx, tx, cur.ProjectID, p.CampaignID); err != nil {
+					return err
+				}
+			}
 			var n int
 			var err error
 			if p.Force {
