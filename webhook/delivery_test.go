@@ -28,8 +28,8 @@ func testSendout() *Sendout {
 		CreatedAt: promotype.NewTime(t0.Add(time.Second))}
 }
 
-// The envelope of platform.md §6, compact, unescaped, the type as the
-// configuration spells it; the same bytes for every try.
+// The envelope of platform.md §6, compact, unescaped, the type spelt as the
+// payload documentation spells it ("added"); the same bytes for every try.
 func TestBody(t *testing.T) {
 	t.Parallel()
 	s, e := testSendout(), testEvent()
@@ -37,10 +37,10 @@ func TestBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"id":"whs_1","project_id":"proj_1","created_at":"2026-03-04T05:06:08.008Z","type":"campaign.vouchers.aded",` +
+	want := `{"id":"whs_1","project_id":"proj_1","created_at":"2026-03-04T05:06:08.008Z","type":"campaign.vouchers.added",` +
 		`"data":{"campaign":{"name":"<Summer & co>"},"count":3},` +
 		`"source":{"id":"wh_1","object":"webhook","target_url":"https://hooks.example.com/in"},` +
-		`"event":{"id":"evt_1","type":"campaign.vouchers.aded","created_at":"2026-03-04T05:06:07.008Z","entity_id":"camp_1",` +
+		`"event":{"id":"evt_1","type":"campaign.vouchers.added","created_at":"2026-03-04T05:06:07.008Z","entity_id":"camp_1",` +
 		`"group_id":"evt_1","event_source":{"channel":"API"}}}`
 	if d := cmp.Diff(want, string(got)); d != "" {
 		t.Errorf("body (-want +got):\n%s", d)
@@ -154,5 +154,26 @@ func TestPlannerClaimsWhatItHasRoomFor(t *testing.T) {
 	}
 	if got[0].TargetURL != "https://a.example.com" || got[0].EventType != e.Type || got[0].Status != SendoutPending || got[0].Object != "webhook_sendout" {
 		t.Errorf("sendout: %+v", got[0])
+	}
+}
+
+// The four "aded" names of the configuration enum are delivered spelt
+// "added"; every other name as it is.
+func TestDeliveredType(t *testing.T) {
+	t.Parallel()
+	want := map[string]string{
+		"campaign.vouchers.aded":                   "campaign.vouchers.added",
+		"voucher.gift.balance_aded":                "voucher.gift.balance_added",
+		"voucher.loyalty_card.points_aded":         "voucher.loyalty_card.points_added",
+		"voucher.loyalty_card.pending_points.aded": "voucher.loyalty_card.pending_points.added",
+	}
+	for _, e := range Events {
+		w, ok := want[e]
+		if !ok {
+			w = e
+		}
+		if got := DeliveredType(e); got != w {
+			t.Errorf("DeliveredType(%q) = %q, want %q", e, got, w)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/promoengine/promo/promotype"
 )
@@ -13,11 +14,9 @@ type Envelope struct {
 	ID        string         `json:"id"` // the sendout's, "whs_…"
 	ProjectID string         `json:"project_id"`
 	CreatedAt promotype.Time `json:"created_at"` // when the sendout was made
-	// Type is the event name exactly as configurations spell it ("aded"
-	// included). The payload documentation spells some names "added", but
-	// the spec leaves the delivered body unspecified and names the event
-	// only as configurations list it, so receivers get the name they
-	// subscribed to.
+	// Type is the event name as the payload documentation spells it
+	// (DeliveredType): configurations list "campaign.vouchers.aded", the
+	// bodies the hosted service documents say "campaign.vouchers.added".
 	Type   string          `json:"type"`
 	Data   json.RawMessage `json:"data"`
 	Source EnvelopeSource  `json:"source"`
@@ -50,6 +49,12 @@ type EventSource struct {
 	Channel string `json:"channel"`
 }
 
+// DeliveredType is the name a delivery carries for event name typ as
+// configurations spell it: the four "aded" names of the configuration enum
+// are delivered spelt "added", as the documented payloads spell them
+// (reference/platform.md §6: config "aded" ↔ delivered "added").
+func DeliveredType(typ string) string { return strings.ReplaceAll(typ, "aded", "added") }
+
 // NewEnvelope returns the envelope of sendout s of event e.
 func NewEnvelope(s *Sendout, e *promotype.Event) Envelope {
 	data := e.Data
@@ -57,9 +62,9 @@ func NewEnvelope(s *Sendout, e *promotype.Event) Envelope {
 		data = json.RawMessage("{}")
 	}
 	return Envelope{
-		ID: s.ID, ProjectID: s.ProjectID, CreatedAt: s.CreatedAt, Type: e.Type, Data: data,
+		ID: s.ID, ProjectID: s.ProjectID, CreatedAt: s.CreatedAt, Type: DeliveredType(e.Type), Data: data,
 		Source: EnvelopeSource{ID: s.WebhookID, Object: "webhook", TargetURL: s.TargetURL},
-		Event: EnvelopeEvent{ID: e.ID, Type: e.Type, CreatedAt: e.CreatedAt, EntityID: e.EntityID,
+		Event: EnvelopeEvent{ID: e.ID, Type: DeliveredType(e.Type), CreatedAt: e.CreatedAt, EntityID: e.EntityID,
 			GroupID: e.ID, EventSource: EventSource{Channel: "API"}},
 	}
 }
