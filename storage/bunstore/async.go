@@ -197,17 +197,7 @@ func (s *Store) LockAsyncAction(ctx context.Context, projectID, id, owner string
 func (s *Store) UpdateAsyncAction(ctx context.Context, a *project.AsyncAction) error {
 	row, err := newAsyncRow(a)
 	if err != nil {
-		if !storableKeys(a.ProjectID, a.ID) {
-			return asyncNotFound(a.ID)()
-		}
-		return err
+		return rowErr(err, a.ProjectID, a.ID, asyncNotFound(a.ID))
 	}
-	res, err := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Exec(ctx)
-	if err != nil {
-		return fail("update async action", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return asyncNotFound(a.ID)()
-	}
-	return nil
+	return replaceRow(ctx, s.db, "update async action", row, asyncNotFound(a.ID))
 }

@@ -154,10 +154,7 @@ func (s *Store) InsertCampaign(ctx context.Context, c *campaign.Campaign) error 
 func (s *Store) UpdateCampaign(ctx context.Context, c *campaign.Campaign) error {
 	row, err := newCampaignRow(c)
 	if err != nil {
-		if !storableKeys(c.ProjectID, c.ID) {
-			return campaignNotFound(c.ID)()
-		}
-		return err
+		return rowErr(err, c.ProjectID, c.ID, campaignNotFound(c.ID))
 	}
 	res, err := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id", "vouchers_count").
 		Where("c.binned_at IS NULL").

@@ -103,13 +103,7 @@ func (s *Store) InsertCustomer(ctx context.Context, c *customer.Customer) error 
 // UpdateCustomer implements customer.Store.
 func (s *Store) UpdateCustomer(ctx context.Context, c *customer.Customer) error {
 	row, err := newCustomerRow(c)
-	if err != nil {
-		if !storableKeys(c.ProjectID, c.ID) {
-			return customerNotFound(c.ID)()
-		}
-		return err
-	}
-	return customerKeys.update(ctx, s.db, row, c.SourceID, func() error {
+	return customerKeys.replace(ctx, s.db, row, err, c.ProjectID, c.ID, c.SourceID, customerNotFound(c.ID), func() error {
 		_, err := s.GetCustomer(ctx, c.ProjectID, c.ID)
 		return err
 	})

@@ -97,15 +97,11 @@ func getLive[R any, P row[R, D], D any](ctx context.Context, db bun.IDB, k keyed
 	return P(&r).domain()
 }
 
-// replace is update for a row built from a domain value: rowErr is the
-// error of building it (a key that cannot be stored names no stored row:
-// notFound), get reports whether the row exists.
-func (k keyed) replace(ctx context.Context, db bun.IDB, row any, rowErr error, projectID, id string, key *string, notFound, get func() error) error {
-	if rowErr != nil {
-		if !storableKeys(projectID, id) {
-			return notFound()
-		}
-		return rowErr
+// replace is update for a row built from a domain value: buildErr is the
+// error of building it (see rowErr), get reports whether the row exists.
+func (k keyed) replace(ctx context.Context, db bun.IDB, row any, buildErr error, projectID, id string, key *string, notFound, get func() error) error {
+	if buildErr != nil {
+		return rowErr(buildErr, projectID, id, notFound)
 	}
 	return k.update(ctx, db, row, key, get)
 }

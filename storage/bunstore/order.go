@@ -149,13 +149,7 @@ func (s *Store) InsertOrder(ctx context.Context, o *order.Order) error {
 // touching the row.
 func (s *Store) UpdateOrder(ctx context.Context, o *order.Order) error {
 	row, err := newOrderRow(o)
-	if err != nil {
-		if !storableKeys(o.ProjectID, o.ID) {
-			return orderNotFound(o.ID)()
-		}
-		return err
-	}
-	return orderKeys.update(ctx, s.db, row, o.SourceID, func() error {
+	return orderKeys.replace(ctx, s.db, row, err, o.ProjectID, o.ID, o.SourceID, orderNotFound(o.ID), func() error {
 		_, err := s.GetOrder(ctx, o.ProjectID, o.ID)
 		return err
 	})

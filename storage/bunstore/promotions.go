@@ -97,19 +97,9 @@ func (s *Store) InsertPromotionTier(ctx context.Context, t *campaign.PromotionTi
 func (s *Store) UpdatePromotionTier(ctx context.Context, t *campaign.PromotionTier) error {
 	row, err := newTierRow(t)
 	if err != nil {
-		if !storableKeys(t.ProjectID, t.ID) {
-			return tierNotFound(t.ID)()
-		}
-		return err
+		return rowErr(err, t.ProjectID, t.ID, tierNotFound(t.ID))
 	}
-	res, err := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Exec(ctx)
-	if err != nil {
-		return fail("update promotion tier", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return tierNotFound(t.ID)()
-	}
-	return nil
+	return replaceRow(ctx, s.db, "update promotion tier", row, tierNotFound(t.ID))
 }
 
 // GetPromotionTier implements campaign.TierStore.
@@ -200,19 +190,9 @@ func (s *Store) InsertPromotionStack(ctx context.Context, ps *campaign.Promotion
 func (s *Store) UpdatePromotionStack(ctx context.Context, ps *campaign.PromotionStack) error {
 	row, err := newStackRow(ps)
 	if err != nil {
-		if !storableKeys(ps.ProjectID, ps.ID) {
-			return stackNotFound(ps.ID)()
-		}
-		return err
+		return rowErr(err, ps.ProjectID, ps.ID, stackNotFound(ps.ID))
 	}
-	res, err := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id").Exec(ctx)
-	if err != nil {
-		return fail("update promotion stack", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return stackNotFound(ps.ID)()
-	}
-	return nil
+	return replaceRow(ctx, s.db, "update promotion stack", row, stackNotFound(ps.ID))
 }
 
 // GetPromotionStack implements campaign.StackStore.

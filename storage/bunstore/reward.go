@@ -114,10 +114,7 @@ func (s *Store) InsertReward(ctx context.Context, r *campaign.Reward) error {
 func (s *Store) UpdateReward(ctx context.Context, r *campaign.Reward) error {
 	row, err := newRewardRow(r)
 	if err != nil {
-		if !storableKeys(r.ProjectID, r.ID) {
-			return rewardNotFound(r.ID)()
-		}
-		return err
+		return rowErr(err, r.ProjectID, r.ID, rewardNotFound(r.ID))
 	}
 	return replaceRow(ctx, s.db, "update reward", row, rewardNotFound(r.ID))
 }

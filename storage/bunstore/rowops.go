@@ -22,6 +22,16 @@ func insertNew(ctx context.Context, db bun.IDB, op string, row any, dup func() e
 	return nil
 }
 
+// rowErr is the error of building the row of an update from a domain
+// value: a value whose keys cannot be stored names no stored row
+// (notFound); any other build error stands.
+func rowErr(err error, projectID, id string, notFound func() error) error {
+	if !storableKeys(projectID, id) {
+		return notFound()
+	}
+	return err
+}
+
 // replaceRow overwrites every column of the row with row's primary key
 // (project_id and id stay); no such row is notFound().
 func replaceRow(ctx context.Context, db bun.IDB, op string, row any, notFound func() error) error {

@@ -93,10 +93,7 @@ func (s *Store) InsertValidationRule(ctx context.Context, r *campaign.Validation
 func (s *Store) UpdateValidationRule(ctx context.Context, r *campaign.ValidationRule) error {
 	row, err := newValidationRuleRow(r)
 	if err != nil {
-		if !storableKeys(r.ProjectID, r.ID) {
-			return ruleNotFound(r.ID)()
-		}
-		return err
+		return rowErr(err, r.ProjectID, r.ID, ruleNotFound(r.ID))
 	}
 	return replaceRow(ctx, s.db, "update validation rule", row, ruleNotFound(r.ID))
 }

@@ -256,10 +256,7 @@ func batchArrays(b *voucher.Batch) (ids, codes []string, err error) {
 func (s *Store) UpdateVoucher(ctx context.Context, v *voucher.Voucher) error {
 	row, err := newVoucherRow(v)
 	if err != nil {
-		if !storableKeys(v.ProjectID, v.ID) {
-			return voucherNotFound(v.ID)()
-		}
-		return err
+		return rowErr(err, v.ProjectID, v.ID, voucherNotFound(v.ID))
 	}
 	row.BinnedAt = nil
 	return voucherKeys.update(ctx, s.db, row, &v.Code, func() error {
