@@ -174,24 +174,12 @@ func (s *Store) UpdateCampaign(ctx context.Context, c *campaign.Campaign) error 
 
 // GetCampaign implements campaign.CampaignStore.
 func (s *Store) GetCampaign(ctx context.Context, projectID, id string) (*campaign.Campaign, error) {
-	return s.getCampaign(ctx, id, "c.project_id = ? AND c.id = ?", projectID, id)
+	return getLive[campaignRow, *campaignRow, *campaign.Campaign](ctx, s.db, campaignKeys, "id", projectID, id, campaignNotFound(id))
 }
 
 // FindCampaignByName implements campaign.CampaignStore.
 func (s *Store) FindCampaignByName(ctx context.Context, projectID, name string) (*campaign.Campaign, error) {
-	return s.getCampaign(ctx, name, "c.project_id = ? AND c.name = ?", projectID, name)
-}
-
-func (s *Store) getCampaign(ctx context.Context, ref, where, projectID, key string) (*campaign.Campaign, error) {
-	if !storableKeys(projectID, key) {
-		return nil, campaignNotFound(ref)()
-	}
-	var row campaignRow
-	err := s.db.NewSelect().Model(&row).Where(where, projectID, key).Where("c.binned_at IS NULL").Scan(ctx)
-	if err != nil {
-		return nil, getErr("get campaign", err, campaignNotFound(ref))
-	}
-	return row.domain()
+	return getLive[campaignRow, *campaignRow, *campaign.Campaign](ctx, s.db, campaignKeys, "name", projectID, name, campaignNotFound(name))
 }
 
 // ListCampaigns implements campaign.CampaignStore.

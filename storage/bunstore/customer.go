@@ -111,21 +111,10 @@ func (s *Store) UpdateCustomer(ctx context.Context, c *customer.Customer) error 
 
 // GetCustomer implements customer.Store.
 func (s *Store) GetCustomer(ctx context.Context, projectID, id string) (*customer.Customer, error) {
-	return s.getCustomer(ctx, id, "get customer", "c.project_id = ? AND c.id = ?", projectID, id)
+	return getLive[customerRow, *customerRow, *customer.Customer](ctx, s.db, customerKeys, "id", projectID, id, customerNotFound(id))
 }
 
 // FindCustomerBySourceID implements customer.Store.
 func (s *Store) FindCustomerBySourceID(ctx context.Context, projectID, sourceID string) (*customer.Customer, error) {
-	return s.getCustomer(ctx, sourceID, "find customer", "c.project_id = ? AND c.source_id = ?", projectID, sourceID)
-}
-
-func (s *Store) getCustomer(ctx context.Context, ref, op, where string, projectID, key string) (*customer.Customer, error) {
-	if !storableKeys(projectID, key) {
-		return nil, customerNotFound(ref)()
-	}
-	var row customerRow
-	if err := s.db.NewSelect().Model(&row).Where(where, projectID, key).Scan(ctx); err != nil {
-		return nil, getErr(op, err, customerNotFound(ref))
-	}
-	return row.domain()
+	return getLive[customerRow, *customerRow, *customer.Customer](ctx, s.db, customerKeys, "source_id", projectID, sourceID, customerNotFound(sourceID))
 }

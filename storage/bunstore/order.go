@@ -157,23 +157,12 @@ func (s *Store) UpdateOrder(ctx context.Context, o *order.Order) error {
 
 // GetOrder implements order.Store.
 func (s *Store) GetOrder(ctx context.Context, projectID, id string) (*order.Order, error) {
-	return s.getOrder(ctx, id, "get order", "o.project_id = ? AND o.id = ?", projectID, id)
+	return getLive[orderRow, *orderRow, *order.Order](ctx, s.db, orderKeys, "id", projectID, id, orderNotFound(id))
 }
 
 // FindOrderBySourceID implements order.Store.
 func (s *Store) FindOrderBySourceID(ctx context.Context, projectID, sourceID string) (*order.Order, error) {
-	return s.getOrder(ctx, sourceID, "find order", "o.project_id = ? AND o.source_id = ?", projectID, sourceID)
-}
-
-func (s *Store) getOrder(ctx context.Context, ref, op, where string, projectID, key string) (*order.Order, error) {
-	if !storableKeys(projectID, key) {
-		return nil, orderNotFound(ref)()
-	}
-	var row orderRow
-	if err := s.db.NewSelect().Model(&row).Where(where, projectID, key).Scan(ctx); err != nil {
-		return nil, getErr(op, err, orderNotFound(ref))
-	}
-	return row.domain()
+	return getLive[orderRow, *orderRow, *order.Order](ctx, s.db, orderKeys, "source_id", projectID, sourceID, orderNotFound(sourceID))
 }
 
 // ListOrders implements order.Store.

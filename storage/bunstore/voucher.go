@@ -267,24 +267,12 @@ func (s *Store) UpdateVoucher(ctx context.Context, v *voucher.Voucher) error {
 
 // GetVoucher implements voucher.Store.
 func (s *Store) GetVoucher(ctx context.Context, projectID, id string) (*voucher.Voucher, error) {
-	return s.getVoucher(ctx, id, "v.project_id = ? AND v.id = ?", projectID, id)
+	return getLive[voucherRow, *voucherRow, *voucher.Voucher](ctx, s.db, voucherKeys, "id", projectID, id, voucherNotFound(id))
 }
 
 // FindVoucherByCode implements voucher.Store.
 func (s *Store) FindVoucherByCode(ctx context.Context, projectID, code string) (*voucher.Voucher, error) {
-	return s.getVoucher(ctx, code, "v.project_id = ? AND v.code = ?", projectID, code)
-}
-
-func (s *Store) getVoucher(ctx context.Context, ref, where, projectID, key string) (*voucher.Voucher, error) {
-	if !storableKeys(projectID, key) {
-		return nil, voucherNotFound(ref)()
-	}
-	var row voucherRow
-	err := s.db.NewSelect().Model(&row).Where(where, projectID, key).Where("v.binned_at IS NULL").Scan(ctx)
-	if err != nil {
-		return nil, getErr("get voucher", err, voucherNotFound(ref))
-	}
-	return row.domain()
+	return getLive[voucherRow, *voucherRow, *voucher.Voucher](ctx, s.db, voucherKeys, "code", projectID, code, voucherNotFound(code))
 }
 
 // ListVouchers implements voucher.Store.
