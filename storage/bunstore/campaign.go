@@ -187,19 +187,9 @@ func (s *Store) ListCampaigns(ctx context.Context, projectID string, q promotype
 	if !storable(projectID) {
 		return []*campaign.Campaign{}, 0, nil
 	}
-	rows, total, err := list[campaignRow](ctx, s.db, campaignColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+	return listDomain[campaignRow, *campaignRow, *campaign.Campaign](ctx, s.db, campaignColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where("c.project_id = ? AND c.binned_at IS NULL", projectID)
 	})
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]*campaign.Campaign, len(rows))
-	for i := range rows {
-		if out[i], err = rows[i].domain(); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
 }
 
 // SetCampaignStatus implements campaign.CampaignStore.

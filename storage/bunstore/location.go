@@ -92,35 +92,10 @@ func (s *Store) GetLocation(ctx context.Context, projectID, id string) (*locatio
 
 // ListLocations implements location.Store.
 func (s *Store) ListLocations(ctx context.Context, projectID string, q promotype.Query) ([]*location.Location, int, error) {
-	if !storable(projectID) {
-		return []*location.Location{}, 0, nil
-	}
-	rows, total, err := list[locationRow](ctx, s.db, locationColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
-		return sel.Where("l.project_id = ?", projectID)
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]*location.Location, len(rows))
-	for i := range rows {
-		if out[i], err = rows[i].domain(); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
+	return listProject[locationRow, *locationRow, *location.Location](ctx, s.db, locationColumns, "l", projectID, q)
 }
 
 // DeleteLocation implements location.Store.
 func (s *Store) DeleteLocation(ctx context.Context, projectID, id string) error {
-	if !storableKeys(projectID, id) {
-		return locationNotFound(id)()
-	}
-	res, err := s.db.NewDelete().Model((*locationRow)(nil)).Where("l.project_id = ? AND l.id = ?", projectID, id).Exec(ctx)
-	if err != nil {
-		return fail("delete location", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return locationNotFound(id)()
-	}
-	return nil
+	return deleteByID[locationRow](ctx, s.db, "delete location", "l", projectID, id, locationNotFound(id))
 }

@@ -167,20 +167,5 @@ func (s *Store) FindOrderBySourceID(ctx context.Context, projectID, sourceID str
 
 // ListOrders implements order.Store.
 func (s *Store) ListOrders(ctx context.Context, projectID string, q promotype.Query) ([]*order.Order, int, error) {
-	if !storable(projectID) {
-		return []*order.Order{}, 0, nil
-	}
-	rows, total, err := list[orderRow](ctx, s.db, orderColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
-		return sel.Where("o.project_id = ?", projectID)
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]*order.Order, len(rows))
-	for i := range rows {
-		if out[i], err = rows[i].domain(); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
+	return listProject[orderRow, *orderRow, *order.Order](ctx, s.db, orderColumns, "o", projectID, q)
 }

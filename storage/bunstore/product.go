@@ -133,19 +133,9 @@ func (s *Store) ListProducts(ctx context.Context, projectID string, q promotype.
 	if !storable(projectID) {
 		return []*catalog.Product{}, 0, nil
 	}
-	rows, total, err := list[productRow](ctx, s.db, productColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+	return listDomain[productRow, *productRow, *catalog.Product](ctx, s.db, productColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where("p.project_id = ? AND p.binned_at IS NULL", projectID)
 	})
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]*catalog.Product, len(rows))
-	for i := range rows {
-		if out[i], err = rows[i].domain(); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
 }
 
 // BinProduct implements catalog.Store: the live product and its live SKUs

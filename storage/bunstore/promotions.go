@@ -209,35 +209,10 @@ func (s *Store) GetPromotionStack(ctx context.Context, projectID, id string) (*c
 
 // ListPromotionStacks implements campaign.StackStore.
 func (s *Store) ListPromotionStacks(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.PromotionStack, int, error) {
-	if !storable(projectID) {
-		return []*campaign.PromotionStack{}, 0, nil
-	}
-	rows, total, err := list[stackRow](ctx, s.db, stackColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
-		return sel.Where("ps.project_id = ?", projectID)
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]*campaign.PromotionStack, len(rows))
-	for i := range rows {
-		if out[i], err = rows[i].domain(); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
+	return listProject[stackRow, *stackRow, *campaign.PromotionStack](ctx, s.db, stackColumns, "ps", projectID, q)
 }
 
 // DeletePromotionStack implements campaign.StackStore.
 func (s *Store) DeletePromotionStack(ctx context.Context, projectID, id string) error {
-	if !storableKeys(projectID, id) {
-		return stackNotFound(id)()
-	}
-	res, err := s.db.NewDelete().Model((*stackRow)(nil)).Where("ps.project_id = ? AND ps.id = ?", projectID, id).Exec(ctx)
-	if err != nil {
-		return fail("delete promotion stack", err, nil)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return stackNotFound(id)()
-	}
-	return nil
+	return deleteByID[stackRow](ctx, s.db, "delete promotion stack", "ps", projectID, id, stackNotFound(id))
 }

@@ -75,9 +75,14 @@ func listProject[R any, P listedRow[R, D], D any](ctx context.Context, db bun.ID
 	if !storable(projectID) {
 		return []D{}, 0, nil
 	}
-	rows, total, err := list[R, P](ctx, db, cols, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+	return listDomain[R, P](ctx, db, cols, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where(alias+".project_id = ?", projectID)
 	})
+}
+
+// listDomain lists the rows where selects (see list) as domain values.
+func listDomain[R any, P listedRow[R, D], D any](ctx context.Context, db bun.IDB, cols columns, q promotype.Query, where func(*bun.SelectQuery) *bun.SelectQuery) ([]D, int, error) {
+	rows, total, err := list[R, P](ctx, db, cols, q, where)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -136,23 +136,13 @@ func (s *Store) ListSKUs(ctx context.Context, projectID, productID string, q pro
 	if !storableKeys(projectID, productID) {
 		return []*catalog.SKU{}, 0, nil
 	}
-	rows, total, err := list[skuRow](ctx, s.db, skuColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+	return listDomain[skuRow, *skuRow, *catalog.SKU](ctx, s.db, skuColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		sel = sel.Where("s.project_id = ? AND s.binned_at IS NULL", projectID)
 		if productID != "" {
 			sel = sel.Where("s.product_id = ?", productID)
 		}
 		return sel
 	})
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]*catalog.SKU, len(rows))
-	for i := range rows {
-		if out[i], err = rows[i].domain(); err != nil {
-			return nil, 0, err
-		}
-	}
-	return out, total, nil
 }
 
 // BinSKU implements catalog.Store.
