@@ -55,7 +55,7 @@ func (s *Store) AppendEvents(_ context.Context, events ...*promotype.Event) erro
 	err := s.write(func(d *data, u *undo) error {
 		n := len(d.outbox.events)
 		for _, e := range events {
-			if len(hearing(d, e)) > 0 {
+			if heard(d, e) {
 				d.outbox.events = append(d.outbox.events, e.Clone())
 			}
 		}
@@ -116,6 +116,17 @@ func (s *Store) FanOutEvents(_ context.Context, limit int, plan func(*promotype.
 		return 0, nil, err
 	}
 	return events, stored, nil
+}
+
+// heard reports whether a configuration hears e (hearing without the
+// copies, for every append).
+func heard(d *data, e *promotype.Event) bool {
+	for _, w := range d.settings.webhooks.rows[e.ProjectID] {
+		if webhook.Hears(w, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // hearing returns copies of the configurations that hear e, by id.
