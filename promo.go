@@ -47,6 +47,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 		o(&cfg)
 	}
 	e := &Engine{store: store, env: cfg.env, logger: cfg.logger}
+	e.env.Changed = e.promotionsChanged
 	// Metadata schemas first: every other service checks metadata through
 	// the env's hook, which reads them.
 	e.settings.metadataSchemas = project.NewMetadataSchemaService(store, e.env)
