@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"ListFilters", testListFilters},
 		{"ProjectIsolation", testProjectIsolation},
 		{"Transactions", testTransactions},
+		{"BulkTransactions", testBulkTransactions}, // bulk.go: storage.BulkTxStore only
 		{"Concurrency", testConcurrency},
 		// Joined by later issues, each in its own file.
 		{"Tokens", testTokens},                   // access.go
