@@ -325,3 +325,12 @@ func (s *Store) UpdateManagementKey(ctx context.Context, k *auth.ManagementKey) 
 	}
 	return nil
 }
+
+// WatchCredentials implements auth.Store.
+func (s *Store) WatchCredentials(fn func(auth.Invalidation)) (current func() bool, stop func()) {
+	db, ok := s.db.(*bun.DB)
+	if !ok {
+		return neverCurrent, func() {}
+	}
+	return listenerFor(db.DB).subscribe(fn)
+}
