@@ -91,7 +91,9 @@ func (s *fakeStore) UpdateAsyncAction(_ context.Context, a *Action) error {
 	return promotype.NotFound("async_action", a.ID)
 }
 
-func (s *fakeStore) tx(ctx context.Context, fn func(ctx context.Context, tx Store) error) error { return fn(ctx, s) }
+func (s *fakeStore) tx(ctx context.Context, fn func(ctx context.Context, tx Store) error) error {
+	return fn(ctx, s)
+}
 
 // countArgs is a fake job: count to N in chunks of ChunkSize.
 type countArgs struct {
