@@ -11,6 +11,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/rule"
 )
@@ -107,8 +108,8 @@ func TestValidatePromotionsAmountOnOrder(t *testing.T) {
 		pt := f.eng.PromotionTiers()
 		tier := must[*campaign.PromotionTier](t)(pt.Create(ctx, f.project, c.ID, decode[campaign.TierParams](t,
 			`{"name":"100 off","banner":"Save","action":{"discount":{"type":"AMOUNT","amount_off":100}},"metadata":{"k":"v"}}`)))
-		in := decode[promo.PromotionValidationParams](t, `{"customer":{"source_id":"alice"},"order":`+cart72100+`}`)
-		res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		in := decode[promotion.ValidationParams](t, `{"customer":{"source_id":"alice"},"order":`+cart72100+`}`)
+		res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
 		if !res.Valid || len(res.Promotions) != 1 {
 			t.Fatalf("result = %+v", res)
 		}
@@ -127,30 +128,30 @@ func TestValidatePromotionsAmountOnOrder(t *testing.T) {
 		if p.Campaign.ID != c.ID || p.Object != "promotion_tier" || *p.Banner != "Save" || p.Hierarchy != 1 || p.TrackingID != res.TrackingID {
 			t.Errorf("tier result = %+v", p)
 		}
-		again := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		again := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
 		if again.TrackingID != res.TrackingID || len(res.TrackingID) != len("track_")+20 {
 			t.Errorf("tracking ids %q %q", res.TrackingID, again.TrackingID)
 		}
 
 		// Another project sees none of this project's tiers.
 		p2 := must[*project.Project](t)(f.eng.CreateProject(ctx, project.Params{Name: "Other"}))
-		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, p2.ID, in, promo.PromotionValidationQuery{})); res.Valid {
+		if res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, p2.ID, in, promotion.ValidationQuery{})); res.Valid {
 			t.Errorf("another project validated this project's tier: %+v", res)
 		}
 		// A filter naming another tier keeps none; a disabled tier is gone
 		// at once (the cache follows writes through the engine).
-		none := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{PromotionIDs: []string{"promo_other"}}))
+		none := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{PromotionIDs: []string{"promo_other"}}))
 		if none.Valid || len(none.Promotions) != 0 {
 			t.Errorf("filtered = %+v", none)
 		}
 		must[*campaign.PromotionTier](t)(pt.SetActive(ctx, f.project, tier.ID, false))
-		off := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		off := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
 		if off.Valid || len(off.Promotions) != 0 {
 			t.Errorf("disabled tier validated: %+v", off)
 		}
 		must[*campaign.PromotionTier](t)(pt.SetActive(ctx, f.project, tier.ID, true))
 		must[*campaign.Campaign](t)(f.eng.Campaigns().Disable(ctx, f.project, c.ID))
-		off = must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		off = must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
 		if off.Valid {
 			t.Errorf("tier of a disabled campaign validated")
 		}
@@ -171,12 +172,12 @@ func TestValidatePromotionsItemsWithRule(t *testing.T) {
 			`{"name":"1000 off each","validation_rules":["`+vr.ID+`"],"action":{"discount":{"type":"AMOUNT","amount_off":1000,"effect":"APPLY_TO_ITEMS"}}}`)))
 		order := `{"items":[{"product_id":"` + mug.ID + `","quantity":1},{"product_id":"` + pen.ID + `","quantity":1},{"product_id":"` + tv.ID + `","quantity":1}]}`
 
-		silver := decode[promo.PromotionValidationParams](t, `{"customer":{"source_id":"bob","metadata":{"tier":"silver"}},"order":`+order+`}`)
-		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, silver, promo.PromotionValidationQuery{})); res.Valid {
+		silver := decode[promotion.ValidationParams](t, `{"customer":{"source_id":"bob","metadata":{"tier":"silver"}},"order":`+order+`}`)
+		if res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, silver, promotion.ValidationQuery{})); res.Valid {
 			t.Errorf("silver customer validated: %+v", res)
 		}
-		gold := decode[promo.PromotionValidationParams](t, `{"customer":{"source_id":"ann","metadata":{"tier":"gold"}},"order":`+order+`}`)
-		res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, gold, promo.PromotionValidationQuery{}))
+		gold := decode[promotion.ValidationParams](t, `{"customer":{"source_id":"ann","metadata":{"tier":"gold"}},"order":`+order+`}`)
+		res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, gold, promotion.ValidationQuery{}))
 		if !res.Valid || len(res.Promotions) != 1 {
 			t.Fatalf("gold = %+v", res)
 		}
@@ -196,11 +197,11 @@ func TestValidatePromotionsItemsWithRule(t *testing.T) {
 		f.clock.Advance(time.Minute)
 		must[*rule.ValidationRule](t)(f.eng.ValidationRules().Update(ctx, f.project, vr.ID, ruleParams(t,
 			`{"rules":{"1":{"name":"customer.metadata","property":"tier","conditions":{"$is":["platinum"]}},"logic":"1"}}`)))
-		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, gold, promo.PromotionValidationQuery{})); res.Valid {
+		if res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, gold, promotion.ValidationQuery{})); res.Valid {
 			t.Errorf("rule update not seen: %+v", res)
 		}
 		// audienceRulesOnly still checks customer rules.
-		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, gold, promo.PromotionValidationQuery{AudienceRulesOnly: true})); res.Valid {
+		if res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, gold, promotion.ValidationQuery{AudienceRulesOnly: true})); res.Valid {
 			t.Errorf("audience only: customer rule ignored")
 		}
 	})
@@ -222,8 +223,8 @@ func TestEvaluateStackRunningTotals(t *testing.T) {
 		if st.Tiers.HierarchyMode != "MANUAL" || st.Object != "promotion_stack" {
 			t.Errorf("stack = %+v", st)
 		}
-		in := decode[promo.PromotionValidationParams](t, `{"order":{"items":[{"price":2000,"quantity":1},{"price":700,"quantity":1}]}}`)
-		ev := must[*promo.StackEvaluation](t)(f.eng.EvaluateStack(ctx, f.project, st.ID, in))
+		in := decode[promotion.ValidationParams](t, `{"order":{"items":[{"price":2000,"quantity":1},{"price":700,"quantity":1}]}}`)
+		ev := must[*promotion.StackEvaluation](t)(f.eng.Promotions().EvaluateStack(ctx, f.project, st.ID, in))
 		// E10 without the loyalty and gift steps: items 1000 + 700 (capped)
 		// → total 1000; 40% of 1000 = 400 → 600; 30 → 570.
 		want := []struct {
@@ -243,7 +244,7 @@ func TestEvaluateStackRunningTotals(t *testing.T) {
 		if ev.Order.TotalAmount != 570 || ev.Order.TotalDiscountAmount != 2130 {
 			t.Errorf("final order total %d total_discount %d, want 570 2130", ev.Order.TotalAmount, ev.Order.TotalDiscountAmount)
 		}
-		if _, err := f.eng.EvaluateStack(ctx, f.project, "stack_nope", in); err == nil {
+		if _, err := f.eng.Promotions().EvaluateStack(ctx, f.project, "stack_nope", in); err == nil {
 			t.Errorf("unknown stack evaluated")
 		}
 	})
@@ -264,8 +265,8 @@ func TestValidatePromotionsExpandCategory(t *testing.T) {
 			{``, nil},
 			{`,"options":{"expand":["category"]}`, []string{cat.ID}},
 		} {
-			in := decode[promo.PromotionValidationParams](t, `{"order":`+cart72100+tc.options+`}`)
-			res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+			in := decode[promotion.ValidationParams](t, `{"order":`+cart72100+tc.options+`}`)
+			res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
 			if len(res.Promotions) != 1 {
 				t.Fatalf("%d valid tiers, want 1", len(res.Promotions))
 			}
