@@ -6,10 +6,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
@@ -306,6 +308,84 @@ func TestDeleteTierLeavesStacks(t *testing.T) {
 		}
 		if _, err := ps.Find(ctx, f.project, onlyA.ID); err == nil {
 			t.Errorf("a stack of the deleted tier alone still exists")
+		}
+	})
+}
+
+// TestValidatePromotionsSeesCatalogChanges: a unit discount adds a catalog
+// product priced when the project's tiers are compiled; a change of that
+// price, and the product's delete, are seen by the next validation through
+// the same engine.
+func TestValidatePromotionsSeesCatalogChanges(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		gift := must[*catalog.Product](t)(f.eng.Catalog().CreateProduct(ctx, f.project, catalog.ProductParams{
+			Name: promo.Ptr("Gift"), Price: promo.Ptr(int64(700))}))
+		c := promotionCampaign(t, f, "Gifts")
+		must[*campaign.PromotionTier](t)(f.eng.PromotionTiers().Create(ctx, f.project, c.ID, decode[campaign.TierParams](t,
+			`{"name":"two gifts","action":{"discount":{"type":"UNIT","unit_off":2,"unit_type":"`+gift.ID+`","effect":"ADD_NEW_ITEMS"}}}`)))
+		in := promotion.ValidationParams{Order: order.Params{Items: []order.ItemParams{order.PricedItem(5000, 1)}}}
+		type answer struct {
+			Discounts []int64
+			Total     int64
+		}
+		validate := func() answer {
+			t.Helper()
+			res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
+			var a answer
+			for _, p := range res.Promotions {
+				a.Discounts = append(a.Discounts, p.DiscountAmount)
+				a.Total += p.Order.Amounts().TotalAmount
+			}
+			return a
+		}
+		if diff := cmp.Diff(answer{Discounts: []int64{1400}, Total: 5000}, validate()); diff != "" {
+			t.Errorf("gift at 700 (-want +got):\n%s", diff)
+		}
+		must[*catalog.Product](t)(f.eng.Catalog().UpdateProduct(ctx, f.project, gift.ID, catalog.ProductParams{Price: promo.Ptr(int64(900))}))
+		if diff := cmp.Diff(answer{Discounts: []int64{1800}, Total: 5000}, validate()); diff != "" {
+			t.Errorf("gift repriced at 900 (-want +got):\n%s", diff)
+		}
+		if err := f.eng.Catalog().DeleteProduct(ctx, f.project, gift.ID, false); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(answer{}, validate()); diff != "" {
+			t.Errorf("gift deleted: the tier cannot price (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestPromotionCacheIsPerProject: a write in one project drops only that
+// project's compiled tiers; another project's validations keep using
+// theirs (counted by Promotions().Stats()).
+func TestPromotionCacheIsPerProject(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		other := must[*project.Project](t)(f.eng.CreateProject(ctx, project.Params{Name: "Other"})).ID
+		in := decode[promotion.ValidationParams](t, `{"order":`+cart72100+`}`)
+		validate := func(projectID string) {
+			t.Helper()
+			must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, projectID, in, promotion.ValidationQuery{}))
+		}
+		validate(f.project)
+		validate(other)
+		base := f.eng.Promotions().Stats()
+		// Refreshes are left out: on a slow machine a snapshot may pass its
+		// one-second TTL and be refreshed in the background.
+		noRefreshes := cmpopts.IgnoreFields(promotion.Stats{}, "Refreshes")
+		if diff := cmp.Diff(promotion.Stats{Projects: 2, Builds: 2}, base, noRefreshes); diff != "" {
+			t.Errorf("after one validation per project (-want +got):\n%s", diff)
+		}
+		c := promotionCampaign(t, f, "Promos")
+		must[*campaign.PromotionTier](t)(f.eng.PromotionTiers().Create(ctx, f.project, c.ID, decode[campaign.TierParams](t,
+			`{"name":"100 off","action":{"discount":{"type":"AMOUNT","amount_off":100}}}`)))
+		must[*catalog.Product](t)(f.eng.Catalog().CreateProduct(ctx, f.project, catalog.ProductParams{Name: promo.Ptr("Mug")}))
+		validate(other)
+		validate(other)
+		if diff := cmp.Diff(promotion.Stats{Projects: 2, Builds: 2}, f.eng.Promotions().Stats(), noRefreshes); diff != "" {
+			t.Errorf("the other project rebuilt after writes in this one (-want +got):\n%s", diff)
+		}
+		validate(f.project)
+		if diff := cmp.Diff(promotion.Stats{Projects: 2, Builds: 3}, f.eng.Promotions().Stats(), noRefreshes); diff != "" {
+			t.Errorf("this project after its writes (-want +got):\n%s", diff)
 		}
 	})
 }

@@ -30,8 +30,9 @@ const (
 // has its own version, bumped by Changed: a write in one project never
 // rebuilds another's snapshot.
 type snapshotCache struct {
-	next   snapshotter
-	logger *slog.Logger
+	next        snapshotter
+	logger      *slog.Logger
+	ttl, maxAge time.Duration // snapshotTTL and snapshotMaxAge; shorter in tests
 
 	mu       sync.Mutex
 	projects map[string]*cacheSlot
@@ -54,7 +55,7 @@ type cacheEntry struct {
 }
 
 func newSnapshotCache(next snapshotter, logger *slog.Logger) *snapshotCache {
-	return &snapshotCache{next: next, logger: logger, projects: map[string]*cacheSlot{}}
+	return &snapshotCache{next: next, logger: logger, ttl: snapshotTTL, maxAge: snapshotMaxAge, projects: map[string]*cacheSlot{}}
 }
 
 // slot returns the project's slot, making it; c.mu must be held.
@@ -76,7 +77,7 @@ func (c *snapshotCache) Changed(projectID string) {
 
 // Snapshot returns the project's snapshot: from the cache when no change
 // was told since it was built, rebuilding in the background once it is
-// older than snapshotTTL.
+// older than the TTL.
 func (c *snapshotCache) Snapshot(ctx context.Context, projectID string) (*Snapshot, error) {
 	var v uint64
 	var ent *cacheEntry
@@ -87,10 +88,10 @@ func (c *snapshotCache) Snapshot(ctx context.Context, projectID string) (*Snapsh
 	c.mu.Unlock()
 	if ent != nil && ent.version == v {
 		age := time.Since(ent.built)
-		if age < snapshotTTL {
+		if age < c.ttl {
 			return ent.snap, nil
 		}
-		if age < snapshotMaxAge {
+		if age < c.maxAge {
 			if ent.refreshing.CompareAndSwap(false, true) {
 				go c.refresh(projectID, ent)
 			}
@@ -119,11 +120,11 @@ func (c *snapshotCache) rebuild(ctx context.Context, projectID string, v uint64)
 }
 
 // refresh rebuilds a stale snapshot in the background; on failure the next
-// validation past snapshotTTL tries again.
+// validation past the TTL tries again.
 func (c *snapshotCache) refresh(projectID string, stale *cacheEntry) {
 	defer stale.refreshing.Store(false)
 	c.refreshes.Add(1)
-	ctx, cancel := context.WithTimeout(context.Background(), snapshotMaxAge)
+	ctx, cancel := context.WithTimeout(context.Background(), c.maxAge)
 	defer cancel()
 	if _, err := c.rebuild(ctx, projectID, stale.version); err != nil {
 		c.logger.LogAttrs(ctx, slog.LevelWarn, "promo: refreshing the promotion snapshot", slog.String("project_id", projectID), slog.Any("error", err))
