@@ -11,20 +11,20 @@ func asyncField(a *project.AsyncAction, name string) promotype.Value { return a.
 func asyncID(a *project.AsyncAction) string                          { return a.ID }
 
 // InsertAsyncAction implements project.AsyncStore.
-func (s *Store) InsertAsyncAction(_ context.Context, a *project.AsyncAction) error {
-	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.promos.actions.get(a.ProjectID, a.ID); ok {
+func (s *Store) InsertAsyncAction(ctx context.Context, a *project.AsyncAction) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		if _, ok := d.campaigns.actions.get(a.ProjectID, a.ID); ok {
 			return promotype.Duplicate("async_action", "Duplicated async_action exists with id %s", a.ID)
 		}
-		d.promos.actions.put(u, a.ProjectID, a.ID, a.Clone())
+		d.campaigns.actions.put(u, a.ProjectID, a.ID, a.Clone())
 		return nil
 	})
 }
 
 // GetAsyncAction implements project.AsyncStore.
-func (s *Store) GetAsyncAction(_ context.Context, projectID, id string) (out *project.AsyncAction, err error) {
-	s.read(func(d *data) {
-		a, ok := d.promos.actions.get(projectID, id)
+func (s *Store) GetAsyncAction(ctx context.Context, projectID, id string) (out *project.AsyncAction, err error) {
+	s.read(ctx, func(d *data) {
+		a, ok := d.campaigns.actions.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("async_action", id)
 			return
@@ -35,9 +35,9 @@ func (s *Store) GetAsyncAction(_ context.Context, projectID, id string) (out *pr
 }
 
 // ListAsyncActions implements project.AsyncStore.
-func (s *Store) ListAsyncActions(_ context.Context, projectID string, q promotype.Query) (out []*project.AsyncAction, total int, err error) {
-	s.read(func(d *data) {
-		out, total = list(d.promos.actions.rows[projectID], q, asyncField, asyncID, nil, (*project.AsyncAction).Clone)
+func (s *Store) ListAsyncActions(ctx context.Context, projectID string, q promotype.Query) (out []*project.AsyncAction, total int, err error) {
+	s.read(ctx, func(d *data) {
+		out, total = list(d.campaigns.actions.rows[projectID], q, asyncField, asyncID, nil, (*project.AsyncAction).Clone)
 	})
 	return out, total, nil
 }
@@ -55,10 +55,10 @@ func claimable(a *project.AsyncAction, now promotype.Time) bool {
 
 // ClaimAsyncAction implements project.AsyncStore. The store's lock makes
 // the claim atomic.
-func (s *Store) ClaimAsyncAction(_ context.Context, owner string, now, until promotype.Time) (out *project.AsyncAction, err error) {
+func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (out *project.AsyncAction, err error) {
 	oldest := func(d *data) *project.AsyncAction {
 		var best *project.AsyncAction
-		for _, rows := range d.promos.actions.rows {
+		for _, rows := range d.campaigns.actions.rows {
 			for _, a := range rows {
 				if !claimable(a, now) {
 					continue
@@ -72,11 +72,11 @@ func (s *Store) ClaimAsyncAction(_ context.Context, owner string, now, until pro
 	}
 	// Idle runners poll: look under the shared lock first.
 	var found bool
-	s.read(func(d *data) { found = oldest(d) != nil })
+	s.read(ctx, func(d *data) { found = oldest(d) != nil })
 	if !found {
 		return nil, nil
 	}
-	err = s.write(func(d *data, u *undo) error {
+	err = s.write(ctx, func(d *data, u *undo) error {
 		best := oldest(d)
 		if best == nil {
 			return nil
@@ -90,7 +90,7 @@ func (s *Store) ClaimAsyncAction(_ context.Context, owner string, now, until pro
 			c.StartedAt = now.Ptr()
 		}
 		c.UpdatedAt = now.Ptr()
-		d.promos.actions.put(u, c.ProjectID, c.ID, c)
+		d.campaigns.actions.put(u, c.ProjectID, c.ID, c)
 		out = c.Clone()
 		return nil
 	})
@@ -99,9 +99,9 @@ func (s *Store) ClaimAsyncAction(_ context.Context, owner string, now, until pro
 
 // LockAsyncAction implements project.AsyncStore: inside a transaction the
 // store's lock keeps the lease as it is until the end.
-func (s *Store) LockAsyncAction(_ context.Context, projectID, id, owner string) (out *project.AsyncAction, err error) {
-	s.read(func(d *data) {
-		a, ok := d.promos.actions.get(projectID, id)
+func (s *Store) LockAsyncAction(ctx context.Context, projectID, id, owner string) (out *project.AsyncAction, err error) {
+	s.read(ctx, func(d *data) {
+		a, ok := d.campaigns.actions.get(projectID, id)
 		switch {
 		case !ok:
 			err = promotype.NotFound("async_action", id)
@@ -115,12 +115,12 @@ func (s *Store) LockAsyncAction(_ context.Context, projectID, id, owner string) 
 }
 
 // UpdateAsyncAction implements project.AsyncStore.
-func (s *Store) UpdateAsyncAction(_ context.Context, a *project.AsyncAction) error {
-	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.promos.actions.get(a.ProjectID, a.ID); !ok {
+func (s *Store) UpdateAsyncAction(ctx context.Context, a *project.AsyncAction) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		if _, ok := d.campaigns.actions.get(a.ProjectID, a.ID); !ok {
 			return promotype.NotFound("async_action", a.ID)
 		}
-		d.promos.actions.put(u, a.ProjectID, a.ID, a.Clone())
+		d.campaigns.actions.put(u, a.ProjectID, a.ID, a.Clone())
 		return nil
 	})
 }

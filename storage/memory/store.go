@@ -7,7 +7,9 @@ import (
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/location"
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/storage"
@@ -26,15 +28,18 @@ type data struct {
 	productSources index
 	skuSources     index
 
-	access accessData                     // OAuth tokens (access.go)
-	sales  salesData                      // customers and orders (sales.go)
-	promos campaignData                   // campaigns, categories, vouchers, async actions (campaigns.go)
-	rules  ruleData                       // validation rules and assignments (rules.go)
-	tiers  table[campaign.PromotionTier]  // promotion tiers (promotions.go)
-	stacks table[campaign.PromotionStack] // promotion stacks (promotions.go)
+	auth            authData // OAuth tokens (auth.go)
+	customers       table[customer.Customer]
+	customerSources index
+	orders          table[order.Order]
+	orderSources    index
+	campaigns       campaignData                   // campaigns, categories, vouchers, async actions (campaign.go, voucher.go, async.go)
+	rules           ruleData                       // validation rules and assignments (rule.go)
+	tiers           table[campaign.PromotionTier]  // promotion tiers (campaign.go)
+	stacks          table[campaign.PromotionStack] // promotion stacks (campaign.go)
 
-	settings settingsData // webhooks, metadata and event schemas, branding, events (settings.go)
-	outbox   outboxData   // webhook events waiting for delivery (outbox.go)
+	settings settingsData // webhooks, metadata and event schemas, branding, events (project.go, webhook.go)
+	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.
@@ -49,28 +54,45 @@ var _ storage.Store = (*Store)(nil)
 // New returns an empty store.
 func New() *Store {
 	return &Store{mu: &sync.RWMutex{}, d: &data{
-		projects:       newTable[project.Project](),
-		appKeys:        newTable[auth.AppKey](),
-		mgmtKeys:       newTable[auth.ManagementKey](),
-		products:       newTable[catalog.Product](),
-		skus:           newTable[catalog.SKU](),
-		rewards:        newTable[reward.Reward](),
-		locations:      newTable[location.Location](),
-		productSources: index{},
-		skuSources:     index{},
-		access:         newAccessData(),
-		sales:          newSalesData(),
-		promos:         newCampaignData(),
-		rules:          newRuleData(),
-		tiers:          newTable[campaign.PromotionTier](),
-		stacks:         newTable[campaign.PromotionStack](),
-		settings:       newSettingsData(),
+		projects:        newTable[project.Project](),
+		appKeys:         newTable[auth.AppKey](),
+		mgmtKeys:        newTable[auth.ManagementKey](),
+		products:        newTable[catalog.Product](),
+		skus:            newTable[catalog.SKU](),
+		rewards:         newTable[reward.Reward](),
+		locations:       newTable[location.Location](),
+		productSources:  index{},
+		skuSources:      index{},
+		auth:            newAuthData(),
+		customers:       newTable[customer.Customer](),
+		customerSources: index{},
+		orders:          newTable[order.Order](),
+		orderSources:    index{},
+		campaigns:       newCampaignData(),
+		rules:           newRuleData(),
+		tiers:           newTable[campaign.PromotionTier](),
+		stacks:          newTable[campaign.PromotionStack](),
+		settings:        newSettingsData(),
 	}}
 }
 
+// txOwner is the context key of a running transaction: its value is the
+// lock the transaction holds.
+type txOwner struct{}
+
+// outside panics when ctx belongs to a transaction of this store and the
+// call did not come through the transaction's handle: taking the lock again
+// would deadlock. The fn of a transaction must use the tx it is given.
+func (s *Store) outside(ctx context.Context) {
+	if s.tx == nil && ctx.Value(txOwner{}) == s.mu {
+		panic("memory: a call through the store inside one of its own transactions (it would deadlock); use the transaction's tx")
+	}
+}
+
 // read runs f under the shared lock (or inside the held transaction lock).
-func (s *Store) read(f func(d *data)) {
+func (s *Store) read(ctx context.Context, f func(d *data)) {
 	if s.tx == nil {
+		s.outside(ctx)
 		s.mu.RLock()
 		defer s.mu.RUnlock()
 	}
@@ -79,7 +101,7 @@ func (s *Store) read(f func(d *data)) {
 
 // write runs f under the exclusive lock. Outside a transaction a failing f is
 // undone at once; inside, its undo entries join the transaction's log.
-func (s *Store) write(f func(d *data, u *undo) error) error {
+func (s *Store) write(ctx context.Context, f func(d *data, u *undo) error) error {
 	if s.tx != nil {
 		mark := len(*s.tx)
 		if err := f(s.d, s.tx); err != nil {
@@ -89,6 +111,7 @@ func (s *Store) write(f func(d *data, u *undo) error) error {
 		}
 		return nil
 	}
+	s.outside(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var u undo
@@ -106,9 +129,11 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx sto
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	s.outside(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tx := &Store{mu: s.mu, d: s.d, tx: &undo{}}
+	ctx = context.WithValue(ctx, txOwner{}, s.mu)
 	defer func() {
 		if p := recover(); p != nil {
 			tx.tx.rollback()
