@@ -34,7 +34,7 @@ func TestAsyncActionLifecycle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := must[*project.Project](t)(eng.CreateProject(ctx, project.Params{Name: "Shop"}))
+			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"}))
 			c := must[*campaign.Campaign](t)(eng.Campaigns().Create(async.WithRequestID(ctx, "v-000000000000000001"), p.ID, discountCampaign("Spring", 25)))
 			l := must[*promo.List[*async.Action]](t)(eng.AsyncActions().List(ctx, p.ID, promo.ListParams{}))
 			if l.Total != 1 {
@@ -81,7 +81,7 @@ func TestAsyncActionInterruptedTooOften(t *testing.T) {
 			store := newStore(t)
 			clock := promotype.NewManualClock(t0)
 			eng := must[*promo.Engine](t)(promo.New(store, promo.WithClock(clock)))
-			p := must[*project.Project](t)(eng.CreateProject(ctx, project.Params{Name: "Shop"}))
+			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"}))
 			c := must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p.ID, discountCampaign("Spring", 5)))
 			// A runner takes the action and dies.
 			ghost := must[*async.Action](t)(store.ClaimAsyncAction(ctx, "ghost", clock.Now(), at(time.Minute)))
@@ -134,7 +134,7 @@ func TestAsyncRunnerInBackground(t *testing.T) {
 	for name, newStore := range storeFactories {
 		t.Run(name, func(t *testing.T) {
 			eng := must[*promo.Engine](t)(promo.New(newStore(t)))
-			p := must[*project.Project](t)(eng.CreateProject(ctx, project.Params{Name: "Shop"}))
+			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"}))
 			must[struct{}](t)(struct{}{}, eng.StartAsyncRunner(context.Background(), async.Config{Workers: 2, ChunkSize: 1000}))
 			if err := eng.StartAsyncRunner(context.Background(), async.Config{}); err == nil {
 				t.Error("a second start did not fail")
@@ -179,7 +179,7 @@ func TestAsyncResumeAfterCrash(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			store := newStore(t)
 			first := must[*promo.Engine](t)(promo.New(store))
-			p := must[*project.Project](t)(first.CreateProject(ctx, project.Params{Name: "Shop"}))
+			p := must[*project.Project](t)(first.Projects().Create(ctx, project.Params{Name: "Shop"}))
 			c := must[*campaign.Campaign](t)(first.Campaigns().Create(ctx, p.ID, discountCampaign("Spring", 30_000)))
 			runCtx, crash := context.WithCancel(context.Background())
 			must[struct{}](t)(struct{}{}, first.StartAsyncRunner(runCtx, async.Config{ChunkSize: 500, Lease: time.Second}))
@@ -260,7 +260,7 @@ func TestAsyncTwoEnginesOnePostgres(t *testing.T) {
 		defer eng.Close()
 		engines = append(engines, eng)
 	}
-	p := must[*project.Project](t)(engines[0].CreateProject(ctx, project.Params{Name: "Shop"}))
+	p := must[*project.Project](t)(engines[0].Projects().Create(ctx, project.Params{Name: "Shop"}))
 	var ids []string
 	var mu sync.Mutex
 	var wg sync.WaitGroup

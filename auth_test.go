@@ -138,7 +138,7 @@ func eachReplicaPair(t *testing.T, fn func(t *testing.T, a, b replica, projectID
 				}
 				rs[i] = replica{eng: eng, store: cs}
 			}
-			p := must[*project.Project](t)(rs[0].eng.CreateProject(ctx, project.Params{Name: "Shop"}))
+			p := must[*project.Project](t)(rs[0].eng.Projects().Create(ctx, project.Params{Name: "Shop"}))
 			app := must[promo.Credentials](t)(rs[0].eng.Auth().CreateAppKey(ctx, p.ID, promo.KeyParams{}))
 			fn(t, rs[0], rs[1], p.ID, app)
 		})
@@ -206,7 +206,7 @@ func TestSecretsStoredAsHashes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := newStore(t)
 			eng := must[*promo.Engine](t)(promo.New(s))
-			p := must[*project.Project](t)(eng.CreateProject(ctx, project.Params{Name: "Shop"}))
+			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"}))
 			app := must[promo.Credentials](t)(eng.Auth().CreateAppKey(ctx, p.ID, promo.KeyParams{}))
 			k := must[*auth.AppKey](t)(s.GetAppKey(ctx, app.ID))
 			if sum := sha256.Sum256([]byte(app.Secret)); string(k.SecretHash) != string(sum[:]) {
@@ -226,8 +226,8 @@ func TestSecretsStoredAsHashes(t *testing.T) {
 func TestManagementKeyProjects(t *testing.T) {
 	eachStore(t, func(t *testing.T, f fixture) {
 		a := f.eng.Auth()
-		second := must[*promo.Project](t)(f.eng.CreateProject(ctx, promo.ProjectParams{Name: "Second"}))
-		third := must[*promo.Project](t)(f.eng.CreateProject(ctx, promo.ProjectParams{Name: "Third"}))
+		second := must[*promo.Project](t)(f.eng.Projects().Create(ctx, promo.ProjectParams{Name: "Second"}))
+		third := must[*promo.Project](t)(f.eng.Projects().Create(ctx, promo.ProjectParams{Name: "Third"}))
 		m := must[promo.Credentials](t)(a.CreateManagementKey(ctx, promo.KeyParams{}, f.project, second.ID))
 		for _, p := range []string{f.project, second.ID, ""} {
 			must[*promo.ManagementKey](t)(a.AuthorizeManagement(ctx, m.ID, m.Secret, p))

@@ -18,7 +18,7 @@ func BenchmarkProductCreate(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			p, err := eng.CreateProject(ctx, project.Params{Name: "bench"})
+			p, err := eng.Projects().Create(ctx, project.Params{Name: "bench"})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -29,7 +29,7 @@ func BenchmarkGenerateVouchers(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				p, err := eng.CreateProject(ctx, project.Params{Name: "bench"})
+				p, err := eng.Projects().Create(ctx, project.Params{Name: "bench"})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -32,7 +32,7 @@ func newOutboxFixture(t *testing.T) outboxFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := must[*project.Project](t)(eng.CreateProject(ctx, project.Params{Name: "Shop"}))
+	p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"}))
 	// A configuration hearing every event, so that every one is recorded
 	// (the outbox drops events nobody would be sent).
 	if err := store.InsertWebhook(ctx, &webhook.Webhook{ID: "wh_all", Object: "webhook", ProjectID: p.ID, CreatedAt: p.CreatedAt,

@@ -33,7 +33,7 @@ func newEngine() *promo.Engine {
 // newProject returns the engine and the id of a new project on it.
 func newProject(ctx context.Context) (*promo.Engine, string) {
 	eng := newEngine()
-	p, err := eng.CreateProject(ctx, project.Params{Name: "shop"})
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "shop"})
 	if err != nil {
 		panic(err)
 	}
@@ -56,7 +56,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	p, err := eng.CreateProject(ctx, project.Params{Name: "shop"})
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "shop"})
 	if err != nil {
 		panic(err)
 	}
@@ -70,10 +70,10 @@ func Example() {
 
 // A project is the unit of isolation. Its time zone (UTC by default) is the
 // one validity windows are evaluated in.
-func ExampleEngine_CreateProject() {
+func ExampleEngine_Projects() {
 	ctx := context.Background()
 	eng := newEngine()
-	p, err := eng.CreateProject(ctx, project.Params{Name: "shop", TimeZone: "Europe/Warsaw"})
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "shop", TimeZone: "Europe/Warsaw"})
 	if err != nil {
 		panic(err)
 	}
@@ -149,7 +149,7 @@ func ExampleEngine_Catalog_list() {
 	if err != nil {
 		panic(err)
 	}
-	p, err := eng.CreateProject(ctx, project.Params{Name: "shop"})
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "shop"})
 	if err != nil {
 		panic(err)
 	}

@@ -43,7 +43,7 @@ func eachStore(t *testing.T, fn func(t *testing.T, f fixture)) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := eng.CreateProject(ctx, project.Params{Name: "Shop"})
+			p, err := eng.Projects().Create(ctx, project.Params{Name: "Shop"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -115,13 +115,13 @@ func TestLocationList(t *testing.T) {
 
 func TestProjectsAndKeys(t *testing.T) {
 	eachStore(t, func(t *testing.T, f fixture) {
-		p := must[*promo.Project](t)(f.eng.GetProject(ctx, f.project))
+		p := must[*promo.Project](t)(f.eng.Projects().Get(ctx, f.project))
 		if p.TimeZone != "UTC" || p.Name != "Shop" || p.Object != "project" {
 			t.Errorf("project = %+v", p)
 		}
-		_, err := f.eng.CreateProject(ctx, promo.ProjectParams{Name: "Bad zone", TimeZone: "Mars/Olympus"})
+		_, err := f.eng.Projects().Create(ctx, promo.ProjectParams{Name: "Bad zone", TimeZone: "Mars/Olympus"})
 		wantErr(t, err, 400, "invalid_payload")
-		_, err = f.eng.CreateProject(ctx, promo.ProjectParams{ID: f.project, Name: "Same id"})
+		_, err = f.eng.Projects().Create(ctx, promo.ProjectParams{ID: f.project, Name: "Same id"})
 		wantErr(t, err, 409, "duplicate_found")
 
 		creds := must[promo.Credentials](t)(f.eng.Auth().CreateAppKey(ctx, f.project, promo.KeyParams{}))
@@ -132,7 +132,7 @@ func TestProjectsAndKeys(t *testing.T) {
 			_, err := f.eng.Auth().AuthenticateApp(ctx, bad[0], bad[1])
 			wantErr(t, err, 401, "unauthorized")
 		}
-		other := must[*promo.Project](t)(f.eng.CreateProject(ctx, promo.ProjectParams{Name: "Other", TimeZone: "Europe/Warsaw"}))
+		other := must[*promo.Project](t)(f.eng.Projects().Create(ctx, promo.ProjectParams{Name: "Other", TimeZone: "Europe/Warsaw"}))
 		m := must[promo.Credentials](t)(f.eng.Auth().CreateManagementKey(ctx, promo.KeyParams{ID: "mgmt", Secret: "0123456789abcdef"}, f.project))
 		must[struct{}](t)(struct{}{}, f.eng.Auth().GrantProject(ctx, m.ID, other.ID))
 		k := must[*promo.ManagementKey](t)(f.eng.Auth().AuthenticateManagement(ctx, "mgmt", "0123456789abcdef"))
@@ -149,15 +149,15 @@ func TestProjectsAndKeys(t *testing.T) {
 func TestProvisionProjectIsAtomic(t *testing.T) {
 	eachStore(t, func(t *testing.T, f fixture) {
 		// An unknown management key fails the grant: nothing of the project stays.
-		_, _, err := f.eng.ProvisionProject(ctx, promo.ProjectParams{ID: "proj_half", Name: "Half"}, promo.KeyParams{ID: "app-half"}, "mgmt-unknown")
+		_, _, err := f.eng.Projects().Provision(ctx, promo.ProjectParams{ID: "proj_half", Name: "Half"}, promo.KeyParams{ID: "app-half"}, "mgmt-unknown")
 		wantErr(t, err, 404, "not_found")
-		_, err = f.eng.GetProject(ctx, "proj_half")
+		_, err = f.eng.Projects().Get(ctx, "proj_half")
 		wantErr(t, err, 404, "not_found")
 		_, err = f.eng.Auth().AuthenticateApp(ctx, "app-half", "anything-anything")
 		wantErr(t, err, 401, "unauthorized")
 
 		m := must[promo.Credentials](t)(f.eng.Auth().CreateManagementKey(ctx, promo.KeyParams{}))
-		p, creds, err := f.eng.ProvisionProject(ctx, promo.ProjectParams{Name: "Whole"}, promo.KeyParams{}, m.ID)
+		p, creds, err := f.eng.Projects().Provision(ctx, promo.ProjectParams{Name: "Whole"}, promo.KeyParams{}, m.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,6 +167,6 @@ func TestProvisionProjectIsAtomic(t *testing.T) {
 		if k := must[*promo.ManagementKey](t)(f.eng.Auth().AuthenticateManagement(ctx, m.ID, m.Secret)); !k.Grants(p.ID) {
 			t.Error("management key not granted the new project")
 		}
-		must[*promo.Project](t)(f.eng.GetProject(ctx, p.ID))
+		must[*promo.Project](t)(f.eng.Projects().Get(ctx, p.ID))
 	})
 }

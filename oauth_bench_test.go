@@ -23,7 +23,7 @@ func BenchmarkTokenIssue(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			p, err := eng.CreateProject(ctx, project.Params{Name: "bench"})
+			p, err := eng.Projects().Create(ctx, project.Params{Name: "bench"})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -69,7 +69,7 @@ func BenchmarkAuthenticate(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				p := must[*project.Project](b)(eng.CreateProject(ctx, project.Params{Name: "bench"}))
+				p := must[*project.Project](b)(eng.Projects().Create(ctx, project.Params{Name: "bench"}))
 				app := must[promo.Credentials](b)(eng.Auth().CreateAppKey(ctx, p.ID, promo.KeyParams{}))
 				tok := must[*auth.IssuedToken](b)(eng.OAuth().IssueToken(ctx, p.ID, app.ID, auth.TokenParams{GrantType: auth.GrantClientCredentials, Scope: "rewards"}))
 				checks := map[string]func() error{

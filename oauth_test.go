@@ -146,7 +146,7 @@ func TestOAuthIntrospect(t *testing.T) {
 		diff(t, "active", &auth.Introspection{IssuedToken: &want, Active: true}, got)
 
 		inactive := &auth.Introspection{}
-		other := must[*promo.Project](t)(f.eng.CreateProject(ctx, promo.ProjectParams{Name: "Other"}))
+		other := must[*promo.Project](t)(f.eng.Projects().Create(ctx, promo.ProjectParams{Name: "Other"}))
 		diff(t, "another project's token", inactive, must[*auth.Introspection](t)(o.Introspect(ctx, other.ID, tok.AccessToken)))
 		diff(t, "unknown token", inactive, must[*auth.Introspection](t)(o.Introspect(ctx, f.project, "nope")))
 		_, err := o.Introspect(ctx, f.project, "")
@@ -166,7 +166,7 @@ func TestOAuthRevoke(t *testing.T) {
 		tok := f.issue(t, "api")
 		must[auth.Access](t)(o.Authenticate(ctx, tok.AccessToken)) // cached now
 
-		other := must[*promo.Project](t)(f.eng.CreateProject(ctx, promo.ProjectParams{Name: "Other"}))
+		other := must[*promo.Project](t)(f.eng.Projects().Create(ctx, promo.ProjectParams{Name: "Other"}))
 		wantErr(t, o.Revoke(ctx, other.ID, tok.AccessToken), 404, "not_found")
 		must[auth.Access](t)(o.Authenticate(ctx, tok.AccessToken))
 
@@ -195,7 +195,7 @@ func TestOAuthTokenLimit(t *testing.T) {
 		wantErr(t, err, 400, "token_limit_exceeded")
 
 		// Another project has its own allowance.
-		other := must[*promo.Project](t)(f.eng.CreateProject(ctx, promo.ProjectParams{Name: "Other"}))
+		other := must[*promo.Project](t)(f.eng.Projects().Create(ctx, promo.ProjectParams{Name: "Other"}))
 		otherApp := must[promo.Credentials](t)(f.eng.Auth().CreateAppKey(ctx, other.ID, promo.KeyParams{}))
 		must[*auth.IssuedToken](t)(o.IssueToken(ctx, other.ID, otherApp.ID, in))
 
@@ -217,7 +217,7 @@ func TestOAuthDeleteAppKey(t *testing.T) {
 		tok := f.issue(t, "api")
 		must[auth.Access](t)(o.Authenticate(ctx, tok.AccessToken))
 		must[string](t)(f.eng.Auth().AuthenticateApp(ctx, f.app.ID, f.app.Secret))
-		other := must[*promo.Project](t)(f.eng.CreateProject(ctx, promo.ProjectParams{Name: "Other"}))
+		other := must[*promo.Project](t)(f.eng.Projects().Create(ctx, promo.ProjectParams{Name: "Other"}))
 		wantErr(t, f.eng.Auth().DeleteAppKey(ctx, other.ID, f.app.ID), 404, "not_found")
 		must[string](t)(f.eng.Auth().AuthenticateApp(ctx, f.app.ID, f.app.Secret))
 

@@ -330,7 +330,7 @@ func BenchmarkOrderCreateGet50(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			p := must[*promo.Project](b)(eng.CreateProject(ctx, promo.ProjectParams{Name: "bench"}))
+			p := must[*promo.Project](b)(eng.Projects().Create(ctx, promo.ProjectParams{Name: "bench"}))
 			var items []order.ItemParams
 			for i := range 25 {
 				prod := must[*catalog.Product](b)(eng.Catalog().CreateProduct(ctx, p.ID, catalog.ProductParams{SourceID: promo.Ptr(fmt.Sprintf("p-%d", i)),

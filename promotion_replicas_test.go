@@ -27,7 +27,7 @@ func TestPromotionSnapshotAcrossReplicas(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
-			p := must[*project.Project](t)(a.CreateProject(ctx, project.Params{Name: "Shop"}))
+			p := must[*project.Project](t)(a.Projects().Create(ctx, project.Params{Name: "Shop"}))
 			c := must[*campaign.Campaign](t)(a.Campaigns().Create(ctx, p.ID, decode[campaign.Params](t, `{"name":"Promos","campaign_type":"PROMOTION"}`)))
 			in := decode[promotion.ValidationParams](t, `{"order":`+cart72100+`}`)
 			valid := func(e *promo.Engine) int {

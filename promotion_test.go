@@ -137,7 +137,7 @@ func TestValidatePromotionsAmountOnOrder(t *testing.T) {
 		}
 
 		// Another project sees none of this project's tiers.
-		p2 := must[*project.Project](t)(f.eng.CreateProject(ctx, project.Params{Name: "Other"}))
+		p2 := must[*project.Project](t)(f.eng.Projects().Create(ctx, project.Params{Name: "Other"}))
 		if res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, p2.ID, in, promotion.ValidationQuery{})); res.Valid {
 			t.Errorf("another project validated this project's tier: %+v", res)
 		}
@@ -360,7 +360,7 @@ func TestValidatePromotionsSeesCatalogChanges(t *testing.T) {
 // theirs (counted by Promotions().Stats()).
 func TestPromotionCacheIsPerProject(t *testing.T) {
 	eachStore(t, func(t *testing.T, f fixture) {
-		other := must[*project.Project](t)(f.eng.CreateProject(ctx, project.Params{Name: "Other"})).ID
+		other := must[*project.Project](t)(f.eng.Projects().Create(ctx, project.Params{Name: "Other"})).ID
 		in := decode[promotion.ValidationParams](t, `{"order":`+cart72100+`}`)
 		validate := func(projectID string) {
 			t.Helper()

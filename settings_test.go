@@ -80,12 +80,12 @@ func TestMetadataSchemaUpdate(t *testing.T) {
 func TestWebhookTargets(t *testing.T) {
 	in := webhook.Params{TargetURL: promotype.Ptr("http://127.0.0.1:9000/hook"), Events: []string{"campaign.created"}}
 	strict := must[*promo.Engine](t)(promo.New(memory.New()))
-	p := must[*project.Project](t)(strict.CreateProject(ctx, project.Params{Name: "Shop"}))
+	p := must[*project.Project](t)(strict.Projects().Create(ctx, project.Params{Name: "Shop"}))
 	_, err := strict.Webhooks().Create(ctx, p.ID, in)
 	wantErr(t, err, 400, "invalid_payload")
 
 	loose := must[*promo.Engine](t)(promo.New(memory.New(), promo.WithWebhookTargets(webhook.TargetPolicy{AllowLoopback: true})))
-	p = must[*project.Project](t)(loose.CreateProject(ctx, project.Params{Name: "Shop"}))
+	p = must[*project.Project](t)(loose.Projects().Create(ctx, project.Params{Name: "Shop"}))
 	w := must[*webhook.Webhook](t)(loose.Webhooks().Create(ctx, p.ID, in))
 	if !w.Active || w.Object != "webhook" {
 		t.Errorf("webhook %+v", w)

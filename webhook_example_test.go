@@ -25,7 +25,7 @@ func ExampleEngine_StartWebhookDispatcher() {
 		panic(err)
 	}
 	defer eng.Close()
-	p, err := eng.CreateProject(ctx, project.Params{Name: "shop"})
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "shop"})
 	if err != nil {
 		panic(err)
 	}

@@ -140,7 +140,7 @@ func newDeliveryEngine(t testing.TB, store storage.Store) (*promo.Engine, *proje
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = eng.Close() })
-	p, err := eng.CreateProject(context.Background(), project.Params{Name: "Shop"})
+	p, err := eng.Projects().Create(context.Background(), project.Params{Name: "Shop"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func TestWebhookRetention(t *testing.T) {
 		if log := waitSendouts(t, eng, p.ID, wh.ID, delivered(1)); len(log) != 1 {
 			t.Fatalf("log before pruning = %d sendouts, want 1", len(log))
 		}
-		eng.StopWebhookDispatcher()
+		eng.Webhooks().StopDispatcher()
 
 		clock.Advance(48 * time.Hour)
 		start()

@@ -29,7 +29,7 @@ func eachDeliveryStore(t *testing.T, fn func(t *testing.T, store storage.Store))
 // sendouts returns the log of a configuration (up to 100).
 func sendouts(t testing.TB, eng *promo.Engine, projectID, webhookID string) []*webhook.Sendout {
 	t.Helper()
-	l, err := eng.WebhookSendouts(context.Background(), projectID, webhookID, promotype.ListParams{Limit: 100})
+	l, err := eng.Webhooks().Sendouts(context.Background(), projectID, webhookID, promotype.ListParams{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,14 +60,14 @@ func TestWebhookDelivery(t *testing.T) {
 		if len(p.WebhookToken) < 32 {
 			t.Fatalf("project webhook token %q is too short", p.WebhookToken)
 		}
-		other, err := eng.CreateProject(context.Background(), project.Params{Name: "Other"})
+		other, err := eng.Projects().Create(context.Background(), project.Params{Name: "Other"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if other.WebhookToken == p.WebhookToken {
 			t.Fatal("two projects share a webhook token")
 		}
-		got, err := eng.GetProject(context.Background(), p.ID)
+		got, err := eng.Projects().Get(context.Background(), p.ID)
 		if err != nil || got.WebhookToken != p.WebhookToken {
 			t.Fatalf("GetProject token = %q, %v; want the token made at creation", got.WebhookToken, err)
 		}
@@ -138,7 +138,7 @@ func TestWebhookDelivery(t *testing.T) {
 				t.Errorf("sendout after one good try: %+v", s)
 			}
 		}
-		if _, err := eng.WebhookSendouts(context.Background(), other.ID, whA.ID, promotype.ListParams{}); err == nil {
+		if _, err := eng.Webhooks().Sendouts(context.Background(), other.ID, whA.ID, promotype.ListParams{}); err == nil {
 			t.Error("project B lists the sendouts of project A's configuration")
 		}
 	})

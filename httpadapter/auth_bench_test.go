@@ -74,7 +74,7 @@ func newBenchEnv(b *testing.B, cached bool) *benchEnv {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := eng.CreateProject(ctx, project.Params{Name: "bench"})
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func faultyServer(t *testing.T) (*server, *lockedBuilder) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := eng.CreateProject(ctx, project.Params{Name: "p"})
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "p"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func newHarness(t testing.TB, opts ...httpadapter.Option) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := eng.CreateProject(ctx, project.Params{Name: "Test shop"})
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "Test shop"})
 	if err != nil {
 		t.Fatal(err)
 	}

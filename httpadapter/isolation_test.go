@@ -46,7 +46,7 @@ func isolationCreds(t *testing.T, h *harness, p string) map[string]map[string]st
 func TestProjectIsolation(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
-	b, err := h.engine.CreateProject(ctx, project.Params{Name: "Other shop"})
+	b, err := h.engine.Projects().Create(ctx, project.Params{Name: "Other shop"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func (s *server) managementRoutes() []route {
 	return []route{
 		{http.MethodPost, "/management/v1/projects", managementKey, withBody(s.createProject)},
 		{http.MethodGet, "/management/v1/projects/{projectId}", managementKey, withoutBody(func(c *call) (*project.Project, error) {
-			return s.engine.GetProject(c.ctx(), c.projectID)
+			return s.engine.Projects().Get(c.ctx(), c.projectID)
 		})},
 	}
 }
@@ -36,7 +36,7 @@ func (s *server) managementRoutes() []route {
 // application key pair for it, in one transaction.
 func (s *server) createProject(c *call, in project.Params) (*createdProject, error) {
 	in.ID = ""
-	p, key, err := s.engine.ProvisionProject(c.ctx(), in, auth.KeyParams{}, c.management.ID)
+	p, key, err := s.engine.Projects().Provision(c.ctx(), in, auth.KeyParams{}, c.management.ID)
 	if err != nil {
 		return nil, err
 	}

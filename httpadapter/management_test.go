@@ -48,7 +48,7 @@ func TestManagement(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
 	// A project the test management key is not granted, and a key granted nothing.
-	other, err := h.engine.CreateProject(ctx, project.Params{Name: "Other shop"})
+	other, err := h.engine.Projects().Create(ctx, project.Params{Name: "Other shop"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,7 +132,7 @@ func TestOAuthOtherProject(t *testing.T) {
 	h := newHarness(t)
 	tok := h.token("api")
 	ctx := context.Background()
-	b, err := h.engine.CreateProject(ctx, project.Params{Name: "Other shop"})
+	b, err := h.engine.Projects().Create(ctx, project.Params{Name: "Other shop"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func (s *server) webhookSendoutRoutes() []route {
 				if err != nil {
 					return nil, err
 				}
-				return s.engine.WebhookSendouts(c.ctx(), c.projectID, c.path("webhookId"), p)
+				return s.engine.Webhooks().Sendouts(c.ctx(), c.projectID, c.path("webhookId"), p)
 			})},
 	}
 }

@@ -57,7 +57,7 @@ func TestWebhookSendouts(t *testing.T) {
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		l, err := h.engine.WebhookSendouts(t.Context(), h.project.ID, id, promotype.ListParams{})
+		l, err := h.engine.Webhooks().Sendouts(t.Context(), h.project.ID, id, promotype.ListParams{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,3 +83,11 @@ func (s *Service) ImportVoucher(ctx context.Context, st ServiceStore, c *campaig
 	}
 	return v, nil
 }
+
+// CheckCodeSpace reports whether the codes of campaign c can hold count
+// vouchers (TemplateFor's check), for the campaigns API to refuse a
+// creation with 400 invalid_code_config before anything is stored.
+func CheckCodeSpace(c *campaign.Campaign, count int64) error {
+	_, _, err := TemplateFor(c, count, c.CreatedAt)
+	return err
+}

@@ -2,7 +2,9 @@ package webhook
 
 import (
 	"context"
+	"log/slog"
 	"slices"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/promoengine/promo/promotype"
@@ -66,17 +68,29 @@ type Store interface {
 	DeleteWebhook(ctx context.Context, projectID, id string) error
 }
 
-// Service is the webhook configuration use cases.
-type Service struct {
-	store  Store
-	env    promotype.Env
-	policy TargetPolicy
+// ServiceStore is the port of Service: the configurations and the outbox
+// their deliveries are made from.
+type ServiceStore interface {
+	Store
+	OutboxStore
 }
 
-// NewService returns a webhook configuration service whose target URLs must
-// pass policy.
-func NewService(store Store, env promotype.Env, policy TargetPolicy) *Service {
-	return &Service{store: store, env: env, policy: policy}
+// Service is the webhook use cases: configurations, their delivery by a
+// Dispatcher, and its log (sendouts).
+type Service struct {
+	store  ServiceStore
+	env    promotype.Env
+	policy TargetPolicy
+	logger *slog.Logger
+
+	mu         sync.Mutex
+	dispatcher *Dispatcher // while started
+}
+
+// NewService returns a webhook service whose target URLs must pass policy;
+// its dispatcher logs to logger.
+func NewService(store ServiceStore, env promotype.Env, policy TargetPolicy, logger *slog.Logger) *Service {
+	return &Service{store: store, env: env, policy: policy, logger: logger}
 }
 
 // check validates the required fields of p.

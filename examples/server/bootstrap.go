@@ -92,7 +92,7 @@ func bootstrap(ctx context.Context, eng *promo.Engine, cfg config) (*setup, erro
 // a generated id when id is empty).
 func ensureProject(ctx context.Context, eng *promo.Engine, id string) (string, error) {
 	if id != "" {
-		_, err := eng.GetProject(ctx, id)
+		_, err := eng.Projects().Get(ctx, id)
 		if err == nil {
 			return id, nil
 		}
@@ -100,7 +100,7 @@ func ensureProject(ctx context.Context, eng *promo.Engine, id string) (string, e
 			return "", fmt.Errorf("reading project %s: %w", id, err)
 		}
 	}
-	p, err := eng.CreateProject(ctx, project.Params{ID: id, Name: "Default project"})
+	p, err := eng.Projects().Create(ctx, project.Params{ID: id, Name: "Default project"})
 	if err != nil {
 		return "", fmt.Errorf("creating project: %w", err)
 	}

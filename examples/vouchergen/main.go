@@ -79,7 +79,7 @@ func run(ctx context.Context, w io.Writer, storeName, dsn string, n int64, chunk
 	if err != nil {
 		return err
 	}
-	p, err := eng.CreateProject(ctx, project.Params{Name: "vouchergen"})
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "vouchergen"})
 	if err != nil {
 		return err
 	}

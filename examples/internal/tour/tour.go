@@ -30,7 +30,7 @@ func Run(ctx context.Context, eng *promo.Engine, w io.Writer) error {
 	}
 
 	// Every resource belongs to a project; its time zone drives validity windows.
-	p, err := eng.CreateProject(ctx, project.Params{Name: "Demo shop", TimeZone: "Europe/Warsaw"})
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "Demo shop", TimeZone: "Europe/Warsaw"})
 	if err != nil {
 		return fmt.Errorf("create project: %w", err)
 	}

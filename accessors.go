@@ -1,0 +1,94 @@
+package promo
+
+import (
+	"log/slog"
+
+	"github.com/promoengine/promo/async"
+	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/location"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotion"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/reward"
+	"github.com/promoengine/promo/rule"
+	"github.com/promoengine/promo/voucher"
+	"github.com/promoengine/promo/webhook"
+)
+
+// Projects is the projects API: create (with the built-in shipping
+// product), provision (with a key pair), get.
+func (e *Engine) Projects() *project.Service { return e.projects }
+
+// Auth is the credentials API: key pairs and their checks.
+func (e *Engine) Auth() *auth.Service { return e.auth }
+
+// OAuth is the OAuth 2.0 API: issuing tokens to an app key pair,
+// introspection, revocation, and the bearer check with its scope table
+// (Authorize). Tokens are shared through the store, so every engine over the
+// same database accepts them, and a revocation reaches every engine (see
+// auth.Store.WatchCredentials for how fast).
+func (e *Engine) OAuth() *auth.OAuth { return e.oauth }
+
+// Catalog is the products and SKUs API.
+func (e *Engine) Catalog() *catalog.Service { return e.catalog }
+
+// Locations is the locations API.
+func (e *Engine) Locations() *location.Service { return e.locations }
+
+// Customers is the customers API: upsert by id or source id, get.
+func (e *Engine) Customers() *customer.Service { return e.customers }
+
+// Orders is the orders API: create (an upsert), get, update and list, with
+// the calculated amounts.
+func (e *Engine) Orders() *order.Service { return e.orders }
+
+// Campaigns is the campaigns and categories API.
+func (e *Engine) Campaigns() *campaign.API { return e.campaign }
+
+// PromotionTiers is the promotion tiers API.
+func (e *Engine) PromotionTiers() *campaign.TierService { return e.tiers }
+
+// PromotionStacks is the promotion stacks API.
+func (e *Engine) PromotionStacks() *campaign.StackService { return e.stacks }
+
+// Promotions is promotion validation (POST /v1/promotions/validation) and
+// stack evaluation.
+func (e *Engine) Promotions() *promotion.Service { return e.promotions }
+
+// Vouchers is the vouchers API, with the requests that start voucher jobs
+// (GenerateInCampaign, ImportToCampaign).
+func (e *Engine) Vouchers() *voucher.Service { return e.vouchers }
+
+// ValidationRules is the validation rules and assignments API.
+func (e *Engine) ValidationRules() *rule.Service { return e.rules }
+
+// Rewards is the rewards API.
+func (e *Engine) Rewards() *reward.Service { return e.rewards }
+
+// AsyncActions is the async actions API.
+func (e *Engine) AsyncActions() *async.Service { return e.actions }
+
+// Webhooks is the webhook API: configurations, their delivery and its log.
+func (e *Engine) Webhooks() *webhook.Service { return e.webhooks }
+
+// MetadataSchemas is the metadata schemas API.
+func (e *Engine) MetadataSchemas() *project.MetadataSchemaService { return e.metadataSchemas }
+
+// CustomEventSchemas is the custom event schemas API.
+func (e *Engine) CustomEventSchemas() *project.CustomEventSchemaService { return e.eventSchemas }
+
+// Branding is the brand configuration API.
+func (e *Engine) Branding() *project.BrandingService { return e.branding }
+
+// CustomEvents is the custom events API (POST /v1/events).
+func (e *Engine) CustomEvents() *project.CustomEventService { return e.events }
+
+// Logger is the engine's logger.
+func (e *Engine) Logger() *slog.Logger { return e.logger }
+
+// Clock is the engine's clock.
+func (e *Engine) Clock() promotype.Clock { return e.env.Clock }
