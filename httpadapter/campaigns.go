@@ -32,13 +32,13 @@ func (s *server) campaignOnlyRoutes() []route {
 		{http.MethodPost, "/v1/campaigns", appKey, withBody(func(c *call, in campaign.Params) (*campaign.Campaign, error) {
 			return cs.Create(c.actx(), c.projectID, in)
 		})},
-		{http.MethodGet, "/v1/campaigns", appKey, withoutBody(func(c *call) (*promotype.List[*campaign.Campaign], error) {
+		{http.MethodGet, "/v1/campaigns", appKey, s.hostedList("campaigns", withoutBody(func(c *call) (*promotype.List[*campaign.Campaign], error) {
 			p, err := campaignListParams(c)
 			if err != nil {
 				return nil, err
 			}
 			return cs.List(c.ctx(), c.projectID, p)
-		})},
+		}))},
 		{http.MethodGet, "/v1/campaigns/{campaignId}", appKey, withoutBody(func(c *call) (*campaign.Campaign, error) {
 			return cs.Get(c.ctx(), c.projectID, c.path("campaignId"))
 		})},

@@ -14,7 +14,10 @@ type server struct {
 	logger    *slog.Logger
 	maxBody   int64
 	requestID func() string
-	mux       *http.ServeMux
+	// uniformLists answers every list in the spec's data_ref:"data" shape
+	// instead of the hosted service's shape of its endpoint.
+	uniformLists bool
+	mux          *http.ServeMux
 }
 
 // New returns an http.Handler serving engine's REST API. Mount it at the root
