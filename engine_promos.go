@@ -93,6 +93,10 @@ func (s *CampaignService) Create(ctx context.Context, projectID string, in campa
 			if _, _, err := voucher.TemplateFor(c, count, c.CreatedAt); err != nil {
 				return err
 			}
+			if c.CreationStatus == campaign.StatusDone {
+				// Nothing to generate (a loyalty program without cards).
+				return e.campaignCreated(ctx, tx, c, tiers)
+			}
 			if _, err = e.enqueue(ctx, tx, projectID, project.ActionVouchersGenerate, generatePayload{CampaignID: c.ID, Count: count}); err != nil {
 				return err
 			}

@@ -118,7 +118,7 @@ func TestVoucherRefusals(t *testing.T) {
 			details string
 		}{
 			{"code taken", discountParams("TAKEN"), 409, "duplicate_found", "Duplicated voucher exists with id TAKEN"},
-			{"no type", mod("A", func(p *voucher.Params) { p.Type = nil }), 400, "invalid_payload", "Payload must have required property 'type'"},
+			{"no type", mod("A", func(p *voucher.Params) { p.Type, p.Discount, p.Gift, p.LoyaltyCard = nil, nil, nil, nil }), 400, "invalid_payload", "Payload must have required property 'type'"},
 			{"unknown type", mod("A", func(p *voucher.Params) { p.Type = promo.Ptr(campaign.VoucherType("COUPON")) }), 400, "invalid_payload", "Property .type must be equal to one of the allowed values: DISCOUNT_VOUCHER, GIFT_VOUCHER, LOYALTY_CARD"},
 			{"no discount", mod("A", func(p *voucher.Params) { p.Discount = nil }), 400, "invalid_payload", "Payload must have required property 'discount' for a DISCOUNT_VOUCHER"},
 			{"gift on a discount voucher", mod("A", func(p *voucher.Params) { p.Gift = &voucher.GiftParams{Amount: promo.Ptr[int64](1)} }), 400, "invalid_payload", "Property .gift is allowed only for GIFT_VOUCHER vouchers"},
