@@ -43,7 +43,7 @@ func TestVoucherCreateEveryType(t *testing.T) {
 			"type":       "DISCOUNT_VOUCHER", "discount": map[string]any{"type": "AMOUNT", "amount_off": 500.0, "effect": "APPLY_TO_ORDER", "is_dynamic": false},
 			"gift": nil, "loyalty_card": nil,
 			"start_date": "2026-01-01T00:00:00.000Z", "expiration_date": "2026-01-31T00:00:00.000Z",
-			"validity_timeframe": nil, "validity_day_of_week": []any{1.0, 2.0, 3.0, 4.0, 5.0}, "validity_hours": nil,
+			"validity_day_of_week": []any{1.0, 2.0, 3.0, 4.0, 5.0},
 			"active": false, "additional_info": "Inactive until enabled.", "metadata": map[string]any{"locale": "de-en"},
 			"assets": map[string]any{
 				"qr":      map[string]any{"id": "V0VMQ09NRS8xMCU", "url": "/v1/assets/qr/V0VMQ09NRS8xMCU"},

@@ -71,14 +71,17 @@ const (
 // Campaign is a set of vouchers (or, for PROMOTION, of promotion tiers)
 // sharing their settings (object "campaign"). Every field of the spec's
 // table is written, null or empty when not set, except readonly and
-// access_settings_assignments (Areas and Stores, an enterprise feature).
+// access_settings_assignments (Areas and Stores, an enterprise feature), and
+// the fields the hosted service omits when unset (its OpenAPI declares them
+// non-nullable): voucher, referral_program, loyalty_tiers_expiration,
+// promotion and the recurring validity windows.
 type Campaign struct {
 	ID                       string           `json:"id"`
 	Name                     string           `json:"name"`
 	Description              *string          `json:"description"`
 	CampaignType             CampaignType     `json:"campaign_type"`
 	Type                     Type             `json:"type"`
-	Voucher                  *VoucherSettings `json:"voucher"`
+	Voucher                  *VoucherSettings `json:"voucher,omitempty"`
 	AutoJoin                 bool             `json:"auto_join"`
 	JoinOnce                 bool             `json:"join_once"`
 	UseVoucherMetadataSchema bool             `json:"use_voucher_metadata_schema"`
@@ -96,12 +99,12 @@ type Campaign struct {
 	CategoryID                      *string            `json:"category_id"`
 	Categories                      []*Category        `json:"categories"`
 	Object                          string             `json:"object"`
-	ReferralProgram                 *ReferralSettings  `json:"referral_program"`
-	LoyaltyTiersExpiration          json.RawMessage    `json:"loyalty_tiers_expiration"`
+	ReferralProgram                 *ReferralSettings  `json:"referral_program,omitempty"`
+	LoyaltyTiersExpiration          json.RawMessage    `json:"loyalty_tiers_expiration,omitempty"`
 	// Promotion is the tier list of a PROMOTION campaign (null for the
 	// others). Tiers arrive with the promotion tiers endpoints; until then
 	// the list is empty.
-	Promotion                  *promotype.List[*PromotionTier]   `json:"promotion"`
+	Promotion                  *promotype.List[*PromotionTier]   `json:"promotion,omitempty"`
 	ValidationRulesAssignments *promotype.List[*rule.Assignment] `json:"validation_rules_assignments"`
 
 	ProjectID string          `json:"-"`
