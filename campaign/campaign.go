@@ -114,6 +114,20 @@ type Campaign struct {
 	Revision int `json:"-"`
 }
 
+// MarshalJSON writes the campaign with vouchers_count null for a PROMOTION
+// campaign (it has tiers, not vouchers), as the hosted service answers it.
+func (c Campaign) MarshalJSON() ([]byte, error) {
+	type plain Campaign
+	out := struct {
+		plain
+		VouchersCount *int64 `json:"vouchers_count"`
+	}{plain: plain(c)}
+	if c.CampaignType != Promotion {
+		out.VouchersCount = &c.VouchersCount
+	}
+	return json.Marshal(out)
+}
+
 // VoucherSettings are the settings every voucher of a campaign starts with
 // (the campaign's "voucher" object). The validity fields mirror the
 // campaign's and are written only when set.
@@ -312,7 +326,7 @@ type Category struct {
 	Name      string          `json:"name"`
 	Hierarchy int             `json:"hierarchy"`
 	CreatedAt promotype.Time  `json:"created_at"`
-	UpdatedAt *promotype.Time `json:"updated_at"`
+	UpdatedAt *promotype.Time `json:"updated_at,omitempty"` // omitted before an update, as the hosted service
 	Object    string          `json:"object"`
 
 	ProjectID string `json:"-"`
