@@ -83,3 +83,37 @@ func TestLeniencyRefusals(t *testing.T) {
 		t.Errorf("refused rewards were stored: total %v", got)
 	}
 }
+
+// TestCampaignTypeDefaults: what each campaign type answers on create when
+// the body leaves the settings out, as the hosted service's answers show
+// them (docs/behaviour.md records where they differ from the OpenAPI's
+// create examples).
+func TestCampaignTypeDefaults(t *testing.T) {
+	tests := []struct {
+		body string
+		want map[string]any
+	}{
+		{`{"name":"C","voucher":{"discount":{"type":"AMOUNT","amount_off":100}}}`,
+			map[string]any{"campaign_type": "DISCOUNT_COUPONS", "type": "AUTO_UPDATE", "creation_status": "IN_PROGRESS", "use_voucher_metadata_schema": false, "join_once": false, "auto_join": false, "vouchers_count": 0.0}},
+		{`{"name":"C","campaign_type":"GIFT_VOUCHERS","voucher":{"gift":{"amount":100}}}`,
+			map[string]any{"campaign_type": "GIFT_VOUCHERS", "type": "AUTO_UPDATE", "creation_status": "IN_PROGRESS", "use_voucher_metadata_schema": false, "join_once": false, "auto_join": false, "vouchers_count": 0.0}},
+		{`{"name":"C","campaign_type":"LOYALTY_PROGRAM","voucher":{"loyalty_card":{"points":1}}}`,
+			map[string]any{"campaign_type": "LOYALTY_PROGRAM", "type": "STATIC", "creation_status": "DONE", "use_voucher_metadata_schema": true, "join_once": true, "auto_join": false, "vouchers_count": 0.0}},
+		{`{"name":"C","campaign_type":"REFERRAL_PROGRAM","voucher":{"discount":{"type":"AMOUNT","amount_off":100}}}`,
+			map[string]any{"campaign_type": "REFERRAL_PROGRAM", "type": "AUTO_UPDATE", "creation_status": "IN_PROGRESS", "use_voucher_metadata_schema": false, "join_once": false, "auto_join": false, "vouchers_count": 0.0}},
+		{`{"name":"C","campaign_type":"PROMOTION"}`,
+			map[string]any{"campaign_type": "PROMOTION", "type": "STATIC", "creation_status": "DONE", "use_voucher_metadata_schema": false, "join_once": false, "auto_join": false, "vouchers_count": nil}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want["campaign_type"].(string), func(t *testing.T) {
+			got := newHarness(t).mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: tc.body}, http.StatusOK)
+			picked := map[string]any{}
+			for k := range tc.want {
+				picked[k] = got[k]
+			}
+			if diff := cmp.Diff(tc.want, picked); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
