@@ -110,22 +110,27 @@ var notInOpenAPI = map[string]string{
 }
 
 // tolerance is a known error of the official OpenAPI: a schema error at a
-// JSON pointer (matched as a suffix, "*" for any segment) whose reason
-// contains Reason, on one route ("" for every route). An empty Pointer
-// matches an error that is not about the body's schema (a status).
+// JSON pointer of the body (the whole pointer, "*" matching one segment)
+// whose reason contains Reason, on one route ("" for every route). An empty
+// Pointer matches an error that is not about the body's schema (a status).
 type tolerance struct {
 	Route, Pointer, Reason, Why string
 }
 
 // tolerated are the OpenAPI's known errors, each with its reason.
 var tolerated = []tolerance{
-	{"", "/shape/geojson/coordinates/*/*", "must be an integer",
-		"the OpenAPI types GeoJSON coordinates as integers; they are longitudes and latitudes (numbers), as the spec says"},
-	{"", "/discount", "Value is not nullable",
-		"a voucher's discount: the OpenAPI's own voucher examples (gift card, loyalty card) answer \"discount\": null"},
+	{"", "/shape/geojson/coordinates/*/*", "must be an integer", geojsonNumbers},
+	{"", "/data/*/shape/geojson/coordinates/*/*", "must be an integer", geojsonNumbers},
+	{"", "/discount", "Value is not nullable", voucherDiscountNull},
+	{"", "/vouchers/*/discount", "Value is not nullable", voucherDiscountNull},
 	{"POST /v1/campaigns/{campaignId}/vouchers", "", "status is not supported",
 		"the OpenAPI documents only the 200 of one voucher; a bulk add starts an async generation, answered 202 {async_action_id} as the operation's description says"},
 }
+
+const (
+	geojsonNumbers      = "the OpenAPI types GeoJSON coordinates as integers; they are longitudes and latitudes (numbers), as the spec says"
+	voucherDiscountNull = "a voucher's discount: the OpenAPI's own voucher examples (gift card, loyalty card) answer \"discount\": null"
+)
 
 // untolerated returns the validation errors of err that no tolerance names.
 func untolerated(route string, err error) []string {
@@ -170,14 +175,12 @@ func flatten(err error) []error {
 	return []error{err}
 }
 
-// pointerMatches reports whether ptr ends with pattern, "*" matching one
-// segment.
+// pointerMatches reports whether ptr is pattern, "*" matching one segment.
 func pointerMatches(ptr, pattern string) bool {
-	p, q := strings.Split(strings.TrimPrefix(ptr, "/"), "/"), strings.Split(strings.TrimPrefix(pattern, "/"), "/")
-	if len(q) > len(p) {
+	p, q := strings.Split(ptr, "/"), strings.Split(pattern, "/")
+	if len(q) != len(p) {
 		return false
 	}
-	p = p[len(p)-len(q):]
 	for i := range q {
 		if q[i] != "*" && q[i] != p[i] {
 			return false
