@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
@@ -53,7 +54,7 @@ func TestLeniencyGoAPI(t *testing.T) {
 		end := promotype.NewTime(t0.AddDate(1, 0, 0))
 		c := must[*campaign.Campaign](t)(f.eng.Campaigns().Create(ctx, f.project, campaign.Params{Name: promo.Ptr("Dated"), ExpirationDate: &end,
 			Description: promo.Ptr("d"), Voucher: &campaign.VoucherParams{Discount: percentOff("5")}}))
-		if _, err := f.eng.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{}); err != nil {
+		if _, err := f.eng.AsyncActions().RunPending(ctx, async.Config{}); err != nil {
 			t.Fatal(err)
 		}
 		c = must[*campaign.Campaign](t)(f.eng.Campaigns().Update(ctx, f.project, c.ID, campaign.UpdateParams{Clear: []string{"expiration_date"}}))

@@ -61,11 +61,12 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.locations = location.NewService(store, e.env)
 	e.rewards = reward.NewService(store, storage.TxFor(store, func(s storage.Tx) reward.Store { return s }), e.env)
 	e.auth = auth.NewService(store, e.env)
-	e.wireAccess()     // engine_access.go: OAuth tokens
-	e.wireSales()      // engine_sales.go: customers, orders
-	e.wirePromos()     // engine_promos.go: campaigns, vouchers, async actions
-	e.wireRules()      // engine_rules.go: validation rules and assignments
-	e.wirePromotions() // engine_promotions.go: promotion tiers, stacks
+	e.wireAccess()      // engine_access.go: OAuth tokens
+	e.wireSales()       // engine_sales.go: customers, orders
+	e.wirePromos()      // engine_promos.go: campaigns, vouchers, async actions
+	e.wireRules()       // engine_rules.go: validation rules and assignments
+	e.wirePromotions()  // engine_promotions.go: promotion tiers, stacks
+	e.wireCampaignAPI() // engine_promos.go: the campaigns API, over the tier and stack services
 	return e, nil
 }
 
