@@ -248,7 +248,9 @@ func TestCampaignRefusals(t *testing.T) {
 			{"unknown campaign type", d(func(p *campaign.Params) { p.CampaignType = promo.Ptr(campaign.CampaignType("CASHBACK")) }), 400, "invalid_payload", "Property .campaign_type must be equal to one of the allowed values: DISCOUNT_COUPONS, REFERRAL_PROGRAM, GIFT_VOUCHERS, LOYALTY_PROGRAM, PROMOTION"},
 			{"no discount", d(func(p *campaign.Params) { p.Voucher = nil }), 400, "invalid_campaign", "Property 'discount' is required for DISCOUNT_COUPONS campaign"},
 			{"gift in a discount campaign", d(func(p *campaign.Params) { p.Voucher.Gift = &campaign.GiftSettings{Amount: promo.Ptr[int64](1)} }), 400, "invalid_campaign", "Property 'voucher.gift' is not allowed for DISCOUNT_COUPONS campaign"},
-			{"voucher type mismatch", d(func(p *campaign.Params) { p.Voucher.Type = promo.Ptr(campaign.GiftVoucher) }), 400, "invalid_campaign", "Property 'voucher.type' must be DISCOUNT_VOUCHER for DISCOUNT_COUPONS campaign"},
+			{"voucher type mismatch", d(func(p *campaign.Params) {
+				p.CampaignType, p.Voucher.Type = promo.Ptr(campaign.DiscountCoupons), promo.Ptr(campaign.GiftVoucher)
+			}), 400, "invalid_campaign", "Property 'voucher.type' must be DISCOUNT_VOUCHER for DISCOUNT_COUPONS campaign"},
 			{"no gift", campaign.Params{Name: promo.Ptr("G"), CampaignType: promo.Ptr(campaign.GiftVouchers)}, 400, "invalid_campaign", "Property 'gift' is required for GIFT_VOUCHERS campaign"},
 			{"gift amount 0", campaign.Params{Name: promo.Ptr("G"), CampaignType: promo.Ptr(campaign.GiftVouchers), Voucher: &campaign.VoucherParams{Gift: &campaign.GiftSettings{Amount: promo.Ptr[int64](0)}}}, 400, "invalid_payload", "Property .voucher.gift.amount must be > 0"},
 			{"no loyalty card", campaign.Params{Name: promo.Ptr("L"), CampaignType: promo.Ptr(campaign.LoyaltyProgram), Voucher: &campaign.VoucherParams{}}, 400, "invalid_campaign", "Property 'loyalty_card' is required for LOYALTY_PROGRAM campaign"},

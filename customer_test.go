@@ -19,7 +19,8 @@ func TestCustomerUpsertGet(t *testing.T) {
 		}))
 		want := &customer.Customer{ID: c.ID, ProjectID: f.project, SourceID: promo.Ptr("alice"), Name: promo.Ptr("Alice"), Email: promo.Ptr("alice@example.com"),
 			Birthdate: promo.Ptr("1990-02-03"), Address: &customer.Address{City: promo.Ptr("Warsaw"), Country: promo.Ptr("PL")},
-			Metadata: promo.Metadata{"tier": "gold"}, CreatedAt: at(0), Object: "customer"}
+			Metadata: promo.Metadata{"tier": "gold"}, CreatedAt: at(0), Object: "customer",
+			Summary: &customer.Summary{}, Loyalty: &customer.LoyaltySummary{Campaigns: map[string]any{}}, Referrals: &customer.ReferralSummary{Campaigns: []any{}}}
 		if !strings.HasPrefix(c.ID, "cust_") {
 			t.Errorf("id %s", c.ID)
 		}
@@ -98,7 +99,13 @@ func TestOrderCustomers(t *testing.T) {
 		f.clock.Advance(time.Minute)
 		must[*order.Order](t)(orders.Create(ctx, f.project, order.Params{Customer: &customer.Params{SourceID: promo.Ptr("alice")}}))
 		must[*order.Order](t)(orders.Create(ctx, f.project, order.Params{Customer: &customer.Params{ID: &alice.ID}}))
-		diff(t, "alice named by key only", alice, must[*customer.Customer](t)(cs.Get(ctx, f.project, alice.ID)))
+		named := must[*customer.Customer](t)(cs.Get(ctx, f.project, alice.ID))
+		// Her summary counts the new orders; nothing else changed.
+		if n := named.Summary.Orders.TotalCount; n != 3 {
+			t.Errorf("alice's summary counts %d orders, want 3", n)
+		}
+		named.Summary, alice.Summary = nil, nil
+		diff(t, "alice named by key only", alice, named)
 		// A customer object with data updates the customer.
 		must[*order.Order](t)(orders.Update(ctx, f.project, o.ID, order.Params{Customer: &customer.Params{SourceID: promo.Ptr("alice"), Name: promo.Ptr("Alice")}}))
 		got := must[*customer.Customer](t)(cs.Get(ctx, f.project, "alice"))

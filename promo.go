@@ -90,6 +90,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.locations = location.NewService(store, e.env)
 	e.customers = customer.NewService(store, storage.TxFor(store, func(s storage.Tx) customer.Store { return s }), e.env)
 	e.orders = order.NewService(store, storage.TxFor(store, func(s storage.Tx) order.ServiceStore { return s }), e.env)
+	e.customers.SetOrderSummary(e.orders.CustomerSummary)
 
 	// One rule service assigns rules for every service; the objects an
 	// assignment names are found through the services that own them.

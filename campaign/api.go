@@ -68,8 +68,12 @@ func (s *API) Create(ctx context.Context, projectID string, in Params) (*Campaig
 			if err := s.checkCodes(c, count); err != nil {
 				return err
 			}
-			if _, err = s.actions.Enqueue(ctx, tx, projectID, GenerateVouchers{CampaignID: c.ID, Count: count}); err != nil {
-				return err
+			// A campaign with nothing to generate (a loyalty program without
+			// cards) is DONE at once, without an action.
+			if c.CreationStatus != StatusDone {
+				if _, err = s.actions.Enqueue(ctx, tx, projectID, GenerateVouchers{CampaignID: c.ID, Count: count}); err != nil {
+					return err
+				}
 			}
 		}
 		// campaign.created, then campaign.promotion_tier.created for each tier.

@@ -71,14 +71,17 @@ const (
 // Campaign is a set of vouchers (or, for PROMOTION, of promotion tiers)
 // sharing their settings (object "campaign"). Every field of the spec's
 // table is written, null or empty when not set, except readonly and
-// access_settings_assignments (Areas and Stores, an enterprise feature).
+// access_settings_assignments (Areas and Stores, an enterprise feature), and
+// the fields the hosted service omits when unset (its OpenAPI declares them
+// non-nullable): voucher, referral_program, loyalty_tiers_expiration,
+// promotion and the recurring validity windows.
 type Campaign struct {
 	ID                       string           `json:"id"`
 	Name                     string           `json:"name"`
 	Description              *string          `json:"description"`
 	CampaignType             CampaignType     `json:"campaign_type"`
 	Type                     Type             `json:"type"`
-	Voucher                  *VoucherSettings `json:"voucher"`
+	Voucher                  *VoucherSettings `json:"voucher,omitempty"`
 	AutoJoin                 bool             `json:"auto_join"`
 	JoinOnce                 bool             `json:"join_once"`
 	UseVoucherMetadataSchema bool             `json:"use_voucher_metadata_schema"`
@@ -96,12 +99,12 @@ type Campaign struct {
 	CategoryID                      *string            `json:"category_id"`
 	Categories                      []*Category        `json:"categories"`
 	Object                          string             `json:"object"`
-	ReferralProgram                 *ReferralSettings  `json:"referral_program"`
-	LoyaltyTiersExpiration          json.RawMessage    `json:"loyalty_tiers_expiration"`
+	ReferralProgram                 *ReferralSettings  `json:"referral_program,omitempty"`
+	LoyaltyTiersExpiration          json.RawMessage    `json:"loyalty_tiers_expiration,omitempty"`
 	// Promotion is the tier list of a PROMOTION campaign (null for the
 	// others). Tiers arrive with the promotion tiers endpoints; until then
 	// the list is empty.
-	Promotion                  *promotype.List[*PromotionTier]   `json:"promotion"`
+	Promotion                  *promotype.List[*PromotionTier]   `json:"promotion,omitempty"`
 	ValidationRulesAssignments *promotype.List[*rule.Assignment] `json:"validation_rules_assignments"`
 
 	ProjectID string          `json:"-"`
@@ -109,6 +112,20 @@ type Campaign struct {
 	// Revision counts accepted updates; an update's async action sets the
 	// status back to DONE only if no later update came meanwhile.
 	Revision int `json:"-"`
+}
+
+// MarshalJSON writes the campaign with vouchers_count null for a PROMOTION
+// campaign (it has tiers, not vouchers), as the hosted service answers it.
+func (c Campaign) MarshalJSON() ([]byte, error) {
+	type plain Campaign
+	out := struct {
+		plain
+		VouchersCount *int64 `json:"vouchers_count"`
+	}{plain: plain(c)}
+	if c.CampaignType != Promotion {
+		out.VouchersCount = &c.VouchersCount
+	}
+	return json.Marshal(out)
 }
 
 // VoucherSettings are the settings every voucher of a campaign starts with
@@ -196,6 +213,10 @@ type CodeConfig struct {
 	Postfix *string `json:"postfix,omitempty"`
 	Pattern *string `json:"pattern,omitempty"`
 }
+
+// TiersRef is the data_ref of a PROMOTION campaign's promotion object and of
+// tier lists, as the hosted service answers them.
+const TiersRef = "tiers"
 
 // EmptyAssignments is the validation_rules_assignments list of a resource
 // without assignments.
@@ -288,7 +309,7 @@ func (c *Campaign) normalize() *Campaign {
 		v.ValidityHours = c.ValidityHours.Clone()
 	}
 	if c.CampaignType == Promotion && c.Promotion == nil {
-		c.Promotion = promotype.NewList[*PromotionTier](nil, 0, promotype.Query{})
+		c.Promotion = promotype.NewList[*PromotionTier](nil, 0, promotype.Query{}).WithRef(TiersRef)
 	}
 	if c.ValidationRulesAssignments == nil {
 		c.ValidationRulesAssignments = EmptyAssignments()
@@ -305,7 +326,7 @@ type Category struct {
 	Name      string          `json:"name"`
 	Hierarchy int             `json:"hierarchy"`
 	CreatedAt promotype.Time  `json:"created_at"`
-	UpdatedAt *promotype.Time `json:"updated_at"`
+	UpdatedAt *promotype.Time `json:"updated_at,omitempty"` // omitted before an update, as the hosted service
 	Object    string          `json:"object"`
 
 	ProjectID string `json:"-"`

@@ -99,7 +99,7 @@ func FillTiers(ctx context.Context, st TierServiceStore, c *Campaign) (*Campaign
 			return nil, err
 		}
 	}
-	c.Promotion = promotype.NewList(ts, len(ts), promotype.Query{})
+	c.Promotion = promotype.NewList(ts, len(ts), promotype.Query{}).WithRef(TiersRef)
 	return c, nil
 }
 

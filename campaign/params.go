@@ -93,6 +93,83 @@ type UpdateParams struct {
 	LoyaltyTiersExpiration json.RawMessage   `json:"loyalty_tiers_expiration"`
 	// Options (recalculate_tiers of loyalty tiers) is accepted and ignored.
 	Options json.RawMessage `json:"options"`
+	// Clear names nullable fields the update removes (their JSON names, from
+	// ClearableFields). In JSON a field given as null is cleared; an absent
+	// field is unchanged.
+	Clear []string `json:"-"`
+}
+
+// ClearableFields are the fields of a campaign an update can clear with null.
+var ClearableFields = []string{"start_date", "expiration_date", "validity_timeframe", "validity_day_of_week",
+	"validity_hours", "description", "activity_duration_after_publishing"}
+
+// UnmarshalJSON decodes the body and records the clearable fields given as
+// null in Clear.
+func (in *UpdateParams) UnmarshalJSON(b []byte) error {
+	type plain UpdateParams
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	for _, k := range ClearableFields {
+		if v, ok := raw[k]; ok && isNull(v) {
+			p.Clear = append(p.Clear, k)
+		}
+	}
+	*in = UpdateParams(p)
+	return nil
+}
+
+// clearFields removes the fields in.Clear names (validated by checkClear):
+// the validity fields from v, the others from c (either may be nil).
+func (in UpdateParams) clearFields(c *Campaign, v *Validity) {
+	for _, k := range in.Clear {
+		if v == nil && k != "description" && k != "activity_duration_after_publishing" {
+			continue
+		}
+		if c == nil && (k == "description" || k == "activity_duration_after_publishing") {
+			continue
+		}
+		switch k {
+		case "start_date":
+			v.StartDate = nil
+		case "expiration_date":
+			v.ExpirationDate = nil
+		case "validity_timeframe":
+			v.ValidityTimeframe = nil
+		case "validity_day_of_week":
+			v.ValidityDayOfWeek = nil
+		case "validity_hours":
+			v.ValidityHours = nil
+		case "description":
+			c.Description = nil
+		case "activity_duration_after_publishing":
+			c.ActivityDurationAfterPublishing = nil
+		}
+	}
+}
+
+// checkClear refuses an unknown name in Clear, and a field both cleared and
+// given a value (only possible through the Go API).
+func (in UpdateParams) checkClear() error {
+	given := map[string]bool{"start_date": in.StartDate != nil, "expiration_date": in.ExpirationDate != nil,
+		"validity_timeframe": in.ValidityTimeframe != nil, "validity_day_of_week": in.ValidityDayOfWeek != nil,
+		"validity_hours": in.ValidityHours != nil, "description": in.Description != nil,
+		"activity_duration_after_publishing": in.ActivityDurationAfterPublishing != nil}
+	for _, k := range in.Clear {
+		g, ok := given[k]
+		switch {
+		case !ok:
+			return promotype.InvalidPayload("Property %s cannot be cleared with null", k)
+		case g:
+			return promotype.InvalidPayload("Property .%s is both given and cleared", k)
+		}
+	}
+	return nil
 }
 
 // InvalidCampaign is the 400 invalid_campaign error: a body whose fields do
@@ -119,10 +196,7 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 	if in.Category != nil && in.CategoryID != nil {
 		return nil, 0, promotype.InvalidPayload("Pass only one of the properties 'category' and 'category_id'")
 	}
-	ct := DiscountCoupons
-	if in.CampaignType != nil {
-		ct = *in.CampaignType
-	}
+	ct := in.campaignType()
 	c := &Campaign{
 		ID:           env.IDs.NewID(promotype.PrefixCampaign),
 		ProjectID:    projectID,
@@ -136,8 +210,8 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 
 		ActivityDurationAfterPublishing: promotype.ClonePtr(in.ActivityDurationAfterPublishing),
 	}
-	if ct == Promotion {
-		c.Type = Static
+	if ct == Promotion || ct == LoyaltyProgram {
+		c.Type = Static // as the hosted service answers them
 	}
 	if in.Type != nil {
 		c.Type = *in.Type
@@ -147,7 +221,12 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 	}
 	c.JoinOnce = in.JoinOnce != nil && *in.JoinOnce
 	c.AutoJoin = in.AutoJoin != nil && *in.AutoJoin
-	c.UseVoucherMetadataSchema = in.UseVoucherMetadataSchema != nil && *in.UseVoucherMetadataSchema
+	// A loyalty program uses the voucher metadata schema unless told
+	// otherwise, as the hosted service answers it.
+	c.UseVoucherMetadataSchema = ct == LoyaltyProgram
+	if in.UseVoucherMetadataSchema != nil {
+		c.UseVoucherMetadataSchema = *in.UseVoucherMetadataSchema
+	}
 	c.forceJoinOnce()
 	in.validity().Apply(&c.Validity)
 	if err := CheckValidity(c.Validity); err != nil {
@@ -175,6 +254,11 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 		}
 		c.Voucher = v
 		c.CreationStatus, c.VouchersGenerationStatus = StatusInProgress, StatusInProgress
+		if ct == LoyaltyProgram && count == 0 {
+			// Nothing to generate: its cards come with publications, and
+			// the hosted service answers DONE at once.
+			c.CreationStatus, c.VouchersGenerationStatus = StatusDone, StatusDone
+		}
 	}
 	if in.ReferralProgram != nil {
 		if ct != ReferralProgram {
@@ -192,6 +276,23 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 		c.LoyaltyTiersExpiration = compact(in.LoyaltyTiersExpiration)
 	}
 	return c, count, nil
+}
+
+// campaignType is the campaign_type given, or the one voucher.type implies
+// (as the hosted service infers it), or DISCOUNT_COUPONS.
+func (in Params) campaignType() CampaignType {
+	switch {
+	case in.CampaignType != nil:
+		return *in.CampaignType
+	case in.Voucher != nil && in.Voucher.Type != nil:
+		switch *in.Voucher.Type {
+		case LoyaltyCard:
+			return LoyaltyProgram
+		case GiftVoucher:
+			return GiftVouchers
+		}
+	}
+	return DiscountCoupons
 }
 
 // forceJoinOnce applies the spec's fixed values: always true for loyalty
@@ -396,8 +497,12 @@ func (in UpdateParams) apply(c *Campaign) error {
 		return InvalidCampaign("Properties 'activity_duration_after_publishing', 'join_once', 'auto_join' and 'type' are not allowed for PROMOTION campaigns")
 	}
 
+	if err := in.checkClear(); err != nil {
+		return err
+	}
 	v := c.Validity.Clone()
 	in.validity().Apply(&v)
+	in.clearFields(nil, &v)
 	if err := CheckValidity(v); err != nil {
 		return err
 	}
@@ -411,6 +516,7 @@ func (in UpdateParams) apply(c *Campaign) error {
 	if in.ActivityDurationAfterPublishing != nil {
 		c.ActivityDurationAfterPublishing = promotype.ClonePtr(in.ActivityDurationAfterPublishing)
 	}
+	in.clearFields(c, nil)
 	if in.JoinOnce != nil {
 		c.JoinOnce = *in.JoinOnce
 	}

@@ -39,7 +39,7 @@ type PromotionTier struct {
 
 // TierAction is what a tier does: its discount.
 type TierAction struct {
-	Discount *Discount `json:"discount"`
+	Discount *Discount `json:"discount,omitempty"` // omitted when unset, as the hosted service
 }
 
 // TierCampaign is the part of its campaign a tier shows.

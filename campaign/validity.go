@@ -29,14 +29,16 @@ type DailyHours struct {
 	DaysOfWeek     []int  `json:"days_of_week"`
 }
 
-// Validity are the validity fields a campaign and a voucher share. They are
-// always present in responses, null when not set.
+// Validity are the validity fields a campaign, a voucher and a promotion
+// tier share. The dates are always present in responses, null when not set;
+// the recurring windows are omitted when not set, as the hosted service
+// answers a campaign (its OpenAPI declares them non-nullable).
 type Validity struct {
 	StartDate         *promotype.Time    `json:"start_date"`
 	ExpirationDate    *promotype.Time    `json:"expiration_date"`
-	ValidityTimeframe *ValidityTimeframe `json:"validity_timeframe"`
-	ValidityDayOfWeek []int              `json:"validity_day_of_week"`
-	ValidityHours     *ValidityHours     `json:"validity_hours"`
+	ValidityTimeframe *ValidityTimeframe `json:"validity_timeframe,omitempty"`
+	ValidityDayOfWeek []int              `json:"validity_day_of_week,omitempty"`
+	ValidityHours     *ValidityHours     `json:"validity_hours,omitempty"`
 }
 
 // ValidityParams are the validity fields of a create or update body. Absent

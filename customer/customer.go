@@ -9,18 +9,25 @@ import (
 // names it. Only the identifying and descriptive fields are kept; the hosted
 // service's computed parts (summary, loyalty, referrals) are not built.
 type Customer struct {
-	ID          string             `json:"id"`
-	SourceID    *string            `json:"source_id"`
-	Name        *string            `json:"name"`
-	Description *string            `json:"description"`
-	Email       *string            `json:"email"`
-	Phone       *string            `json:"phone"`
-	Birthdate   *string            `json:"birthdate"` // YYYY-MM-DD
-	Address     *Address           `json:"address"`
-	Metadata    promotype.Metadata `json:"metadata"`
-	CreatedAt   promotype.Time     `json:"created_at"`
-	UpdatedAt   *promotype.Time    `json:"updated_at"`
-	Object      string             `json:"object"`
+	ID          string   `json:"id"`
+	SourceID    *string  `json:"source_id"`
+	Name        *string  `json:"name"`
+	Description *string  `json:"description"`
+	Email       *string  `json:"email"`
+	Phone       *string  `json:"phone"`
+	Birthdate   *string  `json:"birthdate"` // YYYY-MM-DD
+	Address     *Address `json:"address"`
+	// Summary, Loyalty and Referrals are derived, filled in the answers of
+	// the customer service (never stored).
+	Summary   *Summary         `json:"summary,omitempty"`
+	Loyalty   *LoyaltySummary  `json:"loyalty,omitempty"`
+	Referrals *ReferralSummary `json:"referrals,omitempty"`
+	// Metadata is omitted when empty and UpdatedAt before any update, as
+	// the hosted service answers a customer.
+	Metadata  promotype.Metadata `json:"metadata,omitempty"`
+	CreatedAt promotype.Time     `json:"created_at"`
+	UpdatedAt *promotype.Time    `json:"updated_at,omitempty"`
+	Object    string             `json:"object"`
 
 	ProjectID string `json:"-"`
 }

@@ -8,9 +8,10 @@ import (
 
 // Service is the customer use cases over a [Store].
 type Service struct {
-	store Store
-	tx    promotype.TxFunc[Store]
-	env   promotype.Env
+	store        Store
+	tx           promotype.TxFunc[Store]
+	env          promotype.Env
+	orderSummary OrderSummaryFunc
 }
 
 // NewService returns a customer service reading through store and writing in
@@ -39,12 +40,16 @@ func (s *Service) Upsert(ctx context.Context, projectID string, in Params) (*Cus
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return s.present(ctx, out)
 }
 
-// Get returns a customer by id or source id.
+// Get returns a customer by id or source id, with its summary.
 func (s *Service) Get(ctx context.Context, projectID, ref string) (*Customer, error) {
-	return Resolve(ctx, s.store, projectID, ref)
+	c, err := Resolve(ctx, s.store, projectID, ref)
+	if err != nil {
+		return nil, err
+	}
+	return s.present(ctx, c)
 }
 
 // Upsert is the customer upsert over st, for callers that run it inside their

@@ -30,6 +30,9 @@ type Target struct {
 	Repeat                  *int64  `json:"repeat,omitempty"`
 	SkipInitially           *int64  `json:"skip_initially,omitempty"`
 	Target                  string  `json:"target,omitempty"` // ITEM | UNIT
+	// Strict is stored and answered as the hosted service answers every
+	// entry (false unless given); it does not change the calculation.
+	Strict bool `json:"strict"`
 }
 
 // Applicability is a validation rule's applicable_to: the lines product

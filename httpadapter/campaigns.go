@@ -1,10 +1,13 @@
 package httpadapter
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/promoengine/promo/async"
@@ -32,13 +35,13 @@ func (s *server) campaignOnlyRoutes() []route {
 		{http.MethodPost, "/v1/campaigns", appKey, withBody(func(c *call, in campaign.Params) (*campaign.Campaign, error) {
 			return cs.Create(c.actx(), c.projectID, in)
 		})},
-		{http.MethodGet, "/v1/campaigns", appKey, withoutBody(func(c *call) (*promotype.List[*campaign.Campaign], error) {
+		{http.MethodGet, "/v1/campaigns", appKey, s.hostedList("campaigns", withoutBody(func(c *call) (*promotype.List[*campaign.Campaign], error) {
 			p, err := campaignListParams(c)
 			if err != nil {
 				return nil, err
 			}
 			return cs.List(c.ctx(), c.projectID, p)
-		})},
+		}))},
 		{http.MethodGet, "/v1/campaigns/{campaignId}", appKey, withoutBody(func(c *call) (*campaign.Campaign, error) {
 			return cs.Get(c.ctx(), c.projectID, c.path("campaignId"))
 		})},
@@ -62,8 +65,8 @@ func (s *server) campaignOnlyRoutes() []route {
 			return struct{}{}, err
 		})},
 		{http.MethodPost, "/v1/campaigns/{campaignId}/vouchers", appKey, func(c *call) (int, any, error) {
-			var in voucher.CampaignParams
-			if err := decodeBody(c.w, c.r, c.maxBody, &in); err != nil {
+			in, err := decodeAddVouchers(c)
+			if err != nil {
 				return 0, nil, err
 			}
 			if in.VouchersCount != nil && *in.VouchersCount > 1 {
@@ -156,4 +159,43 @@ func enumParam(q url.Values, name string, values ...string) (string, bool, error
 		return "", false, promotype.InvalidQueryParams("Property .%s must be one of %s", name, strings.Join(values, ", "))
 	}
 	return v, true, nil
+}
+
+// decodeAddVouchers reads the request of POST /v1/campaigns/{id}/vouchers.
+// Besides the documented object body, it takes the count the way the
+// official SDKs send it: in the query (?vouchers_count=3, the Python SDK) or
+// as a bare JSON number body (3, the JS SDK). A count given twice must agree.
+func decodeAddVouchers(c *call) (voucher.CampaignParams, error) {
+	var in voucher.CampaignParams
+	err := withRawBody(c.w, c.r, c.maxBody, func(data []byte) error {
+		data = bytes.TrimSpace(data)
+		if len(data) > 0 && (data[0] == '-' || data[0] >= '0' && data[0] <= '9') {
+			var n int64
+			if err := json.Unmarshal(data, &n); err != nil {
+				return promotype.InvalidPayload("Payload must be an object or an integer number of vouchers")
+			}
+			in.VouchersCount = &n
+			return nil
+		}
+		return unmarshalObject(data, &in)
+	})
+	if err != nil {
+		return in, err
+	}
+	q, err := parseQuery(c.r.URL.RawQuery)
+	if err != nil {
+		return in, err
+	}
+	if !q.Has("vouchers_count") {
+		return in, nil
+	}
+	n, err := strconv.ParseInt(q.Get("vouchers_count"), 10, 64)
+	if err != nil {
+		return in, promotype.InvalidQueryParams("Property .vouchers_count must be integer")
+	}
+	if in.VouchersCount != nil && *in.VouchersCount != n {
+		return in, promotype.InvalidQueryParams("Property .vouchers_count of the query (%d) differs from the body's (%d)", n, *in.VouchersCount)
+	}
+	in.VouchersCount = &n
+	return in, nil
 }

@@ -111,7 +111,7 @@ func TestCampaigns(t *testing.T) {
 	})
 	h.runActions()
 	h.runGen(t, "campaigns", []step{
-		{"async_get_import", req{method: http.MethodGet, target: "/v1/async-actions/aa_00000000000000000023"}, 200},
+		{"async_get_import", req{method: http.MethodGet, target: "/v1/async-actions/aa_00000000000000000022"}, 200},
 		{"get_imported", req{method: http.MethodGet, target: "/v1/vouchers/IMPORTED-1"}, 200},
 		{"async_list", req{method: http.MethodGet, target: "/v1/async-actions?limit=3"}, 200},
 		{"delete", req{method: http.MethodDelete, target: "/v1/campaigns/Gift%20Cards"}, 202},
@@ -120,7 +120,7 @@ func TestCampaigns(t *testing.T) {
 	})
 	h.runActions()
 	h.runGen(t, "campaigns", []step{
-		{"async_get_delete", req{method: http.MethodGet, target: "/v1/async-actions/aa_00000000000000000029"}, 200},
+		{"async_get_delete", req{method: http.MethodGet, target: "/v1/async-actions/aa_00000000000000000028"}, 200},
 		{"get_voucher_of_deleted_campaign", req{method: http.MethodGet, target: "/v1/vouchers/IMPORTED-1"}, 404},
 		{"delete_force", req{method: http.MethodDelete, target: "/v1/campaigns/Standalone?force=true"}, 202},
 		{"list_categories", req{method: http.MethodGet, target: "/v1/categories?order=name"}, 200},
@@ -163,7 +163,7 @@ var campaignErrors = []step{
 	{"import_item_type", req{method: http.MethodPost, target: "/v1/campaigns/Spring%20Sale/import", body: `[{"code":"A"},{"code":7}]`}, 400},
 	{"import_invalid_json", req{method: http.MethodPost, target: "/v1/campaigns/Spring%20Sale/import", body: `[{"code":]`}, 400},
 	{"add_vouchers_space", req{method: http.MethodPost, target: "/v1/campaigns/Spring%20Sale/vouchers", body: `{"vouchers_count":100,"code_config":{"length":1}}`}, 400},
-	{"delete_bad_force", req{method: http.MethodDelete, target: "/v1/campaigns/Spring%20Sale?force=1"}, 400},
+	{"delete_bad_force", req{method: http.MethodDelete, target: "/v1/campaigns/Spring%20Sale?force=yes"}, 400},
 	{"list_bad_campaign_type", req{method: http.MethodGet, target: "/v1/campaigns?campaign_type=CASHBACK"}, 400},
 	{"list_bad_status", req{method: http.MethodGet, target: "/v1/campaigns?campaign_status=LOST"}, 400},
 	{"list_bad_expand", req{method: http.MethodGet, target: "/v1/campaigns?expand=vouchers"}, 400},

@@ -22,6 +22,12 @@ var readBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // send fields this engine does not know. Every failure is a *promotype.Error:
 // 415 for a Content-Type other than JSON, 400 invalid_payload otherwise.
 func decodeBody(w http.ResponseWriter, r *http.Request, maxBody int64, v any) error {
+	return withRawBody(w, r, maxBody, func(data []byte) error { return unmarshalObject(data, v) })
+}
+
+// withRawBody checks the Content-Type, reads the body (at most maxBody
+// bytes) and hands it to fn; data is only valid during fn.
+func withRawBody(w http.ResponseWriter, r *http.Request, maxBody int64, fn func(data []byte) error) error {
 	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
 		return err
 	}
@@ -40,7 +46,7 @@ func decodeBody(w http.ResponseWriter, r *http.Request, maxBody int64, v any) er
 			return promotype.InvalidPayload("Cannot read the request body: %v", err)
 		}
 	}
-	return unmarshalObject(buf.Bytes(), v)
+	return fn(buf.Bytes())
 }
 
 // checkContentType accepts no Content-Type or application/json (with any

@@ -45,6 +45,9 @@ func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 			s.encodingFailed(w, r, err)
 			return
 		}
+		if s.uniformLists {
+			out = uniformListShape(out)
+		}
 		s.writeBody(w, status, append(out, '\n'))
 		return
 	}
@@ -59,7 +62,51 @@ func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 		s.encodingFailed(w, r, err)
 		return
 	}
-	s.writeBody(w, status, e.buf.Bytes())
+	out := e.buf.Bytes()
+	if s.uniformLists {
+		out = uniformListShape(out)
+	}
+	s.writeBody(w, status, out)
+}
+
+// uniformListShape rewrites every list of a compact JSON body encoded by
+// promotype.List in a hosted shape ("data_ref":"tiers","tiers":[...]) to the
+// spec's ("data_ref":"data","data":[...]): nested lists (a PROMOTION
+// campaign's promotion object) carry their hosted data_ref from the domain.
+// The pattern cannot occur inside a JSON string, whose quotes are escaped.
+func uniformListShape(b []byte) []byte {
+	const key = `"data_ref":"`
+	if !bytes.Contains(b, []byte(key)) {
+		return b
+	}
+	var out []byte
+	rest := b
+	for {
+		i := bytes.Index(rest, []byte(key))
+		if i < 0 {
+			break
+		}
+		start := i + len(key)
+		end := bytes.IndexByte(rest[start:], '"')
+		if end < 0 {
+			break
+		}
+		ref := rest[start : start+end]
+		next := rest[start+end+1:]
+		arrayKey := append(append([]byte(`,"`), ref...), `":`...)
+		if string(ref) == "data" || !bytes.HasPrefix(next, arrayKey) {
+			out = append(out, rest[:start+end+1]...)
+			rest = next
+			continue
+		}
+		out = append(out, rest[:i]...)
+		out = append(out, `"data_ref":"data","data":`...)
+		rest = next[len(arrayKey):]
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, rest...)
 }
 
 // writeBody writes the header and body.

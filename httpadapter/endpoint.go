@@ -86,3 +86,22 @@ func noContent(fn func(c *call) error) handler {
 		return http.StatusNoContent, nil, nil
 	}
 }
+
+// dataRefSetter is a list whose array key can be set.
+type dataRefSetter interface{ SetDataRef(ref string) }
+
+// hostedList names the key the hosted service answers a list endpoint's
+// array under (its OpenAPI response schema's data_ref), unless the adapter
+// answers lists in the spec's uniform shape.
+func (s *server) hostedList(ref string, h handler) handler {
+	if s.uniformLists {
+		return h
+	}
+	return func(c *call) (int, any, error) {
+		status, body, err := h(c)
+		if l, ok := body.(dataRefSetter); ok && err == nil {
+			l.SetDataRef(ref)
+		}
+		return status, body, err
+	}
+}

@@ -344,3 +344,10 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// listItems returns the array of a decoded list body: the member its
+// data_ref names.
+func listItems(list map[string]any) []any {
+	items, _ := list[list["data_ref"].(string)].([]any)
+	return items
+}

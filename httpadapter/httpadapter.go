@@ -14,7 +14,10 @@ type server struct {
 	logger    *slog.Logger
 	maxBody   int64
 	requestID func() string
-	mux       *http.ServeMux
+	// uniformLists answers every list in the spec's data_ref:"data" shape
+	// instead of the hosted service's shape of its endpoint.
+	uniformLists bool
+	mux          *http.ServeMux
 }
 
 // New returns an http.Handler serving engine's REST API. Mount it at the root
@@ -39,6 +42,19 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rw.requestID[0] = s.requestID()
 	rw.Header()[headerRequestID] = rw.requestID[:] // Set would allocate the slice
 	defer s.recoverPanic(rw, r)
+	if _, ok := trimTrailingSlash(r.URL.EscapedPath()); ok { // not an escaped %2F
+		p, _ := trimTrailingSlash(r.URL.Path)
+		// A path with one trailing slash is the same as without, as the
+		// hosted service answers it (the SDKs send POST /v1/vouchers/).
+		u := *r.URL
+		u.Path = p
+		if u.RawPath != "" {
+			u.RawPath, _ = trimTrailingSlash(u.RawPath)
+		}
+		r2 := *r
+		r2.URL = &u
+		r = &r2
+	}
 	if p, ok := promotionPath(r.URL.Path); ok {
 		u := *r.URL
 		u.Path = p
@@ -50,4 +66,13 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r = &r2
 	}
 	s.mux.ServeHTTP(rw, r)
+}
+
+// trimTrailingSlash removes one trailing slash from a path that has exactly
+// one ("/v1/vouchers/"); "/" and paths ending in "//" are left unchanged.
+func trimTrailingSlash(path string) (string, bool) {
+	if len(path) < 2 || path[len(path)-1] != '/' || path[len(path)-2] == '/' {
+		return path, false
+	}
+	return path[:len(path)-1], true
 }

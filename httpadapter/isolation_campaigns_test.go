@@ -23,7 +23,7 @@ func init() {
 		ids["code"] = v["code"].(string)
 		ids["voucherId"] = v["id"].(string)
 		acts := h.mustDo(req{method: http.MethodGet, target: "/v1/async-actions"}, http.StatusOK)
-		ids["asyncActionId"] = acts["data"].([]any)[0].(map[string]any)["id"].(string)
+		ids["asyncActionId"] = listItems(acts)[0].(map[string]any)["id"].(string)
 	})
 	isolationRows = append(isolationRows,
 		isolationRow{"get campaign", http.MethodGet, "/v1/campaigns/{campaignId}", ""},

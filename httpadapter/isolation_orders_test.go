@@ -23,13 +23,15 @@ func init() {
 		isolationRow{"update order", http.MethodPut, "/v1/orders/{orderId}", `{"status":"CANCELED"}`},
 		isolationRow{"update order by source id", http.MethodPut, "/v1/orders/{orderSourceId}", `{"status":"CANCELED"}`},
 		isolationRow{"upsert order by id", http.MethodPost, "/v1/orders", `{"id":"{orderId}","status":"CANCELED"}`},
-		isolationRow{"order item of A's product", http.MethodPost, "/v1/orders", `{"items":[{"product_id":"{orderProductId}"}]}`},
-		isolationRow{"order item of A's product source id", http.MethodPost, "/v1/orders", `{"items":[{"source_id":"{orderProductSourceId}"}]}`},
 		isolationRow{"order naming A's customer", http.MethodPost, "/v1/orders", `{"customer_id":"{customerId}"}`},
 		isolationRow{"order naming A's customer object", http.MethodPost, "/v1/orders", `{"customer":{"id":"{customerId}"}}`},
 		isolationRow{"get customer", http.MethodGet, "/v1/customers/{customerId}", ""},
 		isolationRow{"get customer by source id", http.MethodGet, "/v1/customers/{customerSourceId}", ""},
 		isolationRow{"upsert customer by id", http.MethodPost, "/v1/customers", `{"id":"{customerId}","name":"Taken"}`},
+	)
+	isolationJoins = append(isolationJoins,
+		isolationRow{"order item of A's product", http.MethodPost, "/v1/orders", `{"items":[{"product_id":"{orderProductId}"}]}`},
+		isolationRow{"order item of A's product source id", http.MethodPost, "/v1/orders", `{"items":[{"source_id":"{orderProductSourceId}"}]}`},
 	)
 	isolationLists = append(isolationLists,
 		isolationRow{"list orders", http.MethodGet, "/v1/orders", ""},

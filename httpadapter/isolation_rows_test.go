@@ -24,6 +24,9 @@ type isolationSeed func(h *harness, ids map[string]string)
 //   - isolationRows: requests on one of A's resources; each must be 404;
 //   - isolationLists: list requests; each must be 200 and show none of A's
 //     ids;
+//   - isolationJoins: order creates naming one of A's catalog items; as an
+//     unknown item, each is 200 with the line kept as sent, joining none of
+//     A's catalog data (no product or SKU object, no price);
 //   - isolationSeeds: what creates A's fixtures.
 //
 // Every route whose pattern has a {placeholder} must be the method and path
@@ -33,5 +36,6 @@ type isolationSeed func(h *harness, ids map[string]string)
 var (
 	isolationRows  []isolationRow
 	isolationLists []isolationRow
+	isolationJoins []isolationRow
 	isolationSeeds []isolationSeed
 )

@@ -103,6 +103,29 @@ func TestProjectIsolation(t *testing.T) {
 			})
 		}
 	}
+	// After the lists: these create orders of project B.
+	for _, row := range isolationJoins {
+		for name, header := range isolationCreds(t, h, row.path) {
+			t.Run(row.name+"/"+name, func(t *testing.T) {
+				h := h.with(t)
+				got := h.do(isolationReq(t, row, ids, header))
+				if got.Code != http.StatusOK {
+					t.Fatalf("%s %s = %d, want 200\n%s", row.method, row.path, got.Code, got.Body)
+				}
+				var o struct {
+					Items []map[string]any `json:"items"`
+				}
+				if err := json.Unmarshal(got.Body.Bytes(), &o); err != nil || len(o.Items) != 1 {
+					t.Fatalf("order %s: %v", got.Body, err)
+				}
+				for _, k := range []string{"product", "sku", "price"} {
+					if v, ok := o.Items[0][k]; ok && v != nil {
+						t.Errorf("the line joins project A's catalog (%s: %v):\n%s", k, v, got.Body)
+					}
+				}
+			})
+		}
+	}
 	// Nothing B sent changed A's resources.
 	for _, row := range isolationRows {
 		if row.method == http.MethodGet {

@@ -41,3 +41,12 @@ func WithRequestIDFunc(f func() string) Option {
 		}
 	}
 }
+
+// WithUniformLists answers every list, nested lists included, in the spec's
+// uniform shape {"object":"list","data_ref":"data","data":[...],...}. By
+// default each list answers in the shape the hosted service uses for its
+// endpoint (GET /v1/vouchers: {"data_ref":"vouchers","vouchers":[...]}),
+// which is what the official SDKs read.
+func WithUniformLists() Option {
+	return func(s *server) { s.uniformLists = true }
+}

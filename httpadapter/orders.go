@@ -20,7 +20,7 @@ func (s *server) orderRoutes() []route {
 		{http.MethodPost, "/v1/orders", appKey, withBody(func(c *call, in order.Params) (*order.Order, error) {
 			return orders.Create(c.ctx(), c.projectID, in)
 		})},
-		{http.MethodGet, "/v1/orders", appKey, listOf(orders.List)},
+		{http.MethodGet, "/v1/orders", appKey, s.hostedList("orders", listOf(orders.List))},
 		{http.MethodGet, "/v1/orders/{orderId}", appKey, withoutBody(func(c *call) (*order.Order, error) {
 			return orders.Get(c.ctx(), c.projectID, c.path("orderId"))
 		})},

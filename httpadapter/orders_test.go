@@ -78,9 +78,6 @@ func orderErrors() []step {
 		{"items_501_update", req{method: http.MethodPut, target: "/v1/orders/web-1", body: many.String()}, 400},
 		{"bad_status", req{method: http.MethodPost, target: "/v1/orders", body: `{"status":"SHIPPED"}`}, 400},
 		{"bad_status_update", req{method: http.MethodPut, target: "/v1/orders/web-1", body: `{"status":"paid"}`}, 400},
-		{"unknown_product", req{method: http.MethodPost, target: "/v1/orders", body: `{"customer":{"source_id":"dave"},"items":[{"source_id":"tee"},{"product_id":"prod_nope","quantity":1}]}`}, 404},
-		{"unknown_product_source_id", req{method: http.MethodPut, target: "/v1/orders/web-1", body: `{"items":[{"source_id":"hat"}]}`}, 404},
-		{"unknown_sku", req{method: http.MethodPost, target: "/v1/orders", body: `{"items":[{"sku_id":"sku_nope"}]}`}, 404},
 		{"sku_of_another_product", req{method: http.MethodPost, target: "/v1/orders", body: `{"items":[{"source_id":"tee-red-m","related_object":"sku","product_id":"prod_5h1pp1ng"}]}`}, 400},
 		{"unknown_customer_id", req{method: http.MethodPost, target: "/v1/orders", body: `{"customer_id":"nobody"}`}, 404},
 		{"unknown_customer_object_id", req{method: http.MethodPost, target: "/v1/orders", body: `{"customer":{"id":"cust_nope"}}`}, 404},
@@ -122,6 +119,20 @@ func orderErrors() []step {
 		{"customer_duplicate_source_id", req{method: http.MethodPost, target: "/v1/customers", body: `{"id":"cust_00000000000000000007","source_id":"alice"}`}, 409},
 		{"customer_method_not_allowed", req{method: http.MethodDelete, target: "/v1/customers/alice"}, 405},
 	}
+}
+
+// TestOrderUnknownCatalogItems: an item naming a product or SKU the catalog
+// lacks is kept as sent, priced from the request, as the hosted service
+// stores it.
+func TestOrderUnknownCatalogItems(t *testing.T) {
+	h := newHarness(t)
+	h.seedOrders()
+	h.run(t, "orders/unknown_items", []step{
+		{"unknown_product", req{method: http.MethodPost, target: "/v1/orders", body: `{"source_id":"web-3","items":[{"source_id":"tee"},{"product_id":"prod_nope","quantity":2,"price":1500}]}`}, 200},
+		{"unknown_sku", req{method: http.MethodPost, target: "/v1/orders", body: `{"items":[{"sku_id":"sku_nope","quantity":1,"price":700}]}`}, 200},
+		{"unknown_product_source_id", req{method: http.MethodPut, target: "/v1/orders/web-1", body: `{"items":[{"source_id":"hat","related_object":"product","amount":900}]}`}, 200},
+		{"get_stored", req{method: http.MethodGet, target: "/v1/orders/web-3"}, 200},
+	})
 }
 
 func TestOrderErrors(t *testing.T) {

@@ -15,7 +15,7 @@ func (s *server) productRoutes() []route {
 		{http.MethodPost, "/v1/products", appKey, withBody(func(c *call, in catalog.ProductParams) (*catalog.Product, error) {
 			return cat.CreateProduct(c.ctx(), c.projectID, in)
 		})},
-		{http.MethodGet, "/v1/products", appKey, listOf(cat.ListProducts)},
+		{http.MethodGet, "/v1/products", appKey, s.hostedList("products", listOf(cat.ListProducts))},
 		{http.MethodGet, "/v1/products/{productId}", appKey, withoutBody(func(c *call) (*catalog.Product, error) {
 			return cat.GetProduct(c.ctx(), c.projectID, c.path("productId"))
 		})},
@@ -30,13 +30,13 @@ func (s *server) productRoutes() []route {
 			return cat.DeleteProduct(c.ctx(), c.projectID, c.path("productId"), force)
 		})},
 
-		{http.MethodGet, "/v1/products/{productId}/skus", appKey, withoutBody(func(c *call) (*promotype.List[*catalog.SKU], error) {
+		{http.MethodGet, "/v1/products/{productId}/skus", appKey, s.hostedList("skus", withoutBody(func(c *call) (*promotype.List[*catalog.SKU], error) {
 			p, err := c.listParams()
 			if err != nil {
 				return nil, err
 			}
 			return cat.ListSKUs(c.ctx(), c.projectID, c.path("productId"), p)
-		})},
+		}))},
 		{http.MethodPost, "/v1/products/{productId}/skus", appKey, withBody(func(c *call, in catalog.SKUParams) (*catalog.SKU, error) {
 			return cat.CreateSKU(c.ctx(), c.projectID, c.path("productId"), in)
 		})},

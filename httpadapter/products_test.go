@@ -94,7 +94,7 @@ var productErrors = []step{
 	{"sku_invalid_price_type", req{method: http.MethodPut, target: "/v1/products/tee/skus/tee-red-m", body: `{"price":"10"}`}, 400},
 	{"sku_invalid_image_url", req{method: http.MethodPost, target: "/v1/products/tee/skus", body: `{"sku":"x","image_url":"https://cdn.example.com/x.gif"}`}, 400},
 	{"delete_bad_force", req{method: http.MethodDelete, target: "/v1/products/tee?force=yes"}, 400},
-	{"delete_sku_bad_force", req{method: http.MethodDelete, target: "/v1/products/tee/skus/tee-red-m?force=1"}, 400},
+	{"delete_sku_bad_force", req{method: http.MethodDelete, target: "/v1/products/tee/skus/tee-red-m?force=yes"}, 400},
 	{"delete_shipping", req{method: http.MethodDelete, target: "/v1/products/5h1pp1ng"}, 400},
 	{"list_limit_zero", req{method: http.MethodGet, target: "/v1/products?limit=0"}, 400},
 	{"list_limit_too_big", req{method: http.MethodGet, target: "/v1/products?limit=101"}, 400},

@@ -54,12 +54,12 @@ func (s *server) promotionRoutes() []route {
 			slices.Sort(vq.PromotionIDs)
 			return s.engine.Promotions().Validate(c.ctx(), c.projectID, in, vq)
 		})},
-		{http.MethodGet, "/v1/promotions/tiers", appKey, withoutBody(func(c *call) (*promotype.List[*campaign.PromotionTier], error) {
+		{http.MethodGet, "/v1/promotions/tiers", appKey, s.hostedList("tiers", withoutBody(func(c *call) (*promotype.List[*campaign.PromotionTier], error) {
 			return list(c, "")
-		})},
-		{http.MethodGet, "/v1/promotions/{campaignId}/tiers", appKey, withoutBody(func(c *call) (*promotype.List[*campaign.PromotionTier], error) {
+		}))},
+		{http.MethodGet, "/v1/promotions/{campaignId}/tiers", appKey, s.hostedList("tiers", withoutBody(func(c *call) (*promotype.List[*campaign.PromotionTier], error) {
 			return list(c, c.path("campaignId"))
-		})},
+		}))},
 		{http.MethodPost, "/v1/promotions/{campaignId}/tiers", appKey, withBody(func(c *call, in campaign.TierParams) (*campaign.PromotionTier, error) {
 			return pt.Create(c.ctx(), c.projectID, c.path("campaignId"), in)
 		})},

@@ -65,15 +65,16 @@ func intParam(q url.Values, name string) (int, error) {
 	return n, nil
 }
 
-// boolParam reads a boolean parameter: true, false, or absent (false).
+// boolParam reads a boolean parameter: true or 1, false or 0 (as the SDKs
+// send them), or absent (false).
 func boolParam(q url.Values, name string) (bool, error) {
 	if !q.Has(name) {
 		return false, nil
 	}
 	switch q.Get(name) {
-	case "true":
+	case "true", "1":
 		return true, nil
-	case "false":
+	case "false", "0":
 		return false, nil
 	}
 	return false, promotype.InvalidQueryParams("Property .%s must be boolean", name)

@@ -15,7 +15,7 @@ func (h *harness) snapshot() map[string]any {
 	for _, path := range []string{"/v1/products", "/v1/rewards", "/v1/locations"} {
 		out[path] = h.mustDo(req{method: http.MethodGet, target: path + "?limit=100"}, http.StatusOK)
 	}
-	for _, p := range out["/v1/products"].(map[string]any)["data"].([]any) {
+	for _, p := range listItems(out["/v1/products"].(map[string]any)) {
 		id := p.(map[string]any)["id"].(string)
 		path := "/v1/products/" + id + "/skus"
 		out[path] = h.mustDo(req{method: http.MethodGet, target: path + "?limit=100"}, http.StatusOK)

@@ -18,13 +18,13 @@ func (s *server) voucherRoutes() []route {
 		{http.MethodPost, "/v1/vouchers", appKey, withBody(func(c *call, in voucher.Params) (*voucher.Voucher, error) {
 			return vs.Create(c.ctx(), c.projectID, in)
 		})},
-		{http.MethodGet, "/v1/vouchers", appKey, withoutBody(func(c *call) (*promotype.List[*voucher.Voucher], error) {
+		{http.MethodGet, "/v1/vouchers", appKey, s.hostedList("vouchers", withoutBody(func(c *call) (*promotype.List[*voucher.Voucher], error) {
 			p, err := voucherListParams(c)
 			if err != nil {
 				return nil, err
 			}
 			return vs.List(c.ctx(), c.projectID, p)
-		})},
+		}))},
 		{http.MethodPost, "/v1/vouchers/{code}", appKey, withBody(func(c *call, in voucher.Params) (*voucher.Voucher, error) {
 			code := c.path("code")
 			in.Code, in.CodeConfig = &code, nil

@@ -23,10 +23,10 @@ func TestVouchers(t *testing.T) {
 		{"create_code_config", req{method: http.MethodPost, target: "/v1/vouchers", body: `{"type":"DISCOUNT_VOUCHER","discount":{"type":"FIXED","fixed_amount":900},` +
 			`"code_config":{"prefix":"New-","pattern":"GIFT-CARD-##","postfix":"0","charset":"X"}}`}, 200},
 		{"get_by_code", req{method: http.MethodGet, target: "/v1/vouchers/welcome"}, 200},
-		{"get_by_id", req{method: http.MethodGet, target: "/v1/vouchers/v_00000000000000000011"}, 200},
+		{"get_by_id", req{method: http.MethodGet, target: "/v1/vouchers/v_00000000000000000010"}, 200},
 		{"get_by_escaped_code", req{method: http.MethodGet, target: "/v1/vouchers/NEW-WELCOME%2FCOUPON"}, 200},
 		{"enable", req{method: http.MethodPost, target: "/v1/vouchers/welcome/enable"}, 200},
-		{"disable_by_id", req{method: http.MethodPost, target: "/v1/vouchers/v_00000000000000000011/disable", body: `{}`}, 200},
+		{"disable_by_id", req{method: http.MethodPost, target: "/v1/vouchers/v_00000000000000000010/disable", body: `{}`}, 200},
 		{"update", req{method: http.MethodPut, target: "/v1/vouchers/welcome", body: `{"discount":{"type":"PERCENT","percent_off":20},"metadata":{"test":false},"active":true,"expiration_date":"2027-01-01"}`}, 200},
 		{"update_gift", req{method: http.MethodPut, target: "/v1/vouchers/welcomegiftcard", body: `{"gift":{"amount":12000,"effect":"APPLY_TO_ITEMS"}}`}, 200},
 		{"list", req{method: http.MethodGet, target: "/v1/vouchers?limit=3&order=code"}, 200},
@@ -56,7 +56,8 @@ var voucherErrors = []step{
 	{"duplicate_code", req{method: http.MethodPost, target: "/v1/vouchers/TAKEN", body: `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":1}}`}, 409},
 	{"duplicate_code_in_body", req{method: http.MethodPost, target: "/v1/vouchers", body: `{"code":"TAKEN","type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":1}}`}, 409},
 	{"invalid_json", req{method: http.MethodPost, target: "/v1/vouchers", body: `{"type":`}, 400},
-	{"invalid_payload_no_type", req{method: http.MethodPost, target: "/v1/vouchers", body: `{"discount":{"type":"AMOUNT","amount_off":1}}`}, 400},
+	{"invalid_payload_no_type", req{method: http.MethodPost, target: "/v1/vouchers", body: `{"metadata":{"a":1}}`}, 400},
+	{"invalid_payload_no_type_two_objects", req{method: http.MethodPost, target: "/v1/vouchers", body: `{"discount":{"type":"AMOUNT","amount_off":1},"gift":{"amount":100}}`}, 400},
 	{"invalid_payload_no_discount", req{method: http.MethodPost, target: "/v1/vouchers", body: `{"type":"DISCOUNT_VOUCHER"}`}, 400},
 	{"invalid_payload_gift_on_discount", req{method: http.MethodPost, target: "/v1/vouchers", body: `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":1},"gift":{"amount":1}}`}, 400},
 	{"invalid_payload_loyalty_without_campaign", req{method: http.MethodPost, target: "/v1/vouchers", body: `{"type":"LOYALTY_CARD","loyalty_card":{"points":1}}`}, 400},
@@ -97,4 +98,26 @@ func TestAsyncActions(t *testing.T) {
 		{"list_bad_end_date", req{method: http.MethodGet, target: "/v1/async-actions?end_date=tomorrow"}, 400},
 		{"list_limit_zero", req{method: http.MethodGet, target: "/v1/async-actions?limit=0"}, 400},
 	})
+}
+
+// TestVoucherTypeInferred: a voucher create without type takes it from the
+// one type-specific object it carries, as the hosted service does.
+func TestVoucherTypeInferred(t *testing.T) {
+	h := newHarness(t)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Loyalty","voucher":{"type":"LOYALTY_CARD","loyalty_card":{"points":0}}}`}, http.StatusOK)
+	tests := []struct {
+		name, body, want string
+	}{
+		{"discount", `{"code":"D-1","discount":{"type":"AMOUNT","amount_off":100}}`, "DISCOUNT_VOUCHER"},
+		{"gift", `{"code":"G-1","gift":{"amount":1000}}`, "GIFT_VOUCHER"},
+		{"loyalty card", `{"code":"L-1","campaign":"Loyalty","loyalty_card":{"points":10}}`, "LOYALTY_CARD"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := h.with(t).mustDo(req{method: http.MethodPost, target: "/v1/vouchers", body: tc.body}, http.StatusOK)
+			if v["type"] != tc.want {
+				t.Errorf("type = %v, want %s", v["type"], tc.want)
+			}
+		})
+	}
 }

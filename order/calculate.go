@@ -104,7 +104,7 @@ func ItemKeys(items []ItemParams) Keys {
 //
 // A line or an order amount above MaxAmount, or discounts above the amount
 // they apply to, are 400 invalid_payload; an item naming a product or SKU
-// missing from cat is 404 not_found. The result has status and metadata
+// missing from cat is kept as sent, priced from the request. The result has status and metadata
 // from in, no identity (id, created_at) and no customer: the service adds
 // those. The discount step of promotion evaluation then works on it through
 // the methods of discount.go.
@@ -234,6 +234,12 @@ func buildLines(items []ItemParams, cat *Catalog) ([]Item, error) {
 				price = p.Price
 			}
 		}
+		if sku == nil && it.SKUID != nil {
+			ln.SKUID = *it.SKUID // not in the catalog: kept as sent
+		}
+		if prod == nil && it.ProductID != nil {
+			ln.ProductID = *it.ProductID // not in the catalog: kept as sent
+		}
 		if it.Price != nil {
 			price = it.Price
 		}
@@ -274,20 +280,18 @@ func buildLines(items []ItemParams, cat *Catalog) ([]Item, error) {
 // join finds the product and SKU item i names (both nil for a free-form
 // line): the SKU by sku_id, else by source_id when related_object is "sku";
 // then the product by product_id (which must be the SKU's product when
-// both are named), else the SKU's product, else by source_id.
+// both are named), else the SKU's product, else by source_id. A product or
+// SKU the catalog lacks is not an error: as the hosted service, the line is
+// kept as sent (buildLines keeps the ids given) and priced from the request.
 func (c *Catalog) join(i int, it *ItemParams) (*catalog.Product, *catalog.SKU, error) {
 	var prod *catalog.Product
 	var sku *catalog.SKU
 	bySKUSource := it.SourceID != nil && it.RelatedObject != nil && *it.RelatedObject == RelatedSKU
 	switch {
 	case it.SKUID != nil:
-		if sku = c.sku(*it.SKUID, false); sku == nil {
-			return nil, nil, promotype.NotFound("sku", *it.SKUID)
-		}
+		sku = c.sku(*it.SKUID, false)
 	case bySKUSource:
-		if sku = c.sku(*it.SourceID, true); sku == nil {
-			return nil, nil, promotype.NotFound("sku", *it.SourceID)
-		}
+		sku = c.sku(*it.SourceID, true)
 	}
 	switch {
 	case sku != nil:
@@ -298,13 +302,9 @@ func (c *Catalog) join(i int, it *ItemParams) (*catalog.Product, *catalog.SKU, e
 			return nil, nil, promotype.NotFound("product", sku.ProductID)
 		}
 	case it.ProductID != nil:
-		if prod = c.product(*it.ProductID, false); prod == nil {
-			return nil, nil, promotype.NotFound("product", *it.ProductID)
-		}
-	case it.SourceID != nil:
-		if prod = c.product(*it.SourceID, true); prod == nil {
-			return nil, nil, promotype.NotFound("product", *it.SourceID)
-		}
+		prod = c.product(*it.ProductID, false)
+	case it.SourceID != nil && !bySKUSource && it.SKUID == nil:
+		prod = c.product(*it.SourceID, true)
 	}
 	return prod, sku, nil
 }

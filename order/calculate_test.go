@@ -199,10 +199,6 @@ func TestCalculateRefusals(t *testing.T) {
 		{"empty product id", `{"items":[{"product_id":""}]}`, 400, "invalid_payload", "Property .items[0].product_id must NOT have fewer than 1 characters"},
 		{"line discount above its amount", `{"items":[{"price":100,"discount_amount":101}]}`, 400, "invalid_payload", "Property .items[0].discount_amount must be <= the item amount 100"},
 		{"order discount above the amount", `{"amount":100,"discount_amount":60,"items":[{"price":100,"discount_amount":50}]}`, 400, "invalid_payload", "Property .discount_amount: the order's discounts (110) must not exceed its amount (100)"},
-		{"unknown product", `{"items":[{"product_id":"prod_nope"}]}`, 404, "not_found", "Cannot find product with id prod_nope"},
-		{"unknown product source id", `{"items":[{"source_id":"nope"}]}`, 404, "not_found", "Cannot find product with id nope"},
-		{"unknown SKU", `{"items":[{"sku_id":"sku_nope"}]}`, 404, "not_found", "Cannot find sku with id sku_nope"},
-		{"unknown SKU source id", `{"items":[{"source_id":"vase_1","related_object":"sku"}]}`, 404, "not_found", "Cannot find sku with id vase_1"},
 		{"SKU source id of another product", `{"items":[{"source_id":"ComicBook_1","related_object":"sku","product_id":"prod_0b72b0bd64d198e3ae"}]}`, 400, "invalid_payload",
 			"Property .items[0].product_id: SKU sku_0b7d7dfb090be5c619 belongs to product prod_0b7d7dfb05cbe5c616, not prod_0b72b0bd64d198e3ae"},
 		{"SKU of another product", `{"items":[{"sku_id":"sku_0b7d7dfb090be5c619","product_id":"prod_0b72b0bd64d198e3ae"}]}`, 400, "invalid_payload",
@@ -231,8 +227,39 @@ func TestCalculateNilCatalog(t *testing.T) {
 	if o.Amount != 15 || o.TotalAmount != 15 {
 		t.Errorf("amount %d total %d, want 15 15", o.Amount, o.TotalAmount)
 	}
-	if _, err := order.Calculate(decodeParams(t, `{"items":[{"product_id":"p"}]}`), nil); !errors.Is(err, promotype.ErrNotFound) {
-		t.Errorf("a reference against a nil catalog: %v, want not_found", err)
+	o = calc(t, decodeParams(t, `{"items":[{"product_id":"p","price":5}]}`), nil)
+	if o.Items[0].ProductID != "p" || o.Amount != 5 {
+		t.Errorf("a reference against a nil catalog: product_id %q amount %d, want p 5", o.Items[0].ProductID, o.Amount)
+	}
+}
+
+// An item naming a product or SKU the catalog lacks is kept as sent and
+// priced from the request, as the hosted service stores it.
+func TestCalculateUnknownCatalogItems(t *testing.T) {
+	t.Parallel()
+	cat := refCatalog()
+	tests := []struct {
+		name, body                 string
+		productID, skuID, sourceID string
+		amount                     int64
+	}{
+		{"unknown product", `{"items":[{"product_id":"prod_nope","price":300,"quantity":2}]}`, "prod_nope", "", "", 600},
+		{"unknown product source id", `{"items":[{"source_id":"nope","price":300}]}`, "", "", "nope", 300},
+		{"unknown SKU", `{"items":[{"sku_id":"sku_nope","price":250}]}`, "", "sku_nope", "", 250},
+		{"unknown SKU source id", `{"items":[{"source_id":"vase_1","related_object":"sku","amount":900}]}`, "", "", "vase_1", 900},
+		{"no price", `{"items":[{"product_id":"prod_nope"}]}`, "prod_nope", "", "", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			o := calc(t, decodeParams(t, tc.body), cat)
+			ln := o.Items[0]
+			got := fmt.Sprintf("%s|%s|%s|%d|%v|%v", ln.ProductID, ln.SKUID, ln.SourceID, o.Amount, ln.Product == nil, ln.SKU == nil)
+			want := fmt.Sprintf("%s|%s|%s|%d|true|true", tc.productID, tc.skuID, tc.sourceID, tc.amount)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("product_id|sku_id|source_id|amount|no product|no sku (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

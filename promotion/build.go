@@ -173,7 +173,9 @@ func (b *builder) addUnits(ctx context.Context, projectID string, cat *unitCatal
 			}
 			return err
 		}
-		if len(o.Items) == 1 {
+		// An order keeps an item the catalog lacks as sent (no product or
+		// SKU joined); a unit to add must come from the catalog.
+		if len(o.Items) == 1 && (o.Items[0].Product != nil || o.Items[0].SKU != nil) {
 			cat.items[ut] = o.Items[0]
 		}
 	}

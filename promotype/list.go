@@ -1,13 +1,20 @@
 package promotype
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // List is the envelope of every list response:
 // {"object":"list","data_ref":"data","data":[...],"total":N,"has_more":B}.
+// The array is encoded under the key DataRef names (empty means "data"), so
+// a list answers in the hosted service's shape of its endpoint
+// ({"data_ref":"vouchers","vouchers":[...]}) by setting DataRef; see
+// [List.WithRef].
 type List[T any] struct {
 	Object  string `json:"object"`
 	DataRef string `json:"data_ref"`
@@ -21,7 +28,101 @@ func NewList[T any](items []T, total int, q Query) *List[T] {
 	if items == nil {
 		items = []T{}
 	}
-	return &List[T]{Object: "list", DataRef: "data", Data: items, Total: total, HasMore: q.Offset+len(items) < total}
+	return &List[T]{Object: "list", DataRef: DataRefData, Data: items, Total: total, HasMore: q.Offset+len(items) < total}
+}
+
+// DataRefData is the spec's uniform key of a list's array.
+const DataRefData = "data"
+
+// WithRef sets the key the array is encoded under and returns l (nil stays
+// nil).
+func (l *List[T]) WithRef(ref string) *List[T] {
+	if l != nil {
+		l.DataRef = ref
+	}
+	return l
+}
+
+// SetDataRef sets the key the array is encoded under (for code that holds a
+// list of an unknown item type).
+func (l *List[T]) SetDataRef(ref string) {
+	if l != nil {
+		l.DataRef = ref
+	}
+}
+
+// MarshalJSON encodes the list with its array under the key DataRef names,
+// in the order object, data_ref, array, total, has_more. "<>&" are not
+// escaped, as everywhere in the adapter's answers.
+func (l List[T]) MarshalJSON() ([]byte, error) {
+	ref := l.DataRef
+	if ref == "" {
+		ref = DataRefData
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteString(`{"object":`)
+	if err := enc.Encode(cmpOr(l.Object, "list")); err != nil {
+		return nil, err
+	}
+	b.WriteString(`,"data_ref":`)
+	if err := enc.Encode(ref); err != nil {
+		return nil, err
+	}
+	b.WriteByte(',')
+	if err := enc.Encode(ref); err != nil {
+		return nil, err
+	}
+	b.WriteByte(':')
+	data := l.Data
+	if data == nil {
+		data = []T{}
+	}
+	if err := enc.Encode(data); err != nil {
+		return nil, err
+	}
+	b.WriteString(`,"total":`)
+	b.WriteString(strconv.Itoa(l.Total))
+	b.WriteString(`,"has_more":`)
+	b.WriteString(strconv.FormatBool(l.HasMore))
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON decodes a list in either shape: the array is read from the
+// key data_ref names ("data" when data_ref is absent).
+func (l *List[T]) UnmarshalJSON(raw []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return err
+	}
+	var out List[T]
+	for k, dst := range map[string]any{"object": &out.Object, "data_ref": &out.DataRef, "total": &out.Total, "has_more": &out.HasMore} {
+		if v, ok := m[k]; ok {
+			if err := json.Unmarshal(v, dst); err != nil {
+				return err
+			}
+		}
+	}
+	ref := out.DataRef
+	if ref == "" {
+		ref = DataRefData
+	}
+	if v, ok := m[ref]; ok {
+		if err := json.Unmarshal(v, &out.Data); err != nil {
+			return err
+		}
+	}
+	*l = out
+	return nil
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // Paging limits shared by every list endpoint.

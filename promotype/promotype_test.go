@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -166,5 +167,45 @@ func TestDecimalJSON(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`{"R":"abc"}`), &v); err == nil {
 		t.Error("accepted a non-number")
+	}
+}
+
+func TestListJSONShape(t *testing.T) {
+	tests := []struct {
+		name string
+		list *promotype.List[string]
+		want string
+	}{
+		{"default", promotype.NewList([]string{"a<b"}, 3, promotype.Query{}), `{"object":"list","data_ref":"data","data":["a<b"],"total":3,"has_more":true}`},
+		{"hosted", promotype.NewList([]string{"x"}, 1, promotype.Query{}).WithRef("vouchers"), `{"object":"list","data_ref":"vouchers","vouchers":["x"],"total":1,"has_more":false}`},
+		{"nil items", (&promotype.List[string]{DataRef: "tiers"}), `{"object":"list","data_ref":"tiers","tiers":[],"total":0,"has_more":false}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false) // as the adapter encodes
+			if err := enc.Encode(tc.list); err != nil {
+				t.Fatal(err)
+			}
+			got := []byte(strings.TrimSuffix(b.String(), "\n"))
+			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			var back promotype.List[string]
+			if err := json.Unmarshal(got, &back); err != nil {
+				t.Fatal(err)
+			}
+			want := *tc.list
+			if want.Object == "" {
+				want.Object = "list"
+			}
+			if want.Data == nil {
+				want.Data = []string{}
+			}
+			if diff := cmp.Diff(want, back); diff != "" {
+				t.Errorf("round trip (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -48,8 +48,10 @@ type Parameters struct {
 
 // CampaignParams: points added to a loyalty card or an amount added to a gift card.
 type CampaignParams struct {
-	ID      string `json:"id" validate:"required"`
-	Type    string `json:"type" validate:"required,oneof=DISCOUNT_COUPONS GIFT_VOUCHERS LOYALTY_PROGRAM"`
+	ID string `json:"id" validate:"required"`
+	// Type, when absent, is taken from the campaign ID names (as the hosted
+	// service does).
+	Type    string `json:"type" validate:"omitempty,oneof=DISCOUNT_COUPONS GIFT_VOUCHERS LOYALTY_PROGRAM"`
 	Balance *int64 `json:"balance,omitempty"`
 }
 

@@ -208,6 +208,18 @@ func (s *Service) checkParameters(ctx context.Context, st Store, projectID strin
 	switch {
 	case p.Campaign != nil:
 		c := p.Campaign
+		if c.Type == "" {
+			camp, err := promotype.Resolve(ctx, "campaign", c.ID, projectID, st.GetCampaign, st.FindCampaignByName)
+			if err != nil {
+				return err
+			}
+			switch camp.CampaignType {
+			case campaign.DiscountCoupons, campaign.GiftVouchers, campaign.LoyaltyProgram:
+				c.ID, c.Type = camp.ID, string(camp.CampaignType)
+			default:
+				return promotype.InvalidPayload("Property .parameters.campaign.id names a %s campaign: a CAMPAIGN reward takes a DISCOUNT_COUPONS, GIFT_VOUCHERS or LOYALTY_PROGRAM campaign", camp.CampaignType)
+			}
+		}
 		switch c.Type {
 		case "DISCOUNT_COUPONS":
 			if c.Balance != nil {

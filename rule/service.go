@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/promoengine/promo/internal/validate"
 	"github.com/promoengine/promo/promotype"
@@ -350,6 +351,10 @@ func (in Params) apply(r *ValidationRule) error {
 	}
 	if in.Rules != nil {
 		next.Rules = in.Rules.Clone()
+		if strings.TrimSpace(next.Rules.Logic) == "" && len(next.Rules.Rules) > 0 {
+			// As the hosted service: rules without logic must all hold.
+			next.Rules.Logic = strings.Join(next.Rules.Keys(), " and ")
+		}
 	}
 	if in.Error != nil {
 		e := *in.Error

@@ -44,6 +44,27 @@ type Params struct {
 	ValidationRules []string `json:"validation_rules"`
 }
 
+// inferType is the voucher type the one type-specific object given implies,
+// as the hosted service infers it when type is absent; nil when none or
+// several are given.
+func inferType(d *campaign.Discount, g *GiftParams, l *LoyaltyCardParams) *campaign.VoucherType {
+	var t campaign.VoucherType
+	n := 0
+	if d != nil {
+		t, n = campaign.DiscountVoucher, n+1
+	}
+	if g != nil {
+		t, n = campaign.GiftVoucher, n+1
+	}
+	if l != nil {
+		t, n = campaign.LoyaltyCard, n+1
+	}
+	if n != 1 {
+		return nil
+	}
+	return &t
+}
+
 // Common are the fields every way of making a voucher takes. Each params
 // type embeds it, so its fields are flat in the JSON; it validates itself
 // (check).

@@ -68,6 +68,9 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Vou
 		}
 	}
 	if in.Type == nil {
+		in.Type = inferType(in.Discount, in.Gift, in.LoyaltyCard)
+	}
+	if in.Type == nil {
 		return nil, promotype.InvalidPayload("Payload must have required property 'type'")
 	}
 	if in.Campaign != nil && in.CampaignID != nil {

@@ -18,6 +18,10 @@ const (
 	// envWebhookLoopback set to 1 lets webhook configurations target
 	// loopback addresses (a receiver on the same machine, for development).
 	envWebhookLoopback = "PROMO_WEBHOOK_ALLOW_LOOPBACK"
+
+	// envUniformLists set to 1 answers every list in the spec's uniform
+	// data_ref:"data" shape instead of the hosted service's shapes.
+	envUniformLists = "PROMO_UNIFORM_LISTS"
 )
 
 // defaultAddr is where the server listens without PROMO_ADDR.
@@ -37,6 +41,10 @@ type config struct {
 	// addresses (PROMO_WEBHOOK_ALLOW_LOOPBACK=1).
 	WebhookAllowLoopback bool
 
+	// UniformLists answers lists in the spec's data shape
+	// (PROMO_UNIFORM_LISTS=1, -uniform-lists); see httpadapter.WithUniformLists.
+	UniformLists bool
+
 	// ShutdownTimeout bounds the graceful shutdown: requests still running
 	// after it are cut off.
 	ShutdownTimeout time.Duration
@@ -55,6 +63,7 @@ func loadConfig(getenv func(string) string) config {
 		ShutdownTimeout: 10 * time.Second,
 
 		WebhookAllowLoopback: getenv(envWebhookLoopback) == "1",
+		UniformLists:         getenv(envUniformLists) == "1",
 	}
 	if cfg.Addr == "" {
 		cfg.Addr = defaultAddr
@@ -63,11 +72,13 @@ func loadConfig(getenv func(string) string) config {
 }
 
 // parseFlags applies the command line to cfg: -webhook-allow-loopback
-// turns WebhookAllowLoopback on.
+// turns WebhookAllowLoopback on, -uniform-lists UniformLists.
 func parseFlags(cfg config, args []string) (config, error) {
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
 	fs.BoolVar(&cfg.WebhookAllowLoopback, "webhook-allow-loopback", cfg.WebhookAllowLoopback,
 		"let webhook configurations target loopback addresses (a receiver on this machine)")
+	fs.BoolVar(&cfg.UniformLists, "uniform-lists", cfg.UniformLists,
+		"answer every list as data_ref:\"data\" (the spec's shape) instead of the hosted service's per-endpoint shape")
 	err := fs.Parse(args)
 	return cfg, err
 }

@@ -36,3 +36,31 @@ func TestWebhookLoopbackConfig(t *testing.T) {
 		t.Error("an unknown flag was accepted")
 	}
 }
+
+// The spec's uniform list shape comes from the environment or the
+// -uniform-lists flag.
+func TestUniformListsConfig(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		env  string
+		args []string
+		want bool
+	}{
+		{"", nil, false},
+		{"1", nil, true},
+		{"", []string{"-uniform-lists"}, true},
+		{"1", []string{"-uniform-lists=false"}, false},
+	}
+	for _, tc := range tests {
+		getenv := func(k string) string {
+			if k == envUniformLists {
+				return tc.env
+			}
+			return ""
+		}
+		cfg, err := parseFlags(loadConfig(getenv), tc.args)
+		if err != nil || cfg.UniformLists != tc.want {
+			t.Errorf("env %q args %q: uniform lists %v, %v; want %v", tc.env, tc.args, cfg.UniformLists, err, tc.want)
+		}
+	}
+}

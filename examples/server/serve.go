@@ -60,7 +60,11 @@ func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger) er
 	s.print(out)
 	fmt.Fprintf(out, "listening on http://%s\n", ln.Addr())
 	logger.Info("promo server started", "addr", ln.Addr().String(), "store", storeName(cfg), "project", s.ProjectID)
-	return serve(ctx, ln, newServer(httpadapter.New(eng, httpadapter.WithLogger(logger)), logger), cfg.ShutdownTimeout, logger)
+	opts := []httpadapter.Option{httpadapter.WithLogger(logger)}
+	if cfg.UniformLists {
+		opts = append(opts, httpadapter.WithUniformLists())
+	}
+	return serve(ctx, ln, newServer(httpadapter.New(eng, opts...), logger), cfg.ShutdownTimeout, logger)
 }
 
 // newServer returns an http.Server with timeouts that keep slow or idle

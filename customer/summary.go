@@ -1,0 +1,98 @@
+package customer
+
+import (
+	"context"
+
+	"github.com/promoengine/promo/promotype"
+)
+
+// Summary is a customer's activity as the hosted service answers it with a
+// customer: redemption counters (this engine does not redeem yet, so they
+// are zero) and the customer's orders.
+type Summary struct {
+	Redemptions RedemptionSummary `json:"redemptions"`
+	Orders      OrderSummary      `json:"orders"`
+}
+
+// RedemptionSummary counts a customer's redemptions.
+type RedemptionSummary struct {
+	TotalRedeemed          int64 `json:"total_redeemed"`
+	TotalFailed            int64 `json:"total_failed"`
+	TotalSucceeded         int64 `json:"total_succeeded"`
+	TotalRolledBack        int64 `json:"total_rolled_back"`
+	TotalRollbackFailed    int64 `json:"total_rollback_failed"`
+	TotalRollbackSucceeded int64 `json:"total_rollback_succeeded"`
+	Gift                   struct {
+		RedeemedAmount int64 `json:"redeemed_amount"`
+		AmountToGo     int64 `json:"amount_to_go"`
+	} `json:"gift"`
+	LoyaltyCard struct {
+		RedeemedPoints int64 `json:"redeemed_points"`
+		PointsToGo     int64 `json:"points_to_go"`
+	} `json:"loyalty_card"`
+}
+
+// OrderSummary sums a customer's orders (amounts in minor units; the
+// average rounds half up). LastOrderDate is omitted without orders.
+type OrderSummary struct {
+	TotalAmount     int64           `json:"total_amount"`
+	TotalCount      int64           `json:"total_count"`
+	AverageAmount   int64           `json:"average_amount"`
+	LastOrderAmount int64           `json:"last_order_amount"`
+	LastOrderDate   *promotype.Time `json:"last_order_date,omitempty"`
+}
+
+// LoyaltySummary is a customer's loyalty standing: cards are held through
+// publications, which this engine does not make yet, so it is zero.
+type LoyaltySummary struct {
+	Points            int64          `json:"points"`
+	ReferredCustomers int64          `json:"referred_customers"`
+	Campaigns         map[string]any `json:"campaigns"`
+}
+
+// ReferralSummary counts the customers a customer referred through referral
+// campaigns (none without redemptions).
+type ReferralSummary struct {
+	Total     int64 `json:"total"`
+	Campaigns []any `json:"campaigns"`
+}
+
+// OrderSummaryFunc computes the order summary of a customer.
+type OrderSummaryFunc func(ctx context.Context, projectID, customerID string) (OrderSummary, error)
+
+// SetOrderSummary sets how answers compute a customer's order summary (the
+// engine wires it to the order store; without it the summary counts none).
+func (s *Service) SetOrderSummary(f OrderSummaryFunc) { s.orderSummary = f }
+
+// present fills the derived parts of a customer answer: summary, loyalty
+// and referrals.
+func (s *Service) present(ctx context.Context, c *Customer) (*Customer, error) {
+	var orders OrderSummary
+	if s.orderSummary != nil {
+		var err error
+		if orders, err = s.orderSummary(ctx, c.ProjectID, c.ID); err != nil {
+			return nil, err
+		}
+	}
+	c.Summary = &Summary{Orders: orders}
+	c.Loyalty = &LoyaltySummary{Campaigns: map[string]any{}}
+	c.Referrals = &ReferralSummary{Campaigns: []any{}}
+	return c, nil
+}
+
+// SummarizeOrders sums amounts (of orders oldest first, each with its
+// creation time) into an order summary.
+func SummarizeOrders(amounts []int64, created []promotype.Time) OrderSummary {
+	var s OrderSummary
+	for i, a := range amounts {
+		s.TotalAmount += a
+		s.TotalCount++
+		s.LastOrderAmount = a
+		at := created[i]
+		s.LastOrderDate = &at
+	}
+	if s.TotalCount > 0 {
+		s.AverageAmount = (2*s.TotalAmount + s.TotalCount) / (2 * s.TotalCount)
+	}
+	return s
+}
