@@ -5,6 +5,7 @@ import (
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestCampaignDeleteUnassignsItsVouchers(t *testing.T) {
 	for _, force := range []bool{false, true} {
 		eachStore(t, func(t *testing.T, f fixture) {
-			rule := must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Create(ctx, f.project, ruleParams(t,
+			vr := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Create(ctx, f.project, ruleParams(t,
 				`{"name":"Big carts","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[1000]}},"logic":"1"}}`)))
 			doomed := createCampaign(t, f, discountCampaign("Doomed", 3))
 			kept := createCampaign(t, f, discountCampaign("Kept", 1))
@@ -23,18 +24,18 @@ func TestCampaignDeleteUnassignsItsVouchers(t *testing.T) {
 				t.Helper()
 				l := listVouchers(t, f, voucher.ListParams{CampaignID: &c.ID})
 				for _, v := range l.Data[:n] {
-					must[*campaign.Assignment](t)(f.eng.ValidationRules().Assign(ctx, f.project, rule.ID,
-						campaign.AssignmentParams{RelatedObjectID: v.ID}, false))
+					must[*rule.Assignment](t)(f.eng.ValidationRules().Assign(ctx, f.project, vr.ID,
+						rule.AssignmentParams{RelatedObjectID: v.ID}, false))
 				}
 			}
 			assign(doomed, 2)
 			assign(kept, 1)
-			if n := must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, rule.ID)).AssignmentsCount; n != 3 {
+			if n := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, vr.ID)).AssignmentsCount; n != 3 {
 				t.Fatalf("assignments_count %d before the delete, want 3", n)
 			}
 			must[*promo.ActionRef](t)(f.eng.Campaigns().Delete(ctx, f.project, doomed.ID, force))
 			runPending(t, f)
-			got := must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, rule.ID))
+			got := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, vr.ID))
 			if got.AssignmentsCount != 1 {
 				t.Errorf("force %v: assignments_count %d after the delete, want the other campaign's 1", force, got.AssignmentsCount)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
 )
 
@@ -595,7 +596,7 @@ func TestGenerationRunsOutOfCodes(t *testing.T) {
 func TestCampaignAndVoucherValidationRules(t *testing.T) {
 	eachStore(t, func(t *testing.T, f fixture) {
 		vr := f.eng.ValidationRules()
-		r := must[*campaign.ValidationRule](t)(vr.Create(ctx, f.project, ruleParams(t, `{"name":"Big orders","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[10000]}},"logic":"1"}}`)))
+		r := must[*rule.ValidationRule](t)(vr.Create(ctx, f.project, ruleParams(t, `{"name":"Big orders","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[10000]}},"logic":"1"}}`)))
 		in := discountCampaign("Spring", 1)
 		in.ValidationRules = []string{r.ID}
 		c := createCampaign(t, f, in)
@@ -625,19 +626,19 @@ func TestCampaignAndVoucherValidationRules(t *testing.T) {
 		}
 		// The rules API reaches campaigns by name and vouchers by code.
 		code := allCodes(t, f, c.ID)[0]
-		a := must[*campaign.Assignment](t)(vr.Assign(ctx, f.project, r.ID, campaign.AssignmentParams{RelatedObjectType: "voucher", RelatedObjectID: code}, false))
+		a := must[*rule.Assignment](t)(vr.Assign(ctx, f.project, r.ID, rule.AssignmentParams{RelatedObjectType: "voucher", RelatedObjectID: code}, false))
 		gen := must[*voucher.Voucher](t)(f.eng.Vouchers().Get(ctx, f.project, code))
 		if a.RelatedObjectID != gen.ID || gen.ValidationRulesAssignments.Total != 1 {
 			t.Errorf("assignment by code %+v, voucher %d", a, gen.ValidationRulesAssignments.Total)
 		}
-		_, err = vr.Assign(ctx, f.project, r.ID, campaign.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "Spring"}, false)
+		_, err = vr.Assign(ctx, f.project, r.ID, rule.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "Spring"}, false)
 		wantErr(t, err, 409, "duplicate_found")
-		if got := must[*campaign.ValidationRule](t)(vr.Get(ctx, f.project, r.ID)); got.AssignmentsCount != 3 {
+		if got := must[*rule.ValidationRule](t)(vr.Get(ctx, f.project, r.ID)); got.AssignmentsCount != 3 {
 			t.Errorf("assignments_count %d, want 3", got.AssignmentsCount)
 		}
 		must[struct{}](t)(struct{}{}, f.eng.Vouchers().Delete(ctx, f.project, "RULED", false))
 		must[*promo.ActionRef](t)(f.eng.Campaigns().Delete(ctx, f.project, "Spring", false))
-		if got := must[*campaign.ValidationRule](t)(vr.Get(ctx, f.project, r.ID)); got.AssignmentsCount != 1 {
+		if got := must[*rule.ValidationRule](t)(vr.Get(ctx, f.project, r.ID)); got.AssignmentsCount != 1 {
 			t.Errorf("assignments_count after deletes %d, want 1 (the generated voucher's)", got.AssignmentsCount)
 		}
 	})

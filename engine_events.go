@@ -86,7 +86,7 @@ func (e *Engine) TrackEvent(ctx context.Context, projectID string, in EventParam
 		ev.Metadata = promotype.Metadata{}
 	}
 	var c *customer.Customer
-	err = e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err = e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		var err error
 		if c, err = customer.Upsert(ctx, tx, e.env, projectID, *in.Customer); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/storage"
 	"github.com/promoengine/promo/voucher"
 )
@@ -25,9 +26,9 @@ func (e *Engine) wirePromos() {
 	p := &e.promos
 	// A rule service of its own assigns the validation_rules of creates in
 	// their transaction (Engine.ValidationRules serves the rules API).
-	rules := campaign.NewRuleService(e.store, storage.Tx(e.store, func(s storage.Store) campaign.RuleStore { return s }), e.env, e.resolvePromoObject)
-	p.campaigns = campaign.NewService(e.store, storage.Tx(e.store, func(s storage.Store) campaign.ServiceStore { return s }), e.env, rules)
-	p.vouchers = voucher.NewService(e.store, storage.Tx(e.store, func(s storage.Store) voucher.ServiceStore { return s }), e.env, p.campaigns, rules)
+	rules := rule.NewService(e.store, storage.TxFor(e.store, func(s storage.Tx) rule.Store { return s }), e.env, e.resolvePromoObject)
+	p.campaigns = campaign.NewService(e.store, storage.TxFor(e.store, func(s storage.Tx) campaign.ServiceStore { return s }), e.env, rules)
+	p.vouchers = voucher.NewService(e.store, storage.TxFor(e.store, func(s storage.Tx) voucher.ServiceStore { return s }), e.env, p.campaigns, rules)
 	p.actions = project.NewAsyncService(e.store, e.env)
 	p.campaignAPI = &CampaignService{e: e}
 	p.asyncAPI = &AsyncActionService{e: e}
@@ -75,7 +76,7 @@ func (s *CampaignService) Create(ctx context.Context, projectID string, in campa
 		return nil, err
 	}
 	var out *campaign.Campaign
-	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		c, count, err := e.promos.campaigns.Create(ctx, tx, projectID, in)
 		if err != nil {
 			return err
@@ -113,7 +114,7 @@ func (s *CampaignService) Create(ctx context.Context, projectID string, in campa
 // campaignCreated records the events of a campaign create in tx:
 // campaign.created, then campaign.promotion_tier.created for each of its
 // tiers.
-func (e *Engine) campaignCreated(ctx context.Context, tx storage.Store, c *campaign.Campaign, tiers []*campaign.PromotionTier) error {
+func (e *Engine) campaignCreated(ctx context.Context, tx storage.Tx, c *campaign.Campaign, tiers []*campaign.PromotionTier) error {
 	if err := e.promos.campaigns.EmitCampaign(ctx, tx, campaign.EventCampaignCreated, c, map[string]any{"created_at": c.CreatedAt}); err != nil {
 		return err
 	}
@@ -146,7 +147,7 @@ func (s *CampaignService) Update(ctx context.Context, projectID, ref string, in 
 		return nil, err
 	}
 	var out *campaign.Campaign
-	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		c, err := e.promos.campaigns.Update(ctx, tx, projectID, ref, in)
 		if err != nil {
 			return err
@@ -174,7 +175,7 @@ func (s *CampaignService) Update(ctx context.Context, projectID, ref string, in 
 func (s *CampaignService) Delete(ctx context.Context, projectID, ref string, force bool) (*ActionRef, error) {
 	e := s.e
 	var a *project.AsyncAction
-	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		c, err := e.promos.campaigns.Remove(ctx, tx, projectID, ref)
 		if err != nil {
 			return err
@@ -238,7 +239,7 @@ func (s *CampaignService) AddVouchers(ctx context.Context, projectID, ref string
 		return nil, err
 	}
 	var a *project.AsyncAction
-	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		c, err := e.promos.campaigns.Resolve(ctx, tx, projectID, ref)
 		if err != nil {
 			return err
@@ -277,7 +278,7 @@ func (s *CampaignService) Import(ctx context.Context, projectID, ref string, ite
 		return nil, promotype.InvalidPayload("Payload must NOT have more than %d items", MaxImportItems)
 	}
 	var a *project.AsyncAction
-	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err := e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		c, err := e.promos.campaigns.Resolve(ctx, tx, projectID, ref)
 		if err != nil {
 			return err
@@ -329,30 +330,30 @@ func (s *AsyncActionService) List(ctx context.Context, projectID string, p promo
 // resolvePromoObject checks that a campaign (by id or name) or a voucher
 // (by id or code) exists in the project and returns it as the API shows
 // it, for validation rule assignments.
-func (e *Engine) resolvePromoObject(ctx context.Context, projectID, objectType, objectID string) (campaign.Related, error) {
+func (e *Engine) resolvePromoObject(ctx context.Context, projectID, objectType, objectID string) (rule.Related, error) {
 	var id string
 	var obj any
 	switch objectType {
-	case campaign.RelatedCampaign:
+	case rule.RelatedCampaign:
 		c, err := e.Campaigns().Get(ctx, projectID, objectID)
 		if err != nil {
-			return campaign.Related{}, err
+			return rule.Related{}, err
 		}
 		id, obj = c.ID, c
-	case campaign.RelatedVoucher:
+	case rule.RelatedVoucher:
 		v, err := e.promos.vouchers.Get(ctx, projectID, objectID)
 		if err != nil {
-			return campaign.Related{}, err
+			return rule.Related{}, err
 		}
 		id, obj = v.ID, v
 	default:
-		return campaign.Related{}, promotype.NotFound(objectType, objectID)
+		return rule.Related{}, promotype.NotFound(objectType, objectID)
 	}
-	return campaign.Related{Type: objectType, ID: id, Object: obj}, nil
+	return rule.Related{Type: objectType, ID: id, Object: obj}, nil
 }
 
 // enqueue records a new ENQUEUED action in tx.
-func (e *Engine) enqueue(ctx context.Context, tx storage.Store, projectID, typ string, payload any) (*project.AsyncAction, error) {
+func (e *Engine) enqueue(ctx context.Context, tx storage.Tx, projectID, typ string, payload any) (*project.AsyncAction, error) {
 	a, err := project.NewAsyncAction(ctx, e.env, projectID, typ, payload)
 	if err != nil {
 		return nil, err

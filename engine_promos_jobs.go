@@ -9,6 +9,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/storage"
 	"github.com/promoengine/promo/voucher"
 )
@@ -113,7 +114,7 @@ func (w *worker) generate(ctx context.Context, a *project.AsyncAction) error {
 		n := int(min(int64(w.cfg.ChunkSize), p.Count-st.Done))
 		batch := g.Next(n, w.now())
 		next := st
-		err := w.bulkStep(ctx, a, func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error {
+		err := w.bulkStep(ctx, a, func(ctx context.Context, tx storage.Tx, cur *project.AsyncAction) error {
 			rejected, err := tx.InsertBatch(ctx, batch)
 			if err != nil {
 				return err
@@ -139,7 +140,7 @@ func (w *worker) generate(ctx context.Context, a *project.AsyncAction) error {
 		}
 	}
 	return w.finish(ctx, a, project.CountResult{Message: fmt.Sprintf("Generated %d vouchers.", st.Done), DoneCount: st.Done},
-		func(ctx context.Context, tx storage.Store) error {
+		func(ctx context.Context, tx storage.Tx) error {
 			// The campaign counts its new vouchers at the end: while they
 			// are made it shows the count it had (0 after a create).
 			if err := tx.AddCampaignVouchers(ctx, a.ProjectID, p.CampaignID, st.Done); err != nil {
@@ -162,7 +163,7 @@ func (w *worker) generate(ctx context.Context, a *project.AsyncAction) error {
 func (w *worker) generationStarted(ctx context.Context, a *project.AsyncAction, p generatePayload, st *generateState) error {
 	next := *st
 	next.Started = true
-	err := w.step(ctx, a, func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error {
+	err := w.step(ctx, a, func(ctx context.Context, tx storage.Tx, cur *project.AsyncAction) error {
 		err := w.e.promos.campaigns.EmitCampaignByID(ctx, tx, campaign.EventGenerationStarted, cur.ProjectID, p.CampaignID,
 			map[string]any{"count": p.Count})
 		if err != nil {
@@ -191,7 +192,7 @@ func (w *worker) updateVouchers(ctx context.Context, a *project.AsyncAction) err
 			return errStopping
 		}
 		next, gone, end := st, false, false
-		err := w.step(ctx, a, func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error {
+		err := w.step(ctx, a, func(ctx context.Context, tx storage.Tx, cur *project.AsyncAction) error {
 			c, err := tx.GetCampaign(ctx, cur.ProjectID, p.CampaignID)
 			if errors.Is(err, promotype.ErrNotFound) {
 				gone = true
@@ -219,7 +220,7 @@ func (w *worker) updateVouchers(ctx context.Context, a *project.AsyncAction) err
 		}
 	}
 	return w.finish(ctx, a, project.CountResult{Message: fmt.Sprintf("Updated %d vouchers.", st.Done), DoneCount: st.Done},
-		func(ctx context.Context, tx storage.Store) error {
+		func(ctx context.Context, tx storage.Tx) error {
 			_, err := tx.SetCampaignStatus(ctx, a.ProjectID, p.CampaignID, campaign.StatusDone, p.Revision)
 			if errors.Is(err, promotype.ErrNotFound) {
 				return nil
@@ -232,9 +233,9 @@ func (w *worker) updateVouchers(ctx context.Context, a *project.AsyncAction) err
 // assignments of the live vouchers of campaign campaignID, as deleting each
 // voucher on its own would (assignment.deleted events included), before
 // they go in bulk.
-func (e *Engine) unassignCampaignVouchers(ctx context.Context, tx storage.Store, projectID, campaignID string) error {
+func (e *Engine) unassignCampaignVouchers(ctx context.Context, tx storage.Tx, projectID, campaignID string) error {
 	as, _, err := tx.ListAssignments(ctx, projectID, promotype.Query{Limit: 1 << 20, OrderBy: "created_at",
-		Must: []promotype.Condition{{Field: "related_object_type", Op: promotype.OpIs, Values: []string{campaign.RelatedVoucher}}}})
+		Must: []promotype.Condition{{Field: "related_object_type", Op: promotype.OpIs, Values: []string{rule.RelatedVoucher}}}})
 	if err != nil {
 		return err
 	}
@@ -253,7 +254,7 @@ func (e *Engine) unassignCampaignVouchers(ctx context.Context, tx storage.Store,
 		case v.CampaignID == nil || *v.CampaignID != campaignID:
 			continue
 		}
-		if err := e.ruleSvc.rules.UnassignObject(ctx, tx, projectID, campaign.Related{Type: campaign.RelatedVoucher, ID: v.ID, Object: v}); err != nil {
+		if err := e.ruleSvc.rules.UnassignObject(ctx, tx, projectID, rule.Related{Type: rule.RelatedVoucher, ID: v.ID, Object: v}); err != nil {
 			return err
 		}
 	}
@@ -274,7 +275,7 @@ func (w *worker) deleteVouchers(ctx context.Context, a *project.AsyncAction) err
 			return errStopping
 		}
 		next, end := st, false
-		err := w.step(ctx, a, func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error {
+		err := w.step(ctx, a, func(ctx context.Context, tx storage.Tx, cur *project.AsyncAction) error {
 			if st.Done == 0 { // with the first chunk: no voucher is gone yet
 				if err := w.e.unassignCampaignVouchers(ctx, tx, cur.ProjectID, p.CampaignID); err != nil {
 					return err
@@ -305,7 +306,7 @@ func (w *worker) deleteVouchers(ctx context.Context, a *project.AsyncAction) err
 		}
 	}
 	return w.finish(ctx, a, project.CountResult{Message: fmt.Sprintf("Deleted %d vouchers.", st.Done), DoneCount: st.Done},
-		func(ctx context.Context, tx storage.Store) error {
+		func(ctx context.Context, tx storage.Tx) error {
 			if !p.Force {
 				return nil
 			}
@@ -349,7 +350,7 @@ func (w *worker) importVouchers(ctx context.Context, a *project.AsyncAction) err
 				badMeta[i] = err
 			}
 		}
-		err := w.step(ctx, a, func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error {
+		err := w.step(ctx, a, func(ctx context.Context, tx storage.Tx, cur *project.AsyncAction) error {
 			c, err := tx.GetCampaign(ctx, cur.ProjectID, p.CampaignID)
 			if errors.Is(err, promotype.ErrNotFound) {
 				gone = true
@@ -421,7 +422,7 @@ func (w *worker) importVouchers(ctx context.Context, a *project.AsyncAction) err
 		Failed:      failed,
 		DoneCount:   st.Done,
 		FailedCount: int64(len(failed)),
-	}, func(ctx context.Context, tx storage.Store) error {
+	}, func(ctx context.Context, tx storage.Tx) error {
 		if st.Done == 0 {
 			return nil
 		}

@@ -275,28 +275,22 @@ func failureReason(err error) string {
 // lease must still be this runner's), then saves the action as fn left it,
 // with its lease renewed, in the same transaction. fn must change only
 // copies of the caller's state: on an error nothing of the step stays.
-func (w *worker) step(ctx context.Context, a *project.AsyncAction, fn func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error) error {
+func (w *worker) step(ctx context.Context, a *project.AsyncAction, fn func(ctx context.Context, tx storage.Tx, cur *project.AsyncAction) error) error {
 	return w.stepIn(ctx, w.e.store.RunInTx, a, fn)
-}
-
-// bulkTxStore is a store with a faster transaction for writing voucher
-// batches (bunstore: COPY on a dedicated connection).
-type bulkTxStore interface {
-	RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx storage.Store) error) error
 }
 
 // bulkStep is step for a chunk of generated vouchers: in the store's bulk
 // transaction when it has one.
-func (w *worker) bulkStep(ctx context.Context, a *project.AsyncAction, fn func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error) error {
-	if b, ok := w.e.store.(bulkTxStore); ok {
+func (w *worker) bulkStep(ctx context.Context, a *project.AsyncAction, fn func(ctx context.Context, tx storage.Tx, cur *project.AsyncAction) error) error {
+	if b, ok := w.e.store.(storage.BulkTxStore); ok {
 		return w.stepIn(ctx, b.RunInBulkTx, a, fn)
 	}
 	return w.step(ctx, a, fn)
 }
 
-func (w *worker) stepIn(ctx context.Context, runInTx func(context.Context, func(context.Context, storage.Store) error) error,
-	a *project.AsyncAction, fn func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error) error {
-	return runInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+func (w *worker) stepIn(ctx context.Context, runInTx func(context.Context, func(context.Context, storage.Tx) error) error,
+	a *project.AsyncAction, fn func(ctx context.Context, tx storage.Tx, cur *project.AsyncAction) error) error {
+	return runInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		cur, err := tx.LockAsyncAction(ctx, a.ProjectID, a.ID, w.owner)
 		if err != nil {
 			return err
@@ -319,12 +313,12 @@ func (w *worker) stepIn(ctx context.Context, runInTx func(context.Context, func(
 
 // finish ends the action DONE with its result; extra runs in the same
 // transaction (a campaign set DONE).
-func (w *worker) finish(ctx context.Context, a *project.AsyncAction, result any, extra func(ctx context.Context, tx storage.Store) error) error {
+func (w *worker) finish(ctx context.Context, a *project.AsyncAction, result any, extra func(ctx context.Context, tx storage.Tx) error) error {
 	res, err := json.Marshal(result)
 	if err != nil {
 		return err
 	}
-	return w.step(ctx, a, func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error {
+	return w.step(ctx, a, func(ctx context.Context, tx storage.Tx, cur *project.AsyncAction) error {
 		if extra != nil {
 			if err := extra(ctx, tx); err != nil {
 				return err
@@ -358,7 +352,7 @@ func (w *worker) fail(ctx context.Context, a *project.AsyncAction, reason string
 		result["done_count"] = 0
 	}
 	res, _ := json.Marshal(result)
-	err := w.step(ctx, a, func(ctx context.Context, tx storage.Store, cur *project.AsyncAction) error {
+	err := w.step(ctx, a, func(ctx context.Context, tx storage.Tx, cur *project.AsyncAction) error {
 		if cur.Type == project.ActionVouchersGenerate {
 			// The campaign counts the vouchers made before the failure.
 			var p generatePayload
@@ -392,7 +386,7 @@ func (w *worker) fail(ctx context.Context, a *project.AsyncAction, reason string
 func (w *worker) release(a *project.AsyncAction) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return w.e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	return w.e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		cur, err := tx.LockAsyncAction(ctx, a.ProjectID, a.ID, w.owner)
 		if err != nil {
 			return err

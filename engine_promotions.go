@@ -14,11 +14,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/promoengine/promo/campaign/discount"
-	"github.com/promoengine/promo/campaign/promotion"
-	"github.com/promoengine/promo/campaign/rule"
 	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotion"
+	"github.com/promoengine/promo/rule"
 
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
@@ -42,11 +42,11 @@ type promotionServices struct {
 func (e *Engine) wirePromotions() {
 	p := &e.promotions
 	p.cache = map[string]*snapshotEntry{}
-	rules := campaign.NewRuleService(e.store, storage.Tx(e.store, func(s storage.Store) campaign.RuleStore { return s }), e.env, e.resolveRelated)
-	p.tiers = campaign.NewTierService(e.store, storage.Tx(e.store, func(s storage.Store) campaign.TierServiceStore { return s }),
+	rules := rule.NewService(e.store, storage.TxFor(e.store, func(s storage.Tx) rule.Store { return s }), e.env, e.resolveRelated)
+	p.tiers = campaign.NewTierService(e.store, storage.TxFor(e.store, func(s storage.Tx) campaign.TierServiceStore { return s }),
 		e.env, e.promos.campaigns, rules, e.promotionsChanged)
 	e.ruleSvc.rules.OnChange(e.promotionsChanged)
-	p.stacks = campaign.NewStackService(e.store, storage.Tx(e.store, func(s storage.Store) campaign.StackServiceStore { return s }),
+	p.stacks = campaign.NewStackService(e.store, storage.TxFor(e.store, func(s storage.Tx) campaign.StackServiceStore { return s }),
 		e.env, e.promos.campaigns)
 }
 
@@ -394,11 +394,11 @@ func (e *Engine) buildSnapshot(ctx context.Context, projectID string) (*promotio
 	if len(stored) == 0 {
 		return promotion.NewSnapshot(nil, nil, proj.Location()), nil
 	}
-	tierRules, err := campaign.AssignmentsByObject(ctx, e.store, projectID, campaign.RelatedPromotionTier, tierIDs)
+	tierRules, err := rule.AssignmentsByObject(ctx, e.store, projectID, rule.RelatedPromotionTier, tierIDs)
 	if err != nil {
 		return nil, err
 	}
-	campRules, err := campaign.AssignmentsByObject(ctx, e.store, projectID, campaign.RelatedCampaign, campIDs)
+	campRules, err := rule.AssignmentsByObject(ctx, e.store, projectID, rule.RelatedCampaign, campIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -406,7 +406,7 @@ func (e *Engine) buildSnapshot(ctx context.Context, projectID string) (*promotio
 	if err != nil {
 		return nil, err
 	}
-	ruleOf := func(id string) (*campaign.ValidationRule, *rule.Program, error) {
+	ruleOf := func(id string) (*rule.ValidationRule, *rule.Program, error) {
 		r, ok := rules[id]
 		if !ok {
 			return nil, nil, promotype.NotFound("validation_rules", id)
@@ -420,7 +420,7 @@ func (e *Engine) buildSnapshot(ctx context.Context, projectID string) (*promotio
 		t := promotion.Tier{ID: st.ID, Name: st.Name, Banner: st.Banner, Hierarchy: st.Hierarchy, Active: st.Active,
 			Validity: st.Validity, Discount: st.Action.Discount, Metadata: st.Metadata, CategoryID: st.CategoryID,
 			CreatedAt: st.CreatedAt, Campaign: promotion.CampaignInfo{ID: c.ID, Active: c.Active, Validity: c.Validity}}
-		var rs []*campaign.ValidationRule
+		var rs []*rule.ValidationRule
 		for _, a := range append(slices.Clone(campRules[c.ID]), tierRules[st.ID]...) {
 			r, prog, err := ruleOf(a.RuleID)
 			if err != nil {
@@ -440,7 +440,7 @@ func (e *Engine) buildSnapshot(ctx context.Context, projectID string) (*promotio
 
 // assignedRules reads, in one query, the rules the assignments name and
 // compiles each once.
-func (e *Engine) assignedRules(ctx context.Context, projectID string, by ...map[string][]*campaign.Assignment) (map[string]*campaign.ValidationRule, map[string]*rule.Program, error) {
+func (e *Engine) assignedRules(ctx context.Context, projectID string, by ...map[string][]*rule.Assignment) (map[string]*rule.ValidationRule, map[string]*rule.Program, error) {
 	var ids []string
 	for _, m := range by {
 		for _, as := range m {
@@ -451,7 +451,7 @@ func (e *Engine) assignedRules(ctx context.Context, projectID string, by ...map[
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	rules := make(map[string]*campaign.ValidationRule, len(ids))
+	rules := make(map[string]*rule.ValidationRule, len(ids))
 	programs := make(map[string]*rule.Program, len(ids))
 	if len(ids) == 0 {
 		return rules, programs, nil

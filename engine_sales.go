@@ -13,8 +13,8 @@ type salesServices struct {
 }
 
 func (e *Engine) wireSales() {
-	e.sales.customers = customer.NewService(e.store, storage.Tx(e.store, func(s storage.Store) customer.Store { return s }), e.env)
-	e.sales.orders = order.NewService(e.store, storage.Tx(e.store, func(s storage.Store) order.ServiceStore { return s }), e.env)
+	e.sales.customers = customer.NewService(e.store, storage.TxFor(e.store, func(s storage.Tx) customer.Store { return s }), e.env)
+	e.sales.orders = order.NewService(e.store, storage.TxFor(e.store, func(s storage.Tx) order.ServiceStore { return s }), e.env)
 }
 
 // Customers is the customers API: upsert by id or source id, get.

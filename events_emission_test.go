@@ -11,6 +11,7 @@ import (
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/storage/memory"
 	"github.com/promoengine/promo/voucher"
 	"github.com/promoengine/promo/webhook"
@@ -117,18 +118,18 @@ func TestEventsEmittedByOperations(t *testing.T) {
 	f := newOutboxFixture(t)
 	e, p := f.eng, f.project
 	var (
-		rule, rule2 *campaign.ValidationRule
-		coupons     *campaign.Campaign
-		couponsRA   string // the assignment of rule to coupons
-		single      *voucher.Voucher
-		alone       *voucher.Voucher
-		aloneRA     string
-		promos      *campaign.Campaign
-		tierA       *campaign.PromotionTier
-		tierB       *campaign.PromotionTier
-		stack       *campaign.PromotionStack
-		promosRA    *campaign.Assignment
-		cust        *customer.Customer
+		vr, vr2   *rule.ValidationRule
+		coupons   *campaign.Campaign
+		couponsRA string // the assignment of rule to coupons
+		single    *voucher.Voucher
+		alone     *voucher.Voucher
+		aloneRA   string
+		promos    *campaign.Campaign
+		tierA     *campaign.PromotionTier
+		tierB     *campaign.PromotionTier
+		stack     *campaign.PromotionStack
+		promosRA  *rule.Assignment
+		cust      *customer.Customer
 	)
 	steps := []step{
 		{"customer create", func(t *testing.T) []outboxEvent {
@@ -145,17 +146,17 @@ func TestEventsEmittedByOperations(t *testing.T) {
 			return []outboxEvent{ev("customer.created", bob.ID, "customer")}
 		}},
 		{"rule create", func(t *testing.T) []outboxEvent {
-			rule = must[*campaign.ValidationRule](t)(e.ValidationRules().Create(ctx, p, ruleParams(t, `{"name":"Big","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[100]}},"logic":"1"}}`)))
-			rule2 = must[*campaign.ValidationRule](t)(e.ValidationRules().Create(ctx, p, ruleParams(t, `{"name":"Bigger","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[1000]}},"logic":"1"}}`)))
-			return []outboxEvent{ev("business_validation_rule.created", rule.ID, "rule", "created_at="), ev("business_validation_rule.created", rule2.ID, "rule", "created_at=")}
+			vr = must[*rule.ValidationRule](t)(e.ValidationRules().Create(ctx, p, ruleParams(t, `{"name":"Big","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[100]}},"logic":"1"}}`)))
+			vr2 = must[*rule.ValidationRule](t)(e.ValidationRules().Create(ctx, p, ruleParams(t, `{"name":"Bigger","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[1000]}},"logic":"1"}}`)))
+			return []outboxEvent{ev("business_validation_rule.created", vr.ID, "rule", "created_at="), ev("business_validation_rule.created", vr2.ID, "rule", "created_at=")}
 		}},
 		{"rule update", func(t *testing.T) []outboxEvent {
-			must[*campaign.ValidationRule](t)(e.ValidationRules().Update(ctx, p, rule.ID, ruleParams(t, `{"name":"Big orders"}`)))
-			return []outboxEvent{ev("business_validation_rule.updated", rule.ID, "rule", "updated_at=")}
+			must[*rule.ValidationRule](t)(e.ValidationRules().Update(ctx, p, vr.ID, ruleParams(t, `{"name":"Big orders"}`)))
+			return []outboxEvent{ev("business_validation_rule.updated", vr.ID, "rule", "updated_at=")}
 		}},
 		{"voucher campaign create with a rule", func(t *testing.T) []outboxEvent {
 			in := discountCampaign("Coupons", 2)
-			in.ValidationRules = []string{rule.ID}
+			in.ValidationRules = []string{vr.ID}
 			coupons = createCampaign(t, f.fixture, in)
 			couponsRA = coupons.ValidationRulesAssignments.Data[0].ID
 			return []outboxEvent{
@@ -199,7 +200,7 @@ func TestEventsEmittedByOperations(t *testing.T) {
 		}},
 		{"standalone voucher create with a rule", func(t *testing.T) []outboxEvent {
 			alone = must[*voucher.Voucher](t)(e.Vouchers().Create(ctx, p, voucher.Params{Code: promo.Ptr("ALONE"), Type: promo.Ptr(campaign.DiscountVoucher),
-				Discount: percentOff("5"), ValidationRules: []string{rule.ID}}))
+				Discount: percentOff("5"), ValidationRules: []string{vr.ID}}))
 			aloneRA = alone.ValidationRulesAssignments.Data[0].ID
 			return []outboxEvent{
 				ev("business_validation_rule.assignment.created", aloneRA, "rule", "assignment", "voucher"),
@@ -255,9 +256,9 @@ func TestEventsEmittedByOperations(t *testing.T) {
 		}},
 		{"assignment create and delete", func(t *testing.T) []outboxEvent {
 			vr := e.ValidationRules()
-			promosRA = must[*campaign.Assignment](t)(vr.Assign(ctx, p, rule2.ID, campaign.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "Promos"}, false))
-			tierRA := must[*campaign.Assignment](t)(vr.Assign(ctx, p, rule2.ID, campaign.AssignmentParams{RelatedObjectType: "promotion_tier", RelatedObjectID: tierB.ID}, false))
-			if err := vr.Unassign(ctx, p, rule2.ID, tierRA.ID); err != nil {
+			promosRA = must[*rule.Assignment](t)(vr.Assign(ctx, p, vr2.ID, rule.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "Promos"}, false))
+			tierRA := must[*rule.Assignment](t)(vr.Assign(ctx, p, vr2.ID, rule.AssignmentParams{RelatedObjectType: "promotion_tier", RelatedObjectID: tierB.ID}, false))
+			if err := vr.Unassign(ctx, p, vr2.ID, tierRA.ID); err != nil {
 				t.Fatal(err)
 			}
 			return []outboxEvent{
@@ -284,10 +285,10 @@ func TestEventsEmittedByOperations(t *testing.T) {
 			}
 		}},
 		{"rule delete", func(t *testing.T) []outboxEvent {
-			if err := e.ValidationRules().Delete(ctx, p, rule.ID); err != nil {
+			if err := e.ValidationRules().Delete(ctx, p, vr.ID); err != nil {
 				t.Fatal(err)
 			}
-			return []outboxEvent{ev("business_validation_rule.deleted", rule.ID, "rule", "deleted_at=")}
+			return []outboxEvent{ev("business_validation_rule.deleted", vr.ID, "rule", "deleted_at=")}
 		}},
 	}
 	for _, s := range steps {
@@ -328,12 +329,12 @@ func TestEventsOfAFailedGeneration(t *testing.T) {
 func TestRefusedOperationsAppendNoEvent(t *testing.T) {
 	f := newOutboxFixture(t)
 	e, p := f.eng, f.project
-	rule := must[*campaign.ValidationRule](t)(e.ValidationRules().Create(ctx, p, ruleParams(t, `{"name":"R","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[1]}},"logic":"1"}}`)))
+	vr := must[*rule.ValidationRule](t)(e.ValidationRules().Create(ctx, p, ruleParams(t, `{"name":"R","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[1]}},"logic":"1"}}`)))
 	createCampaign(t, f.fixture, discountCampaign("Taken", 0))
 	must[*project.MetadataSchema](t)(e.MetadataSchemas().Create(ctx, p, project.MetadataSchemaParams{RelatedObject: "promotion_tier",
 		Properties: map[string]project.Definition{"n": {Type: project.TypeNumber, Optional: true}}}))
 	promos := createCampaign(t, f.fixture, decode[campaign.Params](t, `{"name":"Promos","campaign_type":"PROMOTION"}`))
-	must[*campaign.Assignment](t)(e.ValidationRules().Assign(ctx, p, rule.ID, campaign.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "Taken"}, false))
+	must[*rule.Assignment](t)(e.ValidationRules().Assign(ctx, p, vr.ID, rule.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "Taken"}, false))
 	tests := []struct {
 		name string
 		do   func() error
@@ -346,7 +347,7 @@ func TestRefusedOperationsAppendNoEvent(t *testing.T) {
 		}, 409, "duplicate_found"},
 		{"voucher whose second rule is missing (after the first assignment's event)", func() error {
 			_, err := e.Vouchers().Create(ctx, p, voucher.Params{Code: promo.Ptr("V"), Type: promo.Ptr(campaign.DiscountVoucher), Discount: percentOff("1"),
-				ValidationRules: []string{rule.ID, "val_missing"}})
+				ValidationRules: []string{vr.ID, "val_missing"}})
 			return err
 		}, 404, "not_found"},
 		{"tier with bad metadata", func() error {
@@ -355,7 +356,7 @@ func TestRefusedOperationsAppendNoEvent(t *testing.T) {
 		}, 400, "metadata_validation_failed"},
 		{"delete of a missing rule", func() error { return e.ValidationRules().Delete(ctx, p, "val_missing") }, 404, "not_found"},
 		{"second assignment of a rule", func() error {
-			_, err := e.ValidationRules().Assign(ctx, p, rule.ID, campaign.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "Taken"}, false)
+			_, err := e.ValidationRules().Assign(ctx, p, vr.ID, rule.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "Taken"}, false)
 			return err
 		}, 409, "duplicate_found"},
 	}

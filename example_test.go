@@ -9,11 +9,11 @@ import (
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/auth"
-	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/storage/memory"
 )
 
@@ -207,9 +207,9 @@ func ExampleEngine_Rewards() {
 	if _, err := eng.Catalog().CreateProduct(ctx, projectID, catalog.ProductParams{SourceID: promo.Ptr("mug"), Name: promo.Ptr("Mug")}); err != nil {
 		panic(err)
 	}
-	r, err := eng.Rewards().Create(ctx, projectID, campaign.RewardParams{
+	r, err := eng.Rewards().Create(ctx, projectID, reward.Params{
 		Name:       promo.Ptr("Free mug"),
-		Parameters: &campaign.RewardParameters{Product: &campaign.RewardProductParams{ID: "mug"}},
+		Parameters: &reward.Parameters{Product: &reward.ProductParams{ID: "mug"}},
 		Stock:      promo.Ptr[int64](50),
 	})
 	if err != nil {
@@ -241,9 +241,9 @@ func ExampleEngine_Rewards() {
 func ExampleEngine_Rewards_invalid() {
 	ctx := context.Background()
 	eng, projectID := newProject(ctx)
-	_, err := eng.Rewards().Create(ctx, projectID, campaign.RewardParams{
+	_, err := eng.Rewards().Create(ctx, projectID, reward.Params{
 		Name:       promo.Ptr("100 points"),
-		Parameters: &campaign.RewardParameters{Campaign: &campaign.RewardCampaignParams{ID: "camp_1", Type: "LOYALTY_PROGRAM", Balance: promo.Ptr[int64](0)}},
+		Parameters: &reward.Parameters{Campaign: &reward.CampaignParams{ID: "camp_1", Type: "LOYALTY_PROGRAM", Balance: promo.Ptr[int64](0)}},
 	})
 	var e *promo.Error
 	if errors.As(err, &e) {

@@ -6,11 +6,11 @@ import (
 	"log/slog"
 
 	"github.com/promoengine/promo/auth"
-	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/storage"
 	"github.com/promoengine/promo/webhook"
 )
@@ -24,7 +24,7 @@ type Engine struct {
 
 	catalog   *catalog.Service
 	locations *location.Service
-	rewards   *campaign.RewardService
+	rewards   *reward.Service
 	auth      *auth.Service
 
 	access     accessServices
@@ -55,9 +55,9 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.webhooks.policy = cfg.webhookTargets
 	e.settings.eventSchemas = project.NewCustomEventSchemaService(store, e.env)
 	e.settings.branding = project.NewBrandingService(store, e.env)
-	e.catalog = catalog.NewService(store, storage.Tx(store, func(s storage.Store) catalog.Store { return s }), e.env)
+	e.catalog = catalog.NewService(store, storage.TxFor(store, func(s storage.Tx) catalog.Store { return s }), e.env)
 	e.locations = location.NewService(store, e.env)
-	e.rewards = campaign.NewRewardService(store, storage.Tx(store, func(s storage.Store) campaign.RewardStore { return s }), e.env)
+	e.rewards = reward.NewService(store, storage.TxFor(store, func(s storage.Tx) reward.Store { return s }), e.env)
 	e.auth = auth.NewService(store, e.env)
 	e.wireAccess()     // engine_access.go: OAuth tokens
 	e.wireSales()      // engine_sales.go: customers, orders
@@ -74,7 +74,7 @@ func (e *Engine) Catalog() *catalog.Service { return e.catalog }
 func (e *Engine) Locations() *location.Service { return e.locations }
 
 // Rewards is the rewards API.
-func (e *Engine) Rewards() *campaign.RewardService { return e.rewards }
+func (e *Engine) Rewards() *reward.Service { return e.rewards }
 
 // Auth is the credentials API: key pairs and their checks.
 func (e *Engine) Auth() *auth.Service { return e.auth }
@@ -92,7 +92,7 @@ func (e *Engine) CreateProject(ctx context.Context, in project.Params) (*project
 	if err != nil {
 		return nil, err
 	}
-	err = e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error { return e.insertProject(ctx, tx, p) })
+	err = e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error { return e.insertProject(ctx, tx, p) })
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func (e *Engine) ProvisionProject(ctx context.Context, in project.Params, app au
 	if err != nil {
 		return nil, auth.Credentials{}, err
 	}
-	err = e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err = e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		if err := e.insertProject(ctx, tx, p); err != nil {
 			return err
 		}
@@ -130,7 +130,7 @@ func (e *Engine) ProvisionProject(ctx context.Context, in project.Params, app au
 	return p, creds, nil
 }
 
-func (e *Engine) insertProject(ctx context.Context, tx storage.Store, p *project.Project) error {
+func (e *Engine) insertProject(ctx context.Context, tx storage.Tx, p *project.Project) error {
 	if err := tx.InsertProject(ctx, p); err != nil {
 		return err
 	}

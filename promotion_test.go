@@ -12,6 +12,7 @@ import (
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 func decode[T any](t *testing.T, js string) T {
@@ -77,12 +78,12 @@ func TestPromotionTierLifecycle(t *testing.T) {
 		}
 
 		// Deleting the campaign deletes its tiers, their assignments and its stacks.
-		rule := must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Create(ctx, f.project, ruleParams(t,
+		vr := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Create(ctx, f.project, ruleParams(t,
 			`{"name":"R","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[1]}},"logic":"1"}}`)))
-		must[*campaign.PromotionTier](t)(pt.Update(ctx, f.project, cc.ID, campaign.TierParams{ValidationRules: []string{rule.ID}}))
+		must[*campaign.PromotionTier](t)(pt.Update(ctx, f.project, cc.ID, campaign.TierParams{ValidationRules: []string{vr.ID}}))
 		st := must[*campaign.PromotionStack](t)(f.eng.PromotionStacks().Create(ctx, f.project, c.ID, campaign.StackParams{
 			Name: promo.Ptr("S"), Tiers: &campaign.StackTiersParams{IDs: []string{cc.ID, b.ID}}}))
-		if n := must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, rule.ID)).AssignmentsCount; n != 1 {
+		if n := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, vr.ID)).AssignmentsCount; n != 1 {
 			t.Errorf("assignments_count %d, want 1", n)
 		}
 		must[*promo.ActionRef](t)(f.eng.Campaigns().Delete(ctx, f.project, c.ID, false))
@@ -92,7 +93,7 @@ func TestPromotionTierLifecycle(t *testing.T) {
 		if _, err := f.eng.PromotionStacks().Find(ctx, f.project, st.ID); err == nil {
 			t.Errorf("stack of a deleted campaign still found")
 		}
-		if n := must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, rule.ID)).AssignmentsCount; n != 0 {
+		if n := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, vr.ID)).AssignmentsCount; n != 0 {
 			t.Errorf("assignments_count after campaign delete %d, want 0", n)
 		}
 	})
@@ -162,12 +163,12 @@ func TestValidatePromotionsItemsWithRule(t *testing.T) {
 			return must[*catalog.Product](t)(f.eng.Catalog().CreateProduct(ctx, f.project, catalog.ProductParams{SourceID: &src, Name: &src, Price: &price}))
 		}
 		mug, pen, tv := product("mug", 2000), product("pen", 8000), product("tv", 185000)
-		rule := must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Create(ctx, f.project, ruleParams(t,
+		vr := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Create(ctx, f.project, ruleParams(t,
 			`{"name":"Gold customers","rules":{"1":{"name":"customer.metadata","property":"tier","conditions":{"$is":["gold"]}},"logic":"1"},`+
 				`"applicable_to":{"included":[{"object":"product","id":"`+mug.ID+`"},{"object":"product","id":"`+pen.ID+`"}],"excluded":[{"object":"product","id":"`+tv.ID+`"}]}}`)))
 		c := promotionCampaign(t, f, "Promos")
 		tier := must[*campaign.PromotionTier](t)(f.eng.PromotionTiers().Create(ctx, f.project, c.ID, decode[campaign.TierParams](t,
-			`{"name":"1000 off each","validation_rules":["`+rule.ID+`"],"action":{"discount":{"type":"AMOUNT","amount_off":1000,"effect":"APPLY_TO_ITEMS"}}}`)))
+			`{"name":"1000 off each","validation_rules":["`+vr.ID+`"],"action":{"discount":{"type":"AMOUNT","amount_off":1000,"effect":"APPLY_TO_ITEMS"}}}`)))
 		order := `{"items":[{"product_id":"` + mug.ID + `","quantity":1},{"product_id":"` + pen.ID + `","quantity":1},{"product_id":"` + tv.ID + `","quantity":1}]}`
 
 		silver := decode[promo.PromotionValidationParams](t, `{"customer":{"source_id":"bob","metadata":{"tier":"silver"}},"order":`+order+`}`)
@@ -193,7 +194,7 @@ func TestValidatePromotionsItemsWithRule(t *testing.T) {
 		}
 		// Updating the rule is seen at once.
 		f.clock.Advance(time.Minute)
-		must[*campaign.ValidationRule](t)(f.eng.ValidationRules().Update(ctx, f.project, rule.ID, ruleParams(t,
+		must[*rule.ValidationRule](t)(f.eng.ValidationRules().Update(ctx, f.project, vr.ID, ruleParams(t,
 			`{"rules":{"1":{"name":"customer.metadata","property":"tier","conditions":{"$is":["platinum"]}},"logic":"1"}}`)))
 		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, gold, promo.PromotionValidationQuery{})); res.Valid {
 			t.Errorf("rule update not seen: %+v", res)

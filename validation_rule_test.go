@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/promoengine/promo"
-	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/rule"
 )
 
-func ruleParams(t *testing.T, js string) campaign.ValidationRuleParams {
+func ruleParams(t *testing.T, js string) rule.Params {
 	t.Helper()
-	var p campaign.ValidationRuleParams
+	var p rule.Params
 	if err := json.Unmarshal([]byte(js), &p); err != nil {
 		t.Fatal(err)
 	}
@@ -28,21 +28,21 @@ const santorini = `{"name":"Business Validation Rule","error":{"message":"Rule s
 func TestValidationRuleCRUD(t *testing.T) {
 	eachStore(t, func(t *testing.T, f fixture) {
 		vr := f.eng.ValidationRules()
-		r := must[*campaign.ValidationRule](t)(vr.Create(ctx, f.project, ruleParams(t, santorini)))
+		r := must[*rule.ValidationRule](t)(vr.Create(ctx, f.project, ruleParams(t, santorini)))
 		if r.Type != "expression" || r.ContextType != "global" || r.Object != "validation_rules" || r.AssignmentsCount != 0 {
 			t.Errorf("defaults: %+v", r)
 		}
 		if e := r.ApplicableTo.Included[0]; e.Effect != "APPLY_TO_EVERY" || *e.QuantityLimit != 5 {
 			t.Errorf("applicable_to entry = %+v", e)
 		}
-		diff(t, "get", r, must[*campaign.ValidationRule](t)(vr.Get(ctx, f.project, r.ID)))
+		diff(t, "get", r, must[*rule.ValidationRule](t)(vr.Get(ctx, f.project, r.ID)))
 
 		f.clock.Advance(time.Minute)
-		upd := must[*campaign.ValidationRule](t)(vr.Update(ctx, f.project, r.ID, ruleParams(t, `{"name":"Renamed","context_type":"campaign.promotion.discount.apply_to_order"}`)))
+		upd := must[*rule.ValidationRule](t)(vr.Update(ctx, f.project, r.ID, ruleParams(t, `{"name":"Renamed","context_type":"campaign.promotion.discount.apply_to_order"}`)))
 		if upd.Name != "Renamed" || len(upd.Rules.Rules) != 2 || upd.Rules.Logic != "1 and 2" || !upd.UpdatedAt.Equal(at(time.Minute)) {
 			t.Errorf("update: %+v", upd)
 		}
-		list := must[*promo.List[*campaign.ValidationRule]](t)(vr.List(ctx, f.project, promo.ListParams{Order: "name"}))
+		list := must[*promo.List[*rule.ValidationRule]](t)(vr.List(ctx, f.project, promo.ListParams{Order: "name"}))
 		if list.Total != 1 || list.Data[0].Name != "Renamed" {
 			t.Errorf("list = %+v", list)
 		}
@@ -79,20 +79,20 @@ func TestValidationRuleRefusals(t *testing.T) {
 				t.Errorf("%s: details %q, want %q", tc.name, e.Details, tc.want)
 			}
 		}
-		if l := must[*promo.List[*campaign.ValidationRule]](t)(vr.List(ctx, f.project, promo.ListParams{})); l.Total != 0 {
+		if l := must[*promo.List[*rule.ValidationRule]](t)(vr.List(ctx, f.project, promo.ListParams{})); l.Total != 0 {
 			t.Errorf("refused creates stored %d rules", l.Total)
 		}
 		// A refused update changes nothing.
-		r := must[*campaign.ValidationRule](t)(vr.Create(ctx, f.project, ruleParams(t, santorini)))
+		r := must[*rule.ValidationRule](t)(vr.Create(ctx, f.project, ruleParams(t, santorini)))
 		_, err := vr.Update(ctx, f.project, r.ID, ruleParams(t, `{"name":"x","rules":{"logic":"1 and 3","1":{"name":"order.amount","conditions":{"$is":[1]}}}}`))
 		wantErr(t, err, 400, "invalid_validation_rules")
-		diff(t, "after a refused update", r, must[*campaign.ValidationRule](t)(vr.Get(ctx, f.project, r.ID)))
+		diff(t, "after a refused update", r, must[*rule.ValidationRule](t)(vr.Get(ctx, f.project, r.ID)))
 		// Assignments need an existing object of a supported type.
-		_, err = vr.Assign(ctx, f.project, r.ID, campaign.AssignmentParams{RelatedObjectType: "earning_rule", RelatedObjectID: "ern_1"}, false)
+		_, err = vr.Assign(ctx, f.project, r.ID, rule.AssignmentParams{RelatedObjectType: "earning_rule", RelatedObjectID: "ern_1"}, false)
 		wantErr(t, err, 400, "invalid_payload")
-		_, err = vr.Assign(ctx, f.project, r.ID, campaign.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "camp_missing"}, false)
+		_, err = vr.Assign(ctx, f.project, r.ID, rule.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "camp_missing"}, false)
 		wantErr(t, err, 404, "not_found")
-		_, err = vr.Assign(ctx, f.project, "val_missing", campaign.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "camp_1"}, false)
+		_, err = vr.Assign(ctx, f.project, "val_missing", rule.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: "camp_1"}, false)
 		wantErr(t, err, 404, "not_found")
 	})
 }

@@ -78,7 +78,7 @@ func benchDelivery(b *testing.B, store storage.Store, events, perSecond int) {
 			b.Fatal(err)
 		}
 		appended.Store(e.ID, time.Now())
-		if err := store.RunInTx(context.Background(), func(ctx context.Context, tx storage.Store) error { return tx.AppendEvents(ctx, e) }); err != nil {
+		if err := store.RunInTx(context.Background(), func(ctx context.Context, tx storage.Tx) error { return tx.AppendEvents(ctx, e) }); err != nil {
 			b.Fatal(err)
 		}
 	}

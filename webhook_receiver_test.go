@@ -169,7 +169,7 @@ func appendEvent(t testing.TB, store storage.Store, projectID, typ string) *prom
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = store.RunInTx(context.Background(), func(ctx context.Context, tx storage.Store) error { return tx.AppendEvents(ctx, e) })
+	err = store.RunInTx(context.Background(), func(ctx context.Context, tx storage.Tx) error { return tx.AppendEvents(ctx, e) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"github.com/promoengine/promo/promotype"
 )
@@ -107,7 +106,7 @@ func (o *OAuth) Revoke(ctx context.Context, projectID, accessToken string) error
 // errTokenNotFound is the 404 of revoking a token that is not live. It never
 // echoes the token.
 func errTokenNotFound() error {
-	return promotype.Newf(http.StatusNotFound, "not_found", "Resource not found", "Cannot find an active access token with this value")
+	return promotype.Newf(promotype.StatusNotFound, "not_found", "Resource not found", "Cannot find an active access token with this value")
 }
 
 // Authenticate checks a bearer token and returns what it grants. An empty,

@@ -2,7 +2,6 @@ package auth
 
 import (
 	"math/bits"
-	"net/http"
 	"strings"
 
 	"github.com/promoengine/promo/promotype"
@@ -119,7 +118,7 @@ func ParseScope(scope string) (Scopes, string, error) {
 		b.WriteString(field)
 	}
 	if set == 0 {
-		return 0, "", promotype.Newf(http.StatusBadRequest, "invalid_scope", "Invalid scope",
+		return 0, "", promotype.BadRequest("invalid_scope", "Invalid scope",
 			"Property scope is required: one or more scope values separated by spaces")
 	}
 	return set, b.String(), nil

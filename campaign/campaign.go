@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // CampaignType is what a campaign is for.
@@ -100,8 +101,8 @@ type Campaign struct {
 	// Promotion is the tier list of a PROMOTION campaign (null for the
 	// others). Tiers arrive with the promotion tiers endpoints; until then
 	// the list is empty.
-	Promotion                  *promotype.List[*PromotionTier] `json:"promotion"`
-	ValidationRulesAssignments *promotype.List[*Assignment]    `json:"validation_rules_assignments"`
+	Promotion                  *promotype.List[*PromotionTier]   `json:"promotion"`
+	ValidationRulesAssignments *promotype.List[*rule.Assignment] `json:"validation_rules_assignments"`
 
 	ProjectID string          `json:"-"`
 	BinnedAt  *promotype.Time `json:"-"` // set once the campaign is deleted (without force)
@@ -198,8 +199,8 @@ type CodeConfig struct {
 
 // EmptyAssignments is the validation_rules_assignments list of a resource
 // without assignments.
-func EmptyAssignments() *promotype.List[*Assignment] {
-	return promotype.NewList[*Assignment](nil, 0, promotype.Query{})
+func EmptyAssignments() *promotype.List[*rule.Assignment] {
+	return promotype.NewList[*rule.Assignment](nil, 0, promotype.Query{})
 }
 
 // Clone returns a deep copy. Derived fields filled on read (category name,

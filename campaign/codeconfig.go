@@ -1,7 +1,6 @@
 package campaign
 
 import (
-	"net/http"
 	"strings"
 	"unicode/utf8"
 
@@ -23,7 +22,7 @@ const (
 
 // InvalidCodeConfig is the 400 invalid_code_config error.
 func InvalidCodeConfig(format string, args ...any) *promotype.Error {
-	return promotype.Newf(http.StatusBadRequest, "invalid_code_config", "Invalid code config", format, args...)
+	return promotype.BadRequest("invalid_code_config", "Invalid code config", format, args...)
 }
 
 // Normalize checks c and returns it in its stored form: a pattern (given,

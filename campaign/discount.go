@@ -1,6 +1,6 @@
 package campaign
 
-import "github.com/promoengine/promo/campaign/discount"
+import "github.com/promoengine/promo/discount"
 
 // Discount is what a discount voucher or a promotion tier takes off: the
 // discount package's type (validation with Validate, computation with its

@@ -29,22 +29,12 @@ const (
 
 	EventStackCreated = "campaign.promotion_stack.created"
 	EventStackUpdated = "campaign.promotion_stack.updated"
-
-	EventRuleCreated       = "business_validation_rule.created"
-	EventRuleUpdated       = "business_validation_rule.updated"
-	EventRuleDeleted       = "business_validation_rule.deleted"
-	EventAssignmentCreated = "business_validation_rule.assignment.created"
-	EventAssignmentDeleted = "business_validation_rule.assignment.deleted"
 )
 
 // emit appends an event to the outbox through st, the transaction of the
 // change it tells of.
 func emit(ctx context.Context, st promotype.EventStore, env promotype.Env, projectID, typ, entityID string, data any) error {
-	ev, err := promotype.NewEvent(env, projectID, typ, entityID, data)
-	if err != nil {
-		return err
-	}
-	return st.AppendEvents(ctx, ev)
+	return promotype.AppendEvent(ctx, st, env, projectID, typ, entityID, data)
 }
 
 // pick returns the first of two event types when yes, else the second.

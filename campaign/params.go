@@ -3,7 +3,6 @@ package campaign
 import (
 	"bytes"
 	"encoding/json"
-	"net/http"
 	"slices"
 
 	"github.com/promoengine/promo/internal/validate"
@@ -99,7 +98,7 @@ type UpdateParams struct {
 // InvalidCampaign is the 400 invalid_campaign error: a body whose fields do
 // not fit the campaign's type, or a change the campaign's state forbids.
 func InvalidCampaign(format string, args ...any) *promotype.Error {
-	return promotype.Newf(http.StatusBadRequest, "invalid_campaign", "Invalid campaign", format, args...)
+	return promotype.BadRequest("invalid_campaign", "Invalid campaign", format, args...)
 }
 
 // build checks a create body and returns the campaign it describes (not

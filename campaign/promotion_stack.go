@@ -7,6 +7,7 @@ import (
 
 	"github.com/promoengine/promo/internal/validate"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // PrefixPromotionStack is the id prefix of promotion stacks.
@@ -103,13 +104,13 @@ type StackTiersParams struct {
 }
 
 // StackServiceStore is the port the stack service consumes: stacks, the
-// tiers and campaigns they name, and (through RuleStore, which the events'
+// tiers and campaigns they name, and (through rule.Store, which the events'
 // campaign shows) the outbox.
 type StackServiceStore interface {
 	StackStore
 	TierStore
 	CampaignStore
-	RuleStore
+	rule.Store
 }
 
 // StackService is the promotion stack use cases.

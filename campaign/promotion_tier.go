@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // PrefixPromotionTier is the id prefix of promotion tiers.
@@ -27,11 +28,11 @@ type PromotionTier struct {
 	CampaignID  string             `json:"campaign_id"`
 	Active      bool               `json:"active"`
 	Validity
-	Summary                   TierSummary                  `json:"summary"`
-	Object                    string                       `json:"object"`
-	ValidationRuleAssignments *promotype.List[*Assignment] `json:"validation_rule_assignments"`
-	CategoryID                *string                      `json:"category_id"`
-	Categories                []*Category                  `json:"categories"`
+	Summary                   TierSummary                       `json:"summary"`
+	Object                    string                            `json:"object"`
+	ValidationRuleAssignments *promotype.List[*rule.Assignment] `json:"validation_rule_assignments"`
+	CategoryID                *string                           `json:"category_id"`
+	Categories                []*Category                       `json:"categories"`
 
 	ProjectID string `json:"-"`
 }

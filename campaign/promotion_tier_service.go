@@ -7,6 +7,7 @@ import (
 
 	"github.com/promoengine/promo/internal/validate"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // TierParams is the body of a tier create (PromotionTierCreate) and of a
@@ -30,7 +31,7 @@ type TierParams struct {
 type TierServiceStore interface {
 	TierStore
 	CampaignStore
-	RuleStore
+	rule.Store
 	StackStore
 }
 
@@ -40,14 +41,14 @@ type TierService struct {
 	tx        promotype.TxFunc[TierServiceStore]
 	env       promotype.Env
 	campaigns *Service
-	rules     *RuleService
+	rules     *rule.Service
 	changed   func(projectID string)
 }
 
 // NewTierService returns a tier service; campaigns resolves campaigns and
 // categories, rules assigns validation rules; changed (may be nil) is told
 // of every successful write.
-func NewTierService(store TierServiceStore, tx promotype.TxFunc[TierServiceStore], env promotype.Env, campaigns *Service, rules *RuleService, changed func(projectID string)) *TierService {
+func NewTierService(store TierServiceStore, tx promotype.TxFunc[TierServiceStore], env promotype.Env, campaigns *Service, rules *rule.Service, changed func(projectID string)) *TierService {
 	if changed == nil {
 		changed = func(string) {}
 	}
@@ -154,9 +155,9 @@ func (s *TierService) assign(ctx context.Context, st TierServiceStore, t *Promot
 
 // related is tier t as the related object of its rule assignments, shown
 // as the API shows it.
-func (s *TierService) related(ctx context.Context, st TierServiceStore, t *PromotionTier) (Related, error) {
+func (s *TierService) related(ctx context.Context, st TierServiceStore, t *PromotionTier) (rule.Related, error) {
 	pt, err := presentTier(ctx, st, t.Clone())
-	return Related{Type: RelatedPromotionTier, ID: t.ID, Object: pt}, err
+	return rule.Related{Type: rule.RelatedPromotionTier, ID: t.ID, Object: pt}, err
 }
 
 // apply checks in and copies it onto t (not active, not the rules).
@@ -416,7 +417,7 @@ func presentTier(ctx context.Context, st TierServiceStore, t *PromotionTier) (*P
 	case !errors.Is(err, promotype.ErrNotFound):
 		return nil, err
 	}
-	as, err := AssignmentsByObject(ctx, st, t.ProjectID, RelatedPromotionTier, []string{t.ID})
+	as, err := rule.AssignmentsByObject(ctx, st, t.ProjectID, rule.RelatedPromotionTier, []string{t.ID})
 	if err != nil {
 		return nil, err
 	}

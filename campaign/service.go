@@ -6,6 +6,7 @@ import (
 
 	"github.com/promoengine/promo/internal/validate"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // Service is the campaign and category use cases. Methods that take a
@@ -16,22 +17,22 @@ type Service struct {
 	store ServiceStore
 	tx    promotype.TxFunc[ServiceStore]
 	env   promotype.Env
-	rules *RuleService
+	rules *rule.Service
 }
 
 // ServiceStore is the port the campaign service consumes: campaigns and
 // categories, the validation rules assigned to campaigns, the tiers a
-// PROMOTION campaign shows, and (through RuleStore) the outbox.
+// PROMOTION campaign shows, and (through rule.Store) the outbox.
 type ServiceStore interface {
 	CampaignStore
-	RuleStore
+	rule.Store
 	TierStore
 	StackStore
 }
 
 // NewService returns a campaign service; rules assigns the validation_rules
 // a campaign is created with.
-func NewService(store ServiceStore, tx promotype.TxFunc[ServiceStore], env promotype.Env, rules *RuleService) *Service {
+func NewService(store ServiceStore, tx promotype.TxFunc[ServiceStore], env promotype.Env, rules *rule.Service) *Service {
 	return &Service{store: store, tx: tx, env: env, rules: rules}
 }
 
@@ -77,7 +78,7 @@ func (s *Service) Create(ctx context.Context, st ServiceStore, projectID string,
 			return nil, 0, err
 		}
 		for _, id := range in.ValidationRules {
-			if _, err := s.rules.AssignIn(ctx, st, projectID, id, Related{Type: RelatedCampaign, ID: c.ID, Object: pc}, false); err != nil {
+			if _, err := s.rules.AssignIn(ctx, st, projectID, id, rule.Related{Type: rule.RelatedCampaign, ID: c.ID, Object: pc}, false); err != nil {
 				return nil, 0, err
 			}
 		}
@@ -227,7 +228,7 @@ func (s *Service) Remove(ctx context.Context, st ServiceStore, projectID, ref st
 	if err := st.BinCampaign(ctx, projectID, c.ID, now); err != nil {
 		return nil, err
 	}
-	if err := s.rules.UnassignObject(ctx, st, projectID, Related{Type: RelatedCampaign, ID: c.ID, Object: pc}); err != nil {
+	if err := s.rules.UnassignObject(ctx, st, projectID, rule.Related{Type: rule.RelatedCampaign, ID: c.ID, Object: pc}); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -253,7 +254,7 @@ func (s *Service) fillAssignments(ctx context.Context, st ServiceStore, projectI
 	for i, c := range cs {
 		ids[i] = c.ID
 	}
-	byObject, err := AssignmentsByObject(ctx, st, projectID, RelatedCampaign, ids)
+	byObject, err := rule.AssignmentsByObject(ctx, st, projectID, rule.RelatedCampaign, ids)
 	if err != nil {
 		return err
 	}
@@ -262,24 +263,6 @@ func (s *Service) fillAssignments(ctx context.Context, st ServiceStore, projectI
 		c.ValidationRulesAssignments = promotype.NewList(as, len(as), promotype.Query{})
 	}
 	return nil
-}
-
-// AssignmentsByObject returns the validation rule assignments of objects of
-// one type, by object id, oldest first.
-func AssignmentsByObject(ctx context.Context, st RuleStore, projectID, objectType string, ids []string) (map[string][]*Assignment, error) {
-	q := promotype.Query{Limit: 100_000, OrderBy: "created_at", Must: []promotype.Condition{
-		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
-		{Field: "related_object_id", Op: promotype.OpIn, Values: ids},
-	}}
-	items, _, err := st.ListAssignments(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string][]*Assignment{}
-	for _, a := range items {
-		out[a.RelatedObjectID] = append(out[a.RelatedObjectID], a.normalize())
-	}
-	return out, nil
 }
 
 func (s *Service) present(ctx context.Context, st ServiceStore, c *Campaign, withCategories bool, cache map[string]*Category) (*Campaign, error) {

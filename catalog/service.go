@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -154,7 +153,7 @@ func (s *Service) DeleteProduct(ctx context.Context, projectID, ref string, forc
 			return err
 		}
 		if p.ID == ShippingID {
-			return promotype.Newf(http.StatusBadRequest, "resource_protected", "Resource protected", "The built-in product %s cannot be deleted", ShippingID)
+			return promotype.BadRequest("resource_protected", "Resource protected", "The built-in product %s cannot be deleted", ShippingID)
 		}
 		if force {
 			return st.DeleteProduct(ctx, projectID, p.ID)

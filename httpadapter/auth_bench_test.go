@@ -10,9 +10,9 @@ import (
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/auth"
-	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/storage"
 	"github.com/promoengine/promo/storage/memory"
 )
@@ -39,7 +39,7 @@ func (s *countingStore) GetManagementKey(ctx context.Context, id string) (*auth.
 	return s.Store.GetManagementKey(ctx, id)
 }
 
-func (s *countingStore) GetReward(ctx context.Context, projectID, id string) (*campaign.Reward, error) {
+func (s *countingStore) GetReward(ctx context.Context, projectID, id string) (*reward.Reward, error) {
 	s.other.Add(1)
 	return s.Store.GetReward(ctx, projectID, id)
 }
@@ -86,8 +86,8 @@ func newBenchEnv(b *testing.B, cached bool) *benchEnv {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rw, err := eng.Rewards().Create(ctx, p.ID, campaign.RewardParams{Name: promo.Ptr("Coins"), Parameters: &campaign.RewardParameters{
-		Coin: &campaign.RewardCoinParams{ExchangeRatio: promotype.NewDecimal("0.5")}}})
+	rw, err := eng.Rewards().Create(ctx, p.ID, reward.Params{Name: promo.Ptr("Coins"), Parameters: &reward.Parameters{
+		Coin: &reward.CoinParams{ExchangeRatio: promotype.NewDecimal("0.5")}}})
 	if err != nil {
 		b.Fatal(err)
 	}

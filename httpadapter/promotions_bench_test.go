@@ -16,6 +16,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // seedValidation builds, deterministically, a cart of items products and a
@@ -45,7 +46,7 @@ func seedValidation(b *testing.B, h *harness, items, tiers, matching int) []byte
 		if i < matching {
 			product = products[i%items]
 		}
-		var rp campaign.ValidationRuleParams
+		var rp rule.Params
 		if err := json.Unmarshal([]byte(`{"name":"Bench rule `+fmt.Sprint(i)+`","rules":{"logic":"1 and 2",`+
 			`"1":{"name":"customer.metadata","property":"segment","conditions":{"$is":["vip"]}},`+
 			`"2":{"name":"order.items.any","conditions":{"$is":[{"id":"`+product+`","object":"product"}]},`+
@@ -53,12 +54,12 @@ func seedValidation(b *testing.B, h *harness, items, tiers, matching int) []byte
 			`"applicable_to":{"included":[{"object":"product","id":"`+product+`"}]}}`), &rp); err != nil {
 			b.Fatal(err)
 		}
-		rule, err := h.engine.ValidationRules().Create(ctx, h.project.ID, rp)
+		vr, err := h.engine.ValidationRules().Create(ctx, h.project.ID, rp)
 		if err != nil {
 			b.Fatal(err)
 		}
 		var tp campaign.TierParams
-		if err := json.Unmarshal([]byte(`{"name":"Tier `+fmt.Sprint(i)+`","validation_rules":["`+rule.ID+`"],`+
+		if err := json.Unmarshal([]byte(`{"name":"Tier `+fmt.Sprint(i)+`","validation_rules":["`+vr.ID+`"],`+
 			`"action":{"discount":{"type":"PERCENT","percent_off":10,"effect":"APPLY_TO_ITEMS"}}}`), &tp); err != nil {
 			b.Fatal(err)
 		}

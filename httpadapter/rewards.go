@@ -3,21 +3,21 @@ package httpadapter
 import (
 	"net/http"
 
-	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/reward"
 )
 
 // rewardRoutes are the rewards endpoints (scope rewards).
 func (s *server) rewardRoutes() []route {
 	rw := s.engine.Rewards()
 	return []route{
-		{http.MethodPost, "/v1/rewards", appKey, withBody(func(c *call, in campaign.RewardParams) (*campaign.Reward, error) {
+		{http.MethodPost, "/v1/rewards", appKey, withBody(func(c *call, in reward.Params) (*reward.Reward, error) {
 			return rw.Create(c.ctx(), c.projectID, in)
 		})},
 		{http.MethodGet, "/v1/rewards", appKey, listOf(rw.List)},
-		{http.MethodGet, "/v1/rewards/{rewardId}", appKey, withoutBody(func(c *call) (*campaign.Reward, error) {
+		{http.MethodGet, "/v1/rewards/{rewardId}", appKey, withoutBody(func(c *call) (*reward.Reward, error) {
 			return rw.Get(c.ctx(), c.projectID, c.path("rewardId"))
 		})},
-		{http.MethodPut, "/v1/rewards/{rewardId}", appKey, withBody(func(c *call, in campaign.RewardParams) (*campaign.Reward, error) {
+		{http.MethodPut, "/v1/rewards/{rewardId}", appKey, withBody(func(c *call, in reward.Params) (*reward.Reward, error) {
 			return rw.Update(c.ctx(), c.projectID, c.path("rewardId"), in)
 		})},
 		{http.MethodDelete, "/v1/rewards/{rewardId}", appKey, noContent(func(c *call) error {

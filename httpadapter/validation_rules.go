@@ -3,15 +3,15 @@ package httpadapter
 import (
 	"net/http"
 
-	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // ruleRoutes are the validation rule and assignment endpoints (scopes
 // validation-rules and validation-rules-assignments).
 func (s *server) ruleRoutes() []route {
 	vr := s.engine.ValidationRules()
-	assignments := func(c *call, ruleID string) (*promotype.List[*campaign.Assignment], error) {
+	assignments := func(c *call, ruleID string) (*promotype.List[*rule.Assignment], error) {
 		p, err := c.listParams()
 		if err != nil {
 			return nil, err
@@ -23,26 +23,26 @@ func (s *server) ruleRoutes() []route {
 		return vr.ListAssignments(c.ctx(), c.projectID, ruleID, q.Get("related_object_id"), "", p)
 	}
 	return []route{
-		{http.MethodPost, "/v1/validation-rules", appKey, withBody(func(c *call, in campaign.ValidationRuleParams) (*campaign.ValidationRule, error) {
+		{http.MethodPost, "/v1/validation-rules", appKey, withBody(func(c *call, in rule.Params) (*rule.ValidationRule, error) {
 			return vr.Create(c.ctx(), c.projectID, in)
 		})},
 		{http.MethodGet, "/v1/validation-rules", appKey, listOf(vr.List)},
-		{http.MethodGet, "/v1/validation-rules/{ruleId}", appKey, withoutBody(func(c *call) (*campaign.ValidationRule, error) {
+		{http.MethodGet, "/v1/validation-rules/{ruleId}", appKey, withoutBody(func(c *call) (*rule.ValidationRule, error) {
 			return vr.Get(c.ctx(), c.projectID, c.path("ruleId"))
 		})},
-		{http.MethodPut, "/v1/validation-rules/{ruleId}", appKey, withBody(func(c *call, in campaign.ValidationRuleParams) (*campaign.ValidationRule, error) {
+		{http.MethodPut, "/v1/validation-rules/{ruleId}", appKey, withBody(func(c *call, in rule.Params) (*rule.ValidationRule, error) {
 			return vr.Update(c.ctx(), c.projectID, c.path("ruleId"), in)
 		})},
 		{http.MethodDelete, "/v1/validation-rules/{ruleId}", appKey, noContent(func(c *call) error {
 			return vr.Delete(c.ctx(), c.projectID, c.path("ruleId"))
 		})},
-		{http.MethodGet, "/v1/validation-rules-assignments", appKey, withoutBody(func(c *call) (*promotype.List[*campaign.Assignment], error) {
+		{http.MethodGet, "/v1/validation-rules-assignments", appKey, withoutBody(func(c *call) (*promotype.List[*rule.Assignment], error) {
 			return assignments(c, "")
 		})},
-		{http.MethodGet, "/v1/validation-rules/{ruleId}/assignments", appKey, withoutBody(func(c *call) (*promotype.List[*campaign.Assignment], error) {
+		{http.MethodGet, "/v1/validation-rules/{ruleId}/assignments", appKey, withoutBody(func(c *call) (*promotype.List[*rule.Assignment], error) {
 			return assignments(c, c.path("ruleId"))
 		})},
-		{http.MethodPost, "/v1/validation-rules/{ruleId}/assignments", appKey, withBody(func(c *call, in campaign.AssignmentParams) (*campaign.Assignment, error) {
+		{http.MethodPost, "/v1/validation-rules/{ruleId}/assignments", appKey, withBody(func(c *call, in rule.AssignmentParams) (*rule.Assignment, error) {
 			force, err := c.force()
 			if err != nil {
 				return nil, err

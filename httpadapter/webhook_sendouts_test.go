@@ -35,7 +35,7 @@ func TestWebhookSendouts(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.ID = "evt_" + name
-		if err := store.RunInTx(t.Context(), func(ctx context.Context, tx storage.Store) error { return tx.AppendEvents(ctx, e) }); err != nil {
+		if err := store.RunInTx(t.Context(), func(ctx context.Context, tx storage.Tx) error { return tx.AppendEvents(ctx, e) }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,7 +2,6 @@ package project
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/promoengine/promo/internal/validate"
 	"github.com/promoengine/promo/promotype"
@@ -163,7 +162,7 @@ func (p BrandingParams) apply(b *Branding) {
 
 // ErrBrandingExists is the 409 of a second branding in a project.
 func ErrBrandingExists() error {
-	return promotype.Newf(http.StatusConflict, "branding_exist", "Branding already exists", "Cannot exist more than one branding for given project")
+	return promotype.Conflict("branding_exist", "Branding already exists", "Cannot exist more than one branding for given project")
 }
 
 // BrandingService is the branding use cases.

@@ -2,7 +2,6 @@ package project
 
 import (
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,7 +52,7 @@ func (s *MetadataSchema) Check(m promotype.Metadata) error {
 }
 
 func failed(format string, args ...any) error {
-	return promotype.Newf(http.StatusBadRequest, "metadata_validation_failed", "Metadata validation failed", format, args...)
+	return promotype.BadRequest("metadata_validation_failed", "Metadata validation failed", format, args...)
 }
 
 // check returns why v breaks the definition, or "".

@@ -3,7 +3,6 @@ package promotype
 import (
 	"errors"
 	"fmt"
-	"net/http"
 )
 
 // Error is the one error type of promo. It has the shape of the spec's Error
@@ -40,23 +39,36 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Key == e.Key
 }
 
+// The statuses an Error carries: the HTTP status codes the API answers
+// with, named here so that no domain package needs net/http.
+const (
+	StatusBadRequest          = 400
+	StatusUnauthorized        = 401
+	StatusForbidden           = 403
+	StatusNotFound            = 404
+	StatusConflict            = 409
+	StatusTooManyRequests     = 429
+	StatusInternalServerError = 500
+	StatusServiceUnavailable  = 503
+)
+
 // Sentinels for errors.Is. They are never returned as they are.
 var (
-	ErrNotFound           = &Error{Code: http.StatusNotFound, Key: "not_found"}
-	ErrInvalidPayload     = &Error{Code: http.StatusBadRequest, Key: "invalid_payload"}
-	ErrInvalidQueryParams = &Error{Code: http.StatusBadRequest, Key: "invalid_query_params"}
-	ErrUnauthorized       = &Error{Code: http.StatusUnauthorized, Key: "unauthorized"}
-	ErrDuplicateFound     = &Error{Code: http.StatusConflict, Key: "duplicate_found"}
-	ErrResourceProtected  = &Error{Code: http.StatusBadRequest, Key: "resource_protected"}
-	ErrResourceInUse      = &Error{Code: http.StatusBadRequest, Key: "resource_in_use"}
-	ErrInternal           = &Error{Code: http.StatusInternalServerError, Key: "internal_error"}
+	ErrNotFound           = &Error{Code: StatusNotFound, Key: "not_found"}
+	ErrInvalidPayload     = &Error{Code: StatusBadRequest, Key: "invalid_payload"}
+	ErrInvalidQueryParams = &Error{Code: StatusBadRequest, Key: "invalid_query_params"}
+	ErrUnauthorized       = &Error{Code: StatusUnauthorized, Key: "unauthorized"}
+	ErrDuplicateFound     = &Error{Code: StatusConflict, Key: "duplicate_found"}
+	ErrResourceProtected  = &Error{Code: StatusBadRequest, Key: "resource_protected"}
+	ErrResourceInUse      = &Error{Code: StatusBadRequest, Key: "resource_in_use"}
+	ErrInternal           = &Error{Code: StatusInternalServerError, Key: "internal_error"}
 )
 
 // NotFound is the 404 for a resource of type resourceType addressed by id (or
 // by the name or source id the caller used).
 func NotFound(resourceType, id string) *Error {
 	return &Error{
-		Code:         http.StatusNotFound,
+		Code:         StatusNotFound,
 		Key:          "not_found",
 		Message:      "Resource not found",
 		Details:      fmt.Sprintf("Cannot find %s with id %s", resourceType, id),
@@ -68,22 +80,40 @@ func NotFound(resourceType, id string) *Error {
 // InvalidPayload is the 400 for a request body that breaks the schema; details
 // follow the hosted service's JSON-schema wording ("Property .x must be ...").
 func InvalidPayload(format string, args ...any) *Error {
-	return &Error{Code: http.StatusBadRequest, Key: "invalid_payload", Message: "Invalid payload", Details: fmt.Sprintf(format, args...)}
+	return &Error{Code: StatusBadRequest, Key: "invalid_payload", Message: "Invalid payload", Details: fmt.Sprintf(format, args...)}
 }
 
 // InvalidQueryParams is the 400 for a bad query string parameter.
 func InvalidQueryParams(format string, args ...any) *Error {
-	return &Error{Code: http.StatusBadRequest, Key: "invalid_query_params", Message: "Invalid query params", Details: fmt.Sprintf(format, args...)}
+	return &Error{Code: StatusBadRequest, Key: "invalid_query_params", Message: "Invalid query params", Details: fmt.Sprintf(format, args...)}
 }
 
 // Duplicate is the 409 for a second resource with a key that must be unique.
 func Duplicate(resourceType, format string, args ...any) *Error {
-	return &Error{Code: http.StatusConflict, Key: "duplicate_found", Message: "Duplicate resource found", Details: fmt.Sprintf(format, args...), ResourceType: resourceType}
+	return &Error{Code: StatusConflict, Key: "duplicate_found", Message: "Duplicate resource found", Details: fmt.Sprintf(format, args...), ResourceType: resourceType}
 }
 
 // Unauthorized is the 401 for missing or wrong credentials, exactly as the spec shows it.
 func Unauthorized() *Error {
-	return &Error{Code: http.StatusUnauthorized, Key: "unauthorized", Message: "Unauthorized"}
+	return &Error{Code: StatusUnauthorized, Key: "unauthorized", Message: "Unauthorized"}
+}
+
+// BadRequest is a 400 with the given key and message; details are
+// format and args.
+func BadRequest(key, message, format string, args ...any) *Error {
+	return Newf(StatusBadRequest, key, message, format, args...)
+}
+
+// Conflict is a 409 with the given key and message; details are format
+// and args.
+func Conflict(key, message, format string, args ...any) *Error {
+	return Newf(StatusConflict, key, message, format, args...)
+}
+
+// Forbidden is a 403 with the given key and message; details are format
+// and args.
+func Forbidden(key, message, format string, args ...any) *Error {
+	return Newf(StatusForbidden, key, message, format, args...)
 }
 
 // Newf builds an error of any status and key.
@@ -98,5 +128,5 @@ func AsError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	return &Error{Code: http.StatusInternalServerError, Key: "internal_error", Message: "Internal server error"}
+	return &Error{Code: StatusInternalServerError, Key: "internal_error", Message: "Internal server error"}
 }

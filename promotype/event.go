@@ -58,3 +58,13 @@ func (e *Event) Clone() *Event {
 	c.Data = bytes.Clone(e.Data)
 	return &c
 }
+
+// AppendEvent appends one event (see NewEvent) through st, the transaction
+// of the change it tells of.
+func AppendEvent(ctx context.Context, st EventStore, env Env, projectID, typ, entityID string, data any) error {
+	ev, err := NewEvent(env, projectID, typ, entityID, data)
+	if err != nil {
+		return err
+	}
+	return st.AppendEvents(ctx, ev)
+}

@@ -28,18 +28,21 @@ import (
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/reward"
+	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
 	"github.com/promoengine/promo/webhook"
 )
 
-// Store is every domain port plus RunInTx.
-type Store interface {
+// Tx is every domain port: what a transaction's fn works through. It has
+// no RunInTx, so a transaction cannot open (or silently join) another.
+type Tx interface {
 	project.Store
 	auth.Store
 	catalog.Store
 	location.Store
-	campaign.Store
-	campaign.RuleStore
+	reward.Store
+	rule.Store
 	campaign.TierStore
 	campaign.StackStore
 	customer.Store
@@ -49,15 +52,36 @@ type Store interface {
 	webhook.OutboxStore
 	project.SettingsStore
 	promotype.EventStore
-
-	// RunInTx runs fn in one transaction over tx, a Store bound to it.
-	RunInTx(ctx context.Context, fn func(ctx context.Context, tx Store) error) error
 }
 
-// Tx adapts a Store's RunInTx to the transaction port a domain package
+// Store is every domain port plus transactions.
+type Store interface {
+	Tx
+	// RunInTx runs fn in one transaction over tx, the ports bound to it.
+	RunInTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
+}
+
+// BulkTxStore is the optional ability of a store to run large batches of
+// writes (voucher generation and imports) in a transaction tuned for them.
+// A store without it runs them through RunInTx; storagetest covers it on
+// every store that has it.
+type BulkTxStore interface {
+	Store
+	// RunInBulkTx is RunInTx for batches of writes.
+	RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
+}
+
+// TxFor adapts a Store's RunInTx to the transaction port a domain package
 // declares (promotype.TxFunc over its own Store interface).
-func Tx[S any](s Store, bind func(Store) S) func(ctx context.Context, fn func(ctx context.Context, tx S) error) error {
+func TxFor[S any](s Store, bind func(Tx) S) promotype.TxFunc[S] {
 	return func(ctx context.Context, fn func(ctx context.Context, tx S) error) error {
-		return s.RunInTx(ctx, func(ctx context.Context, tx Store) error { return fn(ctx, bind(tx)) })
+		return s.RunInTx(ctx, func(ctx context.Context, tx Tx) error { return fn(ctx, bind(tx)) })
 	}
 }
+
+// Handle returns tx as a value that has the ports of Tx only, so the fn of
+// a transaction cannot reach RunInTx (or another ability of the store) by a
+// type assertion. Stores pass their transaction-bound store through it.
+func Handle(tx Tx) Tx { return handle{tx} }
+
+type handle struct{ Tx }

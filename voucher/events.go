@@ -6,6 +6,7 @@ import (
 
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // The webhook events the voucher service writes to the outbox, spelled as
@@ -74,7 +75,7 @@ func (s *Service) created(ctx context.Context, st ServiceStore, v *Voucher) (*Vo
 
 // related is v as the related object of its rule assignments, as the API
 // shows it (v is not changed).
-func (s *Service) related(ctx context.Context, st ServiceStore, v *Voucher) (campaign.Related, error) {
+func (s *Service) related(ctx context.Context, st ServiceStore, v *Voucher) (rule.Related, error) {
 	pv, err := s.Present(ctx, st, v.Clone())
-	return campaign.Related{Type: campaign.RelatedVoucher, ID: v.ID, Object: pv}, err
+	return rule.Related{Type: rule.RelatedVoucher, ID: v.ID, Object: pv}, err
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/internal/validate"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // ServiceStore is the port the voucher service consumes: vouchers and the
@@ -23,12 +24,12 @@ type Service struct {
 	tx        promotype.TxFunc[ServiceStore]
 	env       promotype.Env
 	campaigns *campaign.Service
-	rules     *campaign.RuleService
+	rules     *rule.Service
 }
 
 // NewService returns a voucher service; campaigns resolves campaigns and
 // categories, rules assigns the validation_rules a voucher is created with.
-func NewService(store ServiceStore, tx promotype.TxFunc[ServiceStore], env promotype.Env, campaigns *campaign.Service, rules *campaign.RuleService) *Service {
+func NewService(store ServiceStore, tx promotype.TxFunc[ServiceStore], env promotype.Env, campaigns *campaign.Service, rules *rule.Service) *Service {
 	return &Service{store: store, tx: tx, env: env, campaigns: campaigns, rules: rules}
 }
 
@@ -380,7 +381,7 @@ func (s *Service) Delete(ctx context.Context, projectID, ref string, force bool)
 		if err != nil {
 			return err
 		}
-		if err := s.rules.UnassignObject(ctx, st, projectID, campaign.Related{Type: campaign.RelatedVoucher, ID: v.ID, Object: v}); err != nil {
+		if err := s.rules.UnassignObject(ctx, st, projectID, rule.Related{Type: rule.RelatedVoucher, ID: v.ID, Object: v}); err != nil {
 			return err
 		}
 		if v.CampaignID == nil {
@@ -598,7 +599,7 @@ func (s *Service) fillAssignments(ctx context.Context, st ServiceStore, projectI
 	for i, v := range vs {
 		ids[i] = v.ID
 	}
-	byObject, err := campaign.AssignmentsByObject(ctx, st, projectID, campaign.RelatedVoucher, ids)
+	byObject, err := rule.AssignmentsByObject(ctx, st, projectID, rule.RelatedVoucher, ids)
 	if err != nil {
 		return err
 	}

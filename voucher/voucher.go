@@ -7,6 +7,7 @@ import (
 
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // Voucher is a code (object "voucher"), standing alone or in a campaign.
@@ -26,19 +27,19 @@ type Voucher struct {
 	Gift        *Gift                `json:"gift"`
 	LoyaltyCard *LoyaltyCard         `json:"loyalty_card"`
 	campaign.Validity
-	Active                     bool                                  `json:"active"`
-	AdditionalInfo             *string                               `json:"additional_info"`
-	Metadata                   promotype.Metadata                    `json:"metadata"`
-	Assets                     *Assets                               `json:"assets"`
-	IsReferralCode             bool                                  `json:"is_referral_code"`
-	CreatedAt                  promotype.Time                        `json:"created_at"`
-	UpdatedAt                  *promotype.Time                       `json:"updated_at"`
-	HolderID                   *string                               `json:"holder_id"`
-	ReferrerID                 *string                               `json:"referrer_id"`
-	Object                     string                                `json:"object"`
-	Publish                    *Publish                              `json:"publish"`
-	Redemption                 *Redemption                           `json:"redemption"`
-	ValidationRulesAssignments *promotype.List[*campaign.Assignment] `json:"validation_rules_assignments"`
+	Active                     bool                              `json:"active"`
+	AdditionalInfo             *string                           `json:"additional_info"`
+	Metadata                   promotype.Metadata                `json:"metadata"`
+	Assets                     *Assets                           `json:"assets"`
+	IsReferralCode             bool                              `json:"is_referral_code"`
+	CreatedAt                  promotype.Time                    `json:"created_at"`
+	UpdatedAt                  *promotype.Time                   `json:"updated_at"`
+	HolderID                   *string                           `json:"holder_id"`
+	ReferrerID                 *string                           `json:"referrer_id"`
+	Object                     string                            `json:"object"`
+	Publish                    *Publish                          `json:"publish"`
+	Redemption                 *Redemption                       `json:"redemption"`
+	ValidationRulesAssignments *promotype.List[*rule.Assignment] `json:"validation_rules_assignments"`
 
 	ProjectID          string          `json:"-"`
 	BinnedAt           *promotype.Time `json:"-"`

@@ -65,6 +65,9 @@ func check(pkgs map[string]*pkg, rules []rule) []string {
 		name := display(p.ImportPath)
 		for _, imp := range p.Imports {
 			if isStd(pkgs, imp) {
+				if slices.Contains(r.denyStd, imp) {
+					out = append(out, fmt.Sprintf("%s imports %s: %s", name, imp, r.why))
+				}
 				continue
 			}
 			if r.allow != nil {

@@ -117,9 +117,14 @@ func TestCheck(t *testing.T) {
 			want: []string{"promo/catalog imports promo/campaign, which is not allowed: catalog imports no other domain package"},
 		},
 		{
-			name: "voucher importing order directly",
-			pkgs: []*pkg{mod("voucher", []string{m("campaign"), m("order")}, nil)},
-			want: []string{"promo/voucher imports promo/order, which is not allowed: voucher imports only campaign among the domain packages"},
+			name: "order importing a higher layer",
+			pkgs: []*pkg{mod("order", []string{m("catalog"), m("campaign")}, nil)},
+			want: []string{"promo/order imports promo/campaign, which is not allowed: order imports only the base layer (catalog, customer, location, auth, webhook, async) among the domain packages"},
+		},
+		{
+			name: "domain package importing net/http",
+			pkgs: []*pkg{mod("catalog", []string{"net/http", m("promotype")}, nil)},
+			want: []string{"promo/catalog imports net/http: no domain package imports net/http (webhook excepted): an error's status comes from promotype.Error"},
 		},
 		{
 			name: "domain package importing storage",

@@ -1,5 +1,7 @@
 package archtest
 
+import "slices"
+
 // module is the path of the module under test.
 const module = "github.com/promoengine/promo"
 
@@ -21,7 +23,9 @@ type rule struct {
 	// denyDirect lists packages pkg must not import directly (it may still
 	// depend on them through an allowed package).
 	denyDirect []string
-	why        string // the rule in words, for the failure message
+	// denyStd lists standard library packages pkg must not import directly.
+	denyStd []string
+	why     string // the rule in words, for the failure message
 }
 
 // Third-party modules the kernel and domain packages may use.
@@ -37,26 +41,74 @@ func domain(lower ...string) []string {
 	return append([]string{"promotype", "internal/validate", validator, decimal}, lower...)
 }
 
+// base is the lowest domain layer; layers lists the layers above it, lowest
+// first.
+var (
+	base   = []string{"catalog", "customer", "location", "auth", "webhook", "async"}
+	layers = [][]string{{"order"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption"}}
+)
+
+// upTo returns the base layer and every layer up to the one holding pkg.
+func upTo(pkg string) []string {
+	out := append([]string{}, base...)
+	for _, l := range layers {
+		out = append(out, l...)
+		if slices.Contains(l, pkg) {
+			break
+		}
+	}
+	return out
+}
+
 // rules are DESIGN.md's import rules ("Import rules (no cycles, no back doors)").
-var rules = []rule{
+var rules = append(layerRules, noHTTP()...)
+
+// noHTTP forbids net/http in the kernel and every domain package but
+// webhook (which sends HTTP): an error carries its status in promotype.Error.
+func noHTTP() []rule {
+	var out []rule
+	for _, p := range append([]string{"promotype"}, upTo("redemption")...) {
+		if p != "webhook" {
+			out = append(out, rule{pkg: p, denyStd: []string{"net/http"},
+				why: "no domain package imports net/http (webhook excepted): an error's status comes from promotype.Error"})
+		}
+	}
+	return out
+}
+
+var layerRules = []rule{
 	{pkg: "promotype", allow: []string{decimal},
 		why: "promotype imports only the standard library and shopspring/decimal"},
 	{pkg: "internal/validate", allow: []string{"promotype", validator},
 		why: "internal/validate imports only promotype and validator/v10"},
 
+	// The layers of DESIGN.md, lowest first: catalog, customer, location,
+	// auth, webhook, async ← order ← discount ← rule ← campaign ← reward,
+	// voucher, promotion, project ← redemption.
 	{pkg: "auth", allow: domain(), why: "auth imports no other domain package"},
 	{pkg: "webhook", allow: domain(), why: "webhook imports no other domain package"},
 	{pkg: "catalog", allow: domain(), why: "catalog imports no other domain package"},
 	{pkg: "customer", allow: domain(), why: "customer imports no other domain package"},
 	{pkg: "location", allow: domain(), why: "location imports no other domain package"},
-	{pkg: "order", allow: domain("catalog", "customer"),
-		why: "order imports only catalog and customer among the domain packages"},
-	{pkg: "campaign", allow: domain("campaign", "order", "catalog", "customer", "location"),
-		why: "campaign (and its subpackages rule and discount) imports only its own subpackages, order, catalog, customer and location among the domain packages"},
-	{pkg: "voucher", allow: domain("campaign"),
-		why: "voucher imports only campaign among the domain packages"},
-	{pkg: "project", allow: domain("customer"),
-		why: "project imports only customer among the domain packages"},
+	{pkg: "async", allow: domain("internal/startstop"), why: "async imports no other domain package"},
+	{pkg: "order", allow: domain(base...),
+		why: "order imports only the base layer (catalog, customer, location, auth, webhook, async) among the domain packages"},
+	{pkg: "discount", allow: domain(upTo("order")...),
+		why: "discount imports only order and the base layer among the domain packages"},
+	{pkg: "rule", allow: domain(upTo("discount")...),
+		why: "rule imports only discount, order and the base layer among the domain packages"},
+	{pkg: "campaign", allow: domain(upTo("rule")...),
+		why: "campaign imports only rule, discount, order and the base layer among the domain packages"},
+	{pkg: "reward", allow: domain(upTo("campaign")...),
+		why: "reward imports only campaign and the layers below it among the domain packages"},
+	{pkg: "voucher", allow: domain(upTo("campaign")...),
+		why: "voucher imports only campaign and the layers below it among the domain packages"},
+	{pkg: "promotion", allow: domain(upTo("campaign")...),
+		why: "promotion imports only campaign and the layers below it among the domain packages"},
+	{pkg: "project", allow: domain(upTo("campaign")...),
+		why: "project imports only campaign and the layers below it among the domain packages"},
+	{pkg: "redemption", allow: domain(upTo("project")...),
+		why: "redemption imports only the domain layers below it"},
 
 	{pkg: "storage", deny: []string{".", "storage/memory", "storage/bunstore", "storage/storagetest", "httpadapter"},
 		why: "storage (the ports) never imports the facade, a store implementation or the adapter"},

@@ -72,7 +72,7 @@ func TestErrorsDoNotAbortTransaction(t *testing.T) {
 	_, s := migrated(t)
 	must(t, s.InsertProduct(ctx, product("p", "prod_1", ptr("src"))))
 	must(t, s.InsertSKU(ctx, sku("p", "prod_1", "sku_1", ptr("sku-src"))))
-	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		wantKey(t, "same id", tx.InsertProduct(ctx, product("p", "prod_1", nil)), promotype.ErrDuplicateFound)
 		wantKey(t, "same source id", tx.InsertProduct(ctx, product("p", "prod_2", ptr("src"))), promotype.ErrDuplicateFound)
 		wantKey(t, "same sku source id", tx.InsertSKU(ctx, sku("p", "prod_1", "sku_2", ptr("sku-src"))), promotype.ErrDuplicateFound)
@@ -177,7 +177,7 @@ func TestUnstorableText(t *testing.T) {
 	must(t, s.InsertProduct(ctx, product("p", "prod_1", ptr("\uFFFD"))))
 	escaped := product("p", "prod_5", nil)
 	escaped.Metadata = promotype.Metadata{`\u0000`: `a\u0000 \\u0000`} // backslashes, not NULs
-	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		wantKey(t, "NUL in a name", tx.InsertProduct(ctx, &catalog.Product{ID: "prod_2", ProjectID: "p", Name: ptr("a\x00b")}), promotype.ErrInvalidPayload)
 		wantKey(t, "invalid UTF-8 source id", tx.InsertProduct(ctx, product("p", "prod_3", ptr("\xff"))), promotype.ErrInvalidPayload)
 		_, err := tx.FindProductBySourceID(ctx, "p", "\xff")
@@ -227,7 +227,7 @@ func TestHostTransaction(t *testing.T) {
 	tx, err := db.BeginTx(ctx, nil)
 	must(t, err)
 	inTx := bunstore.New(tx)
-	must(t, inTx.RunInTx(ctx, func(ctx context.Context, st storage.Store) error {
+	must(t, inTx.RunInTx(ctx, func(ctx context.Context, st storage.Tx) error {
 		return st.InsertProduct(ctx, product("p", "prod_1", nil))
 	}))
 	if _, err := inTx.GetProduct(ctx, "p", "prod_1"); err != nil {

@@ -46,7 +46,7 @@ func TestWatchEventsWakesAtCommit(t *testing.T) {
 	commit := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		done <- s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+		done <- s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 			if err := tx.AppendEvents(ctx, ev("evt_1"), ev("evt_2")); err != nil {
 				return err
 			}
@@ -68,7 +68,7 @@ func TestWatchEventsWakesAtCommit(t *testing.T) {
 	}
 
 	boom := errors.New("boom")
-	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		if err := tx.AppendEvents(ctx, ev("evt_3")); err != nil {
 			return err
 		}

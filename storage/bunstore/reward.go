@@ -7,8 +7,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/reward"
 )
 
 type rewardRow struct {
@@ -38,7 +38,7 @@ var rewardColumns = columns{
 	"updated_at": {"updated_at", promotype.FieldTime},
 }
 
-func newRewardRow(r *campaign.Reward) (*rewardRow, error) {
+func newRewardRow(r *reward.Reward) (*rewardRow, error) {
 	if err := checkText("reward", str("id", r.ID), str("project_id", r.ProjectID), str("name", r.Name), str("type", string(r.Type))); err != nil {
 		return nil, err
 	}
@@ -71,12 +71,12 @@ func newRewardRow(r *campaign.Reward) (*rewardRow, error) {
 	}, nil
 }
 
-func (r *rewardRow) domain() (*campaign.Reward, error) {
-	out := &campaign.Reward{
+func (r *rewardRow) domain() (*reward.Reward, error) {
+	out := &reward.Reward{
 		ID:        r.ID,
 		ProjectID: r.ProjectID,
 		Name:      r.Name,
-		Type:      campaign.RewardType(r.Type),
+		Type:      reward.Type(r.Type),
 		Stock:     r.Stock,
 		Redeemed:  r.Redeemed,
 		CreatedAt: domainTime(r.CreatedAt),
@@ -99,8 +99,8 @@ func rewardNotFound(id string) func() error {
 	return func() error { return promotype.NotFound("reward", id) }
 }
 
-// InsertReward implements campaign.Store.
-func (s *Store) InsertReward(ctx context.Context, r *campaign.Reward) error {
+// InsertReward implements reward.Store.
+func (s *Store) InsertReward(ctx context.Context, r *reward.Reward) error {
 	row, err := newRewardRow(r)
 	if err != nil {
 		return err
@@ -110,8 +110,8 @@ func (s *Store) InsertReward(ctx context.Context, r *campaign.Reward) error {
 	})
 }
 
-// UpdateReward implements campaign.Store: it replaces every field of r.ID.
-func (s *Store) UpdateReward(ctx context.Context, r *campaign.Reward) error {
+// UpdateReward implements reward.Store: it replaces every field of r.ID.
+func (s *Store) UpdateReward(ctx context.Context, r *reward.Reward) error {
 	row, err := newRewardRow(r)
 	if err != nil {
 		return rowErr(err, r.ProjectID, r.ID, rewardNotFound(r.ID))
@@ -119,17 +119,17 @@ func (s *Store) UpdateReward(ctx context.Context, r *campaign.Reward) error {
 	return replaceRow(ctx, s.db, "update reward", row, rewardNotFound(r.ID))
 }
 
-// GetReward implements campaign.Store.
-func (s *Store) GetReward(ctx context.Context, projectID, id string) (*campaign.Reward, error) {
-	return getByID[rewardRow, *rewardRow, *campaign.Reward](ctx, s.db, "get reward", "r", projectID, id, rewardNotFound(id))
+// GetReward implements reward.Store.
+func (s *Store) GetReward(ctx context.Context, projectID, id string) (*reward.Reward, error) {
+	return getByID[rewardRow, *rewardRow, *reward.Reward](ctx, s.db, "get reward", "r", projectID, id, rewardNotFound(id))
 }
 
-// ListRewards implements campaign.Store.
-func (s *Store) ListRewards(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.Reward, int, error) {
-	return listProject[rewardRow, *rewardRow, *campaign.Reward](ctx, s.db, rewardColumns, "r", projectID, q)
+// ListRewards implements reward.Store.
+func (s *Store) ListRewards(ctx context.Context, projectID string, q promotype.Query) ([]*reward.Reward, int, error) {
+	return listProject[rewardRow, *rewardRow, *reward.Reward](ctx, s.db, rewardColumns, "r", projectID, q)
 }
 
-// DeleteReward implements campaign.Store.
+// DeleteReward implements reward.Store.
 func (s *Store) DeleteReward(ctx context.Context, projectID, id string) error {
 	return deleteByID[rewardRow](ctx, s.db, "delete reward", "r", projectID, id, rewardNotFound(id))
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 type validationRuleRow struct {
@@ -38,7 +38,7 @@ var validationRuleColumns = columns{
 	"updated_at": {"updated_at", promotype.FieldTime},
 }
 
-func newValidationRuleRow(r *campaign.ValidationRule) (*validationRuleRow, error) {
+func newValidationRuleRow(r *rule.ValidationRule) (*validationRuleRow, error) {
 	if err := checkText("validation_rules", str("id", r.ID), str("project_id", r.ProjectID), str("name", r.Name)); err != nil {
 		return nil, err
 	}
@@ -59,8 +59,8 @@ func newValidationRuleRow(r *campaign.ValidationRule) (*validationRuleRow, error
 	return row, nil
 }
 
-func (r *validationRuleRow) domain() (*campaign.ValidationRule, error) {
-	out := &campaign.ValidationRule{ID: r.ID, ProjectID: r.ProjectID, Name: r.Name, Type: r.Type, ContextType: r.ContextType,
+func (r *validationRuleRow) domain() (*rule.ValidationRule, error) {
+	out := &rule.ValidationRule{ID: r.ID, ProjectID: r.ProjectID, Name: r.Name, Type: r.Type, ContextType: r.ContextType,
 		AssignmentsCount: r.AssignmentsCount, CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTimePtr(r.UpdatedAt)}
 	if err := decodeJSON(r.Rules, &out.Rules); err != nil {
 		return nil, err
@@ -78,8 +78,8 @@ func ruleNotFound(id string) func() error {
 	return func() error { return promotype.NotFound("validation_rules", id) }
 }
 
-// InsertValidationRule implements campaign.RuleStore.
-func (s *Store) InsertValidationRule(ctx context.Context, r *campaign.ValidationRule) error {
+// InsertValidationRule implements rule.Store.
+func (s *Store) InsertValidationRule(ctx context.Context, r *rule.ValidationRule) error {
 	row, err := newValidationRuleRow(r)
 	if err != nil {
 		return err
@@ -89,8 +89,8 @@ func (s *Store) InsertValidationRule(ctx context.Context, r *campaign.Validation
 	})
 }
 
-// UpdateValidationRule implements campaign.RuleStore.
-func (s *Store) UpdateValidationRule(ctx context.Context, r *campaign.ValidationRule) error {
+// UpdateValidationRule implements rule.Store.
+func (s *Store) UpdateValidationRule(ctx context.Context, r *rule.ValidationRule) error {
 	row, err := newValidationRuleRow(r)
 	if err != nil {
 		return rowErr(err, r.ProjectID, r.ID, ruleNotFound(r.ID))
@@ -98,17 +98,17 @@ func (s *Store) UpdateValidationRule(ctx context.Context, r *campaign.Validation
 	return replaceRow(ctx, s.db, "update validation rule", row, ruleNotFound(r.ID))
 }
 
-// GetValidationRule implements campaign.RuleStore.
-func (s *Store) GetValidationRule(ctx context.Context, projectID, id string) (*campaign.ValidationRule, error) {
-	return getByID[validationRuleRow, *validationRuleRow, *campaign.ValidationRule](ctx, s.db, "get validation rule", "v", projectID, id, ruleNotFound(id))
+// GetValidationRule implements rule.Store.
+func (s *Store) GetValidationRule(ctx context.Context, projectID, id string) (*rule.ValidationRule, error) {
+	return getByID[validationRuleRow, *validationRuleRow, *rule.ValidationRule](ctx, s.db, "get validation rule", "v", projectID, id, ruleNotFound(id))
 }
 
-// ListValidationRules implements campaign.RuleStore.
-func (s *Store) ListValidationRules(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.ValidationRule, int, error) {
-	return listProject[validationRuleRow, *validationRuleRow, *campaign.ValidationRule](ctx, s.db, validationRuleColumns, "v", projectID, q)
+// ListValidationRules implements rule.Store.
+func (s *Store) ListValidationRules(ctx context.Context, projectID string, q promotype.Query) ([]*rule.ValidationRule, int, error) {
+	return listProject[validationRuleRow, *validationRuleRow, *rule.ValidationRule](ctx, s.db, validationRuleColumns, "v", projectID, q)
 }
 
-// DeleteValidationRule implements campaign.RuleStore: the rule and its
+// DeleteValidationRule implements rule.Store: the rule and its
 // assignments, in one statement.
 func (s *Store) DeleteValidationRule(ctx context.Context, projectID, id string) error {
 	if !storableKeys(projectID, id) {
@@ -142,8 +142,8 @@ type assignmentRow struct {
 
 func (r *assignmentRow) listTotal() int { return r.Total }
 
-func (r *assignmentRow) domain() (*campaign.Assignment, error) {
-	return &campaign.Assignment{ID: r.ID, ProjectID: r.ProjectID, RuleID: r.RuleID, RelatedObjectID: r.RelatedObjectID,
+func (r *assignmentRow) domain() (*rule.Assignment, error) {
+	return &rule.Assignment{ID: r.ID, ProjectID: r.ProjectID, RuleID: r.RuleID, RelatedObjectID: r.RelatedObjectID,
 		RelatedObjectType: r.RelatedObjectType, CreatedAt: domainTime(r.CreatedAt)}, nil
 }
 
@@ -158,8 +158,8 @@ func assignmentNotFound(id string) func() error {
 	return func() error { return promotype.NotFound("validation_rules_assignment", id) }
 }
 
-// InsertAssignment implements campaign.RuleStore.
-func (s *Store) InsertAssignment(ctx context.Context, a *campaign.Assignment) error {
+// InsertAssignment implements rule.Store.
+func (s *Store) InsertAssignment(ctx context.Context, a *rule.Assignment) error {
 	if err := checkText("validation_rules_assignment", str("id", a.ID), str("project_id", a.ProjectID), str("rule_id", a.RuleID),
 		str("related_object_id", a.RelatedObjectID), str("related_object_type", a.RelatedObjectType)); err != nil {
 		return err
@@ -176,17 +176,17 @@ func (s *Store) InsertAssignment(ctx context.Context, a *campaign.Assignment) er
 	return insertNew(ctx, s.db, "insert assignment", row, dup)
 }
 
-// GetAssignment implements campaign.RuleStore.
-func (s *Store) GetAssignment(ctx context.Context, projectID, id string) (*campaign.Assignment, error) {
-	return getByID[assignmentRow, *assignmentRow, *campaign.Assignment](ctx, s.db, "get assignment", "a", projectID, id, assignmentNotFound(id))
+// GetAssignment implements rule.Store.
+func (s *Store) GetAssignment(ctx context.Context, projectID, id string) (*rule.Assignment, error) {
+	return getByID[assignmentRow, *assignmentRow, *rule.Assignment](ctx, s.db, "get assignment", "a", projectID, id, assignmentNotFound(id))
 }
 
-// DeleteAssignment implements campaign.RuleStore.
+// DeleteAssignment implements rule.Store.
 func (s *Store) DeleteAssignment(ctx context.Context, projectID, id string) error {
 	return deleteByID[assignmentRow](ctx, s.db, "delete assignment", "a", projectID, id, assignmentNotFound(id))
 }
 
-// ListAssignments implements campaign.RuleStore.
-func (s *Store) ListAssignments(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.Assignment, int, error) {
-	return listProject[assignmentRow, *assignmentRow, *campaign.Assignment](ctx, s.db, assignmentColumns, "a", projectID, q)
+// ListAssignments implements rule.Store.
+func (s *Store) ListAssignments(ctx context.Context, projectID string, q promotype.Query) ([]*rule.Assignment, int, error) {
+	return listProject[assignmentRow, *assignmentRow, *rule.Assignment](ctx, s.db, assignmentColumns, "a", projectID, q)
 }

@@ -13,7 +13,10 @@ type Store struct {
 	db bun.IDB
 }
 
-var _ storage.Store = (*Store)(nil)
+var (
+	_ storage.Store       = (*Store)(nil)
+	_ storage.BulkTxStore = (*Store)(nil)
+)
 
 // New returns a store over db: a *bun.DB (the usual case, see [Open] and
 // [Migrate]), a bun.Conn, or a bun.Tx of the host application, in which case

@@ -12,12 +12,12 @@ import (
 // transaction, which commits when fn returns nil and rolls back when it
 // returns an error or panics (the panic goes on after the rollback). On a
 // store already bound to a transaction, fn joins it.
-func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx storage.Store) error) error {
+func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx storage.Tx) error) error {
 	switch s.db.(type) {
 	case bun.Tx, *bun.Tx:
-		return fn(ctx, s)
+		return fn(ctx, storage.Handle(s))
 	}
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, &Store{db: tx})
+		return fn(ctx, storage.Handle(&Store{db: tx}))
 	})
 }

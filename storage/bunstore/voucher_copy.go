@@ -26,7 +26,7 @@ type copyTx struct {
 // uses COPY instead of INSERT; a store bound to a transaction already runs
 // fn in it, as RunInTx does. The engine's runner uses it for the chunks of
 // a voucher generation.
-func (s *Store) RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx storage.Store) error) error {
+func (s *Store) RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx storage.Tx) error) error {
 	db, ok := s.db.(*bun.DB)
 	if !ok {
 		return s.RunInTx(ctx, fn)
@@ -37,7 +37,7 @@ func (s *Store) RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx
 	}
 	defer conn.Close()
 	return conn.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, &Store{db: copyTx{Tx: tx, conn: conn}})
+		return fn(ctx, storage.Handle(&Store{db: copyTx{Tx: tx, conn: conn}}))
 	})
 }
 

@@ -3,21 +3,21 @@ package memory
 import (
 	"context"
 
-	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // ruleData holds validation rules and their assignments.
 type ruleData struct {
-	rules       table[campaign.ValidationRule]
-	assignments table[campaign.Assignment]
+	rules       table[rule.ValidationRule]
+	assignments table[rule.Assignment]
 }
 
 func newRuleData() ruleData {
-	return ruleData{rules: newTable[campaign.ValidationRule](), assignments: newTable[campaign.Assignment]()}
+	return ruleData{rules: newTable[rule.ValidationRule](), assignments: newTable[rule.Assignment]()}
 }
 
-func ruleField(r *campaign.ValidationRule, name string) promotype.Value {
+func ruleField(r *rule.ValidationRule, name string) promotype.Value {
 	switch name {
 	case "id":
 		return promotype.Value{Str: r.ID}
@@ -31,7 +31,7 @@ func ruleField(r *campaign.ValidationRule, name string) promotype.Value {
 	return promotype.Value{Null: true}
 }
 
-func assignmentField(a *campaign.Assignment, name string) promotype.Value {
+func assignmentField(a *rule.Assignment, name string) promotype.Value {
 	switch name {
 	case "rule_id":
 		return promotype.Value{Str: a.RuleID}
@@ -45,44 +45,44 @@ func assignmentField(a *campaign.Assignment, name string) promotype.Value {
 	return promotype.Value{Null: true}
 }
 
-func ruleID(r *campaign.ValidationRule) string   { return r.ID }
-func assignmentID(a *campaign.Assignment) string { return a.ID }
-func cloneAssignment(a *campaign.Assignment) *campaign.Assignment {
+func ruleID(r *rule.ValidationRule) string   { return r.ID }
+func assignmentID(a *rule.Assignment) string { return a.ID }
+func cloneAssignment(a *rule.Assignment) *rule.Assignment {
 	c := *a
 	return &c
 }
 
-// InsertValidationRule implements campaign.RuleStore.
-func (s *Store) InsertValidationRule(_ context.Context, r *campaign.ValidationRule) error {
+// InsertValidationRule implements rule.Store.
+func (s *Store) InsertValidationRule(_ context.Context, r *rule.ValidationRule) error {
 	return s.write(func(d *data, u *undo) error {
 		return insertNew(&d.rules.rules, u, r.ProjectID, r.ID, "validation_rules", r.Clone())
 	})
 }
 
-// UpdateValidationRule implements campaign.RuleStore.
-func (s *Store) UpdateValidationRule(_ context.Context, r *campaign.ValidationRule) error {
+// UpdateValidationRule implements rule.Store.
+func (s *Store) UpdateValidationRule(_ context.Context, r *rule.ValidationRule) error {
 	return s.write(func(d *data, u *undo) error {
 		return replace(&d.rules.rules, u, r.ProjectID, r.ID, "validation_rules", r.Clone())
 	})
 }
 
-// GetValidationRule implements campaign.RuleStore.
-func (s *Store) GetValidationRule(_ context.Context, projectID, id string) (out *campaign.ValidationRule, err error) {
+// GetValidationRule implements rule.Store.
+func (s *Store) GetValidationRule(_ context.Context, projectID, id string) (out *rule.ValidationRule, err error) {
 	s.read(func(d *data) {
-		out, err = getClone(&d.rules.rules, projectID, id, "validation_rules", (*campaign.ValidationRule).Clone)
+		out, err = getClone(&d.rules.rules, projectID, id, "validation_rules", (*rule.ValidationRule).Clone)
 	})
 	return out, err
 }
 
-// ListValidationRules implements campaign.RuleStore.
-func (s *Store) ListValidationRules(_ context.Context, projectID string, q promotype.Query) (out []*campaign.ValidationRule, total int, err error) {
+// ListValidationRules implements rule.Store.
+func (s *Store) ListValidationRules(_ context.Context, projectID string, q promotype.Query) (out []*rule.ValidationRule, total int, err error) {
 	s.read(func(d *data) {
-		out, total = list(d.rules.rules.rows[projectID], q, ruleField, ruleID, nil, (*campaign.ValidationRule).Clone)
+		out, total = list(d.rules.rules.rows[projectID], q, ruleField, ruleID, nil, (*rule.ValidationRule).Clone)
 	})
 	return out, total, nil
 }
 
-// DeleteValidationRule implements campaign.RuleStore: the rule and its assignments.
+// DeleteValidationRule implements rule.Store: the rule and its assignments.
 func (s *Store) DeleteValidationRule(_ context.Context, projectID, id string) error {
 	return s.write(func(d *data, u *undo) error {
 		if _, ok := d.rules.rules.get(projectID, id); !ok {
@@ -98,8 +98,8 @@ func (s *Store) DeleteValidationRule(_ context.Context, projectID, id string) er
 	})
 }
 
-// InsertAssignment implements campaign.RuleStore.
-func (s *Store) InsertAssignment(_ context.Context, a *campaign.Assignment) error {
+// InsertAssignment implements rule.Store.
+func (s *Store) InsertAssignment(_ context.Context, a *rule.Assignment) error {
 	return s.write(func(d *data, u *undo) error {
 		for _, o := range d.rules.assignments.rows[a.ProjectID] {
 			if o.ID == a.ID || (o.RuleID == a.RuleID && o.RelatedObjectType == a.RelatedObjectType && o.RelatedObjectID == a.RelatedObjectID) {
@@ -111,23 +111,23 @@ func (s *Store) InsertAssignment(_ context.Context, a *campaign.Assignment) erro
 	})
 }
 
-// GetAssignment implements campaign.RuleStore.
-func (s *Store) GetAssignment(_ context.Context, projectID, id string) (out *campaign.Assignment, err error) {
+// GetAssignment implements rule.Store.
+func (s *Store) GetAssignment(_ context.Context, projectID, id string) (out *rule.Assignment, err error) {
 	s.read(func(d *data) {
 		out, err = getClone(&d.rules.assignments, projectID, id, "validation_rules_assignment", cloneAssignment)
 	})
 	return out, err
 }
 
-// DeleteAssignment implements campaign.RuleStore.
+// DeleteAssignment implements rule.Store.
 func (s *Store) DeleteAssignment(_ context.Context, projectID, id string) error {
 	return s.write(func(d *data, u *undo) error {
 		return remove(&d.rules.assignments, u, projectID, id, "validation_rules_assignment")
 	})
 }
 
-// ListAssignments implements campaign.RuleStore.
-func (s *Store) ListAssignments(_ context.Context, projectID string, q promotype.Query) (out []*campaign.Assignment, total int, err error) {
+// ListAssignments implements rule.Store.
+func (s *Store) ListAssignments(_ context.Context, projectID string, q promotype.Query) (out []*rule.Assignment, total int, err error) {
 	s.read(func(d *data) {
 		out, total = list(d.rules.assignments.rows[projectID], q, assignmentField, assignmentID, nil, cloneAssignment)
 	})

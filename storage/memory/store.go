@@ -9,6 +9,7 @@ import (
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/storage"
 )
 
@@ -19,7 +20,7 @@ type data struct {
 	mgmtKeys  table[auth.ManagementKey]
 	products  table[catalog.Product]
 	skus      table[catalog.SKU]
-	rewards   table[campaign.Reward]
+	rewards   table[reward.Reward]
 	locations table[location.Location]
 
 	productSources index
@@ -53,7 +54,7 @@ func New() *Store {
 		mgmtKeys:       newTable[auth.ManagementKey](),
 		products:       newTable[catalog.Product](),
 		skus:           newTable[catalog.SKU](),
-		rewards:        newTable[campaign.Reward](),
+		rewards:        newTable[reward.Reward](),
 		locations:      newTable[location.Location](),
 		productSources: index{},
 		skuSources:     index{},
@@ -99,11 +100,9 @@ func (s *Store) write(f func(d *data, u *undo) error) error {
 }
 
 // RunInTx runs fn holding the exclusive lock; an error or a panic undoes
-// every write fn made. A nested call joins the outer transaction.
-func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx storage.Store) error) (err error) {
-	if s.tx != nil {
-		return fn(ctx, s)
-	}
+// every write fn made. fn gets the ports only (storage.Handle): it cannot
+// open another transaction.
+func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx storage.Tx) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -119,5 +118,5 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx sto
 			tx.tx.rollback()
 		}
 	}()
-	return fn(ctx, tx)
+	return fn(ctx, storage.Handle(tx))
 }

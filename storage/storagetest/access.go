@@ -95,7 +95,7 @@ func testTokenRevoke(t *testing.T, newStore Factory) {
 	// A revocation rolled back leaves the token live.
 	other := token(a, "app-a", 2, 0)
 	must(t, s.InsertToken(ctx, other, 10))
-	err = s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err = s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		must(t, tx.RevokeToken(ctx, a, other.Hash, at(1)))
 		return errBoom
 	})
@@ -232,7 +232,7 @@ func testCredentialFeed(t *testing.T, newStore Factory) {
 	expect("revoked token", auth.Invalidation{Token: &tok.Hash})
 
 	// Inside a transaction: delivered by the commit at the latest.
-	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		return tx.DeleteAppKey(ctx, a, "app-a", at(2))
 	}))
 	expect("deleted app key", auth.Invalidation{AppID: "app-a"})

@@ -401,7 +401,7 @@ func testVouchers(t *testing.T, newStore Factory) {
 	t.Run("batch rolls back", func(t *testing.T) {
 		s := newStore(t)
 		p := newProject(t, s, "proj_a")
-		err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+		err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 			if _, err := tx.InsertBatch(ctx, batchOf(p, "camp_1", 1, 10, at(1))); err != nil {
 				return err
 			}
@@ -597,7 +597,7 @@ func testAsyncActions(t *testing.T, newStore Factory) {
 	if !errors.Is(err, project.ErrLeaseLost) {
 		t.Errorf("lock by another runner: %v", err)
 	}
-	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		cur, err := tx.LockAsyncAction(ctx, p, "aa_001", "r1")
 		if err != nil {
 			return err

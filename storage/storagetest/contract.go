@@ -168,7 +168,7 @@ func testProjectIsolation(t *testing.T, newStore Factory) {
 	must(t, s.InsertProduct(ctx, product(a, 1)))
 	must(t, s.InsertProduct(ctx, product(b, 1)))
 	must(t, s.InsertSKU(ctx, sku(a, "prod_001", 1)))
-	must(t, s.InsertReward(ctx, reward(a, 1)))
+	must(t, s.InsertReward(ctx, rewardRow(a, 1)))
 	must(t, s.InsertLocation(ctx, circle(a, 1)))
 
 	must(t, s.BinProduct(ctx, b, "prod_001", at(5)))
@@ -184,7 +184,7 @@ func testProjectIsolation(t *testing.T, newStore Factory) {
 		{"sku by source", second(s.FindSKUBySourceID(ctx, b, "sku-src-001"))},
 		{"reward", second(s.GetReward(ctx, b, "rew_001"))},
 		{"location", second(s.GetLocation(ctx, b, "loc_001"))},
-		{"update reward", s.UpdateReward(ctx, reward(b, 1))},
+		{"update reward", s.UpdateReward(ctx, rewardRow(b, 1))},
 		{"delete location", s.DeleteLocation(ctx, b, "loc_001")},
 		{"delete sku", s.DeleteSKU(ctx, b, "sku_001")},
 	}
@@ -209,24 +209,26 @@ func testTransactions(t *testing.T, newStore Factory) {
 	p := newProject(t, s, "proj_a")
 
 	t.Run("commit is visible", func(t *testing.T) {
-		must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+		must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 			if err := tx.InsertProduct(ctx, product(p, 1)); err != nil {
 				return err
 			}
-			// Read your own writes, also through a nested call that joins.
-			return tx.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
-				_, err := tx.GetProduct(ctx, p, "prod_001")
-				return err
-			})
+			// Read your own writes; the handle has the ports only, so no
+			// nested transaction can be opened through it.
+			if _, ok := tx.(storage.Store); ok {
+				t.Error("the transaction handle is a storage.Store: fn could open a nested transaction")
+			}
+			_, err := tx.GetProduct(ctx, p, "prod_001")
+			return err
 		}))
 		must(t, second(s.GetProduct(ctx, p, "prod_001")))
 	})
 	t.Run("error rolls back every write", func(t *testing.T) {
-		err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+		err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 			must(t, tx.InsertProduct(ctx, product(p, 2)))
 			must(t, tx.InsertSKU(ctx, sku(p, "prod_001", 1)))
 			must(t, tx.BinProduct(ctx, p, "prod_001", at(9)))
-			must(t, tx.InsertReward(ctx, reward(p, 1)))
+			must(t, tx.InsertReward(ctx, rewardRow(p, 1)))
 			return errBoom
 		})
 		if !errors.Is(err, errBoom) {
@@ -245,7 +247,7 @@ func testTransactions(t *testing.T, newStore Factory) {
 					t.Error("the panic did not reach the caller")
 				}
 			}()
-			_ = s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+			_ = s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 				must(t, tx.InsertProduct(ctx, product(p, 3)))
 				panic("boom")
 			})
@@ -271,7 +273,7 @@ func testConcurrency(t *testing.T, newStore Factory) {
 				if i%2 == 0 {
 					err = s.InsertProduct(ctx, product(p, n))
 				} else {
-					err = s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+					err = s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 						if err := tx.InsertProduct(ctx, product(p, n)); err != nil {
 							return err
 						}

@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"github.com/promoengine/promo/auth"
-	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/storage"
 )
 
@@ -51,8 +51,8 @@ func sku(projectID, productID string, n int) *catalog.SKU {
 	}
 }
 
-func reward(projectID string, n int) *campaign.Reward {
-	r := &campaign.Reward{
+func rewardRow(projectID string, n int) *reward.Reward {
+	r := &reward.Reward{
 		ID:        fmt.Sprintf("rew_%03d", n),
 		ProjectID: projectID,
 		Name:      fmt.Sprintf("Reward %03d", n),
@@ -62,16 +62,16 @@ func reward(projectID string, n int) *campaign.Reward {
 	}
 	switch n % 3 {
 	case 0:
-		r.Type = campaign.RewardCampaign
-		r.Parameters.Campaign = &campaign.RewardCampaignParams{ID: "camp_1", Type: "LOYALTY_PROGRAM", Balance: ptr(int64(100))}
+		r.Type = reward.TypeCampaign
+		r.Parameters.Campaign = &reward.CampaignParams{ID: "camp_1", Type: "LOYALTY_PROGRAM", Balance: ptr(int64(100))}
 	case 1:
-		r.Type = campaign.RewardCoin
-		r.Parameters.Coin = &campaign.RewardCoinParams{ExchangeRatio: promotype.NewDecimal("0.25"), PointsRatio: ptr(int64(10))}
+		r.Type = reward.TypeCoin
+		r.Parameters.Coin = &reward.CoinParams{ExchangeRatio: promotype.NewDecimal("0.25"), PointsRatio: ptr(int64(10))}
 	default:
-		r.Type = campaign.RewardMaterial
+		r.Type = reward.TypeMaterial
 		r.Stock = ptr(int64(7))
-		r.Attributes = &campaign.RewardAttributes{ImageURL: ptr("https://img.example/r.jpg"), Description: ptr("mug")}
-		r.Parameters.Product = &campaign.RewardProductParams{ID: "prod_001", SKUID: ptr("sku_001")}
+		r.Attributes = &reward.Attributes{ImageURL: ptr("https://img.example/r.jpg"), Description: ptr("mug")}
+		r.Parameters.Product = &reward.ProductParams{ID: "prod_001", SKUID: ptr("sku_001")}
 	}
 	return r
 }

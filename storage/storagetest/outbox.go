@@ -51,7 +51,7 @@ func event(projectID, id string, minute int, typ string) *promotype.Event {
 // appendEvents appends events in one committed transaction.
 func appendEvents(t testing.TB, s storage.Store, events ...*promotype.Event) {
 	t.Helper()
-	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error { return tx.AppendEvents(ctx, events...) }))
+	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error { return tx.AppendEvents(ctx, events...) }))
 }
 
 // planner makes one sendout per configuration passed and records what it
@@ -104,7 +104,7 @@ func testOutboxRollback(t *testing.T, newStore Factory) {
 	p := outboxProject(t, s, "proj_a")
 	must(t, s.InsertWebhook(ctx, hook(p, "wh_1", 0, true, "campaign.created")))
 	boom := errors.New("boom")
-	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		must(t, tx.AppendEvents(ctx, event(p, "evt_1", 1, "campaign.created")))
 		return boom
 	})

@@ -209,14 +209,14 @@ func testRewards(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	p := newProject(t, s, "proj_a")
 	for n := 1; n <= 3; n++ { // one of each type
-		want := reward(p, n)
+		want := rewardRow(p, n)
 		must(t, s.InsertReward(ctx, want))
 		got, err := s.GetReward(ctx, p, want.ID)
 		must(t, err)
 		diff(t, "reward "+string(want.Type), want, got)
 	}
-	wantErr(t, "duplicate", s.InsertReward(ctx, reward(p, 1)), promotype.ErrDuplicateFound)
-	r := reward(p, 2)
+	wantErr(t, "duplicate", s.InsertReward(ctx, rewardRow(p, 1)), promotype.ErrDuplicateFound)
+	r := rewardRow(p, 2)
 	r.Name = "Renamed"
 	r.Stock = ptr(int64(0))
 	r.UpdatedAt = at(9).Ptr()

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/promoengine/promo/campaign"
-	"github.com/promoengine/promo/campaign/discount"
+	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/promotype"
 )
 

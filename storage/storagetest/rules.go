@@ -5,20 +5,19 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/promoengine/promo/campaign"
-	"github.com/promoengine/promo/campaign/discount"
-	"github.com/promoengine/promo/campaign/rule"
+	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
-func validationRule(t *testing.T, projectID string, n int) *campaign.ValidationRule {
+func validationRule(t *testing.T, projectID string, n int) *rule.ValidationRule {
 	t.Helper()
 	var rs rule.RuleSet
 	js := fmt.Sprintf(`{"logic":"1 and 2","1":{"name":"order.amount","conditions":{"$more_than":[%d]},"error":{"message":"too small"}},`+
 		`"2":{"name":"order.items.any","conditions":{"$is":[{"id":"prod_1","object":"product","source_id":"src"}]},`+
 		`"rules":{"1":{"name":"order.items.quantity","conditions":{"$more_than_or_equal":[2]}}}}}`, n)
 	must(t, json.Unmarshal([]byte(js), &rs))
-	return &campaign.ValidationRule{
+	return &rule.ValidationRule{
 		ID: fmt.Sprintf("val_%03d", n), ProjectID: projectID, Name: fmt.Sprintf("Rule %03d", n), Rules: rs,
 		Error: &promotype.ErrorMessage{Message: "nope"}, Type: "expression", ContextType: "global",
 		ApplicableTo: discount.Applicability{Included: []discount.Target{{Object: "product", ID: "prod_1", Effect: "APPLY_TO_EVERY",
@@ -27,8 +26,8 @@ func validationRule(t *testing.T, projectID string, n int) *campaign.ValidationR
 	}
 }
 
-func assignment(projectID, ruleID string, n int, objType, objID string) *campaign.Assignment {
-	return &campaign.Assignment{ID: fmt.Sprintf("asgm_%03d", n), ProjectID: projectID, RuleID: ruleID,
+func assignment(projectID, ruleID string, n int, objType, objID string) *rule.Assignment {
+	return &rule.Assignment{ID: fmt.Sprintf("asgm_%03d", n), ProjectID: projectID, RuleID: ruleID,
 		RelatedObjectType: objType, RelatedObjectID: objID, CreatedAt: at(n)}
 }
 
@@ -59,13 +58,13 @@ func testValidationRules(t *testing.T, newStore Factory) {
 	items, total, err := s.ListValidationRules(ctx, p, promotype.Query{Limit: 10, OrderBy: "name"})
 	must(t, err)
 	if total != 2 || items[0].Name != "Renamed" || items[1].Name != "Rule 002" {
-		t.Errorf("list by name: total %d, %v", total, ids(items, func(r *campaign.ValidationRule) string { return r.Name }))
+		t.Errorf("list by name: total %d, %v", total, ids(items, func(r *rule.ValidationRule) string { return r.Name }))
 	}
 	must(t, s.InsertValidationRule(ctx, validationRule(t, p, 3)))
 	items, _, err = s.ListValidationRules(ctx, p, promotype.Query{Limit: 10, OrderBy: "created_at",
 		Must: []promotype.Condition{{Field: "id", Op: promotype.OpIn, Values: []string{"val_003", "val_001", "val_none"}}}})
 	must(t, err)
-	diff(t, "list by ids", []string{"val_001", "val_003"}, ids(items, func(r *campaign.ValidationRule) string { return r.ID }))
+	diff(t, "list by ids", []string{"val_001", "val_003"}, ids(items, func(r *rule.ValidationRule) string { return r.ID }))
 }
 
 func testAssignments(t *testing.T, newStore Factory) {
@@ -97,7 +96,7 @@ func testAssignments(t *testing.T, newStore Factory) {
 	listIDs := func(q promotype.Query) []string {
 		items, _, err := s.ListAssignments(ctx, p, q)
 		must(t, err)
-		return ids(items, func(a *campaign.Assignment) string { return a.ID })
+		return ids(items, func(a *rule.Assignment) string { return a.ID })
 	}
 	diff(t, "of rule 1", []string{"asgm_001", "asgm_002"}, listIDs(q(is("rule_id", "val_001"))))
 	diff(t, "of tier promo_1", []string{"asgm_001", "asgm_003"}, listIDs(q(is("related_object_type", "promotion_tier"), is("related_object_id", "promo_1"))))

@@ -313,7 +313,7 @@ func testSalesTransactions(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	p := newProject(t, s, "proj_a")
 	must(t, s.InsertOrder(ctx, orderFixture(p, 1)))
-	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Store) error {
+	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		must(t, tx.InsertCustomer(ctx, customerFixture(p, 1)))
 		wantErr(t, "duplicate order inside the transaction", tx.InsertOrder(ctx, orderFixture(p, 1)), promotype.ErrDuplicateFound)
 		o := orderFixture(p, 2)

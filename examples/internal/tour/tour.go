@@ -11,11 +11,11 @@ import (
 	"io"
 
 	"github.com/promoengine/promo"
-	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/reward"
 )
 
 // Run walks through the engine's API on eng and prints every result to w.
@@ -70,9 +70,9 @@ func Run(ctx context.Context, eng *promo.Engine, w io.Writer) error {
 	}
 
 	// A MATERIAL reward gives a product (here the SKU) and may have a stock.
-	gift, err := eng.Rewards().Create(ctx, p.ID, campaign.RewardParams{
+	gift, err := eng.Rewards().Create(ctx, p.ID, reward.Params{
 		Name:       promo.Ptr("Free red T-shirt"),
-		Parameters: &campaign.RewardParameters{Product: &campaign.RewardProductParams{ID: prod.ID, SKUID: &sku.ID}},
+		Parameters: &reward.Parameters{Product: &reward.ProductParams{ID: prod.ID, SKUID: &sku.ID}},
 		Stock:      promo.Ptr[int64](100),
 	})
 	if err != nil {
@@ -83,9 +83,9 @@ func Run(ctx context.Context, eng *promo.Engine, w io.Writer) error {
 	}
 
 	// A COIN reward turns points into cash: 10 points pay 1 unit.
-	coin, err := eng.Rewards().Create(ctx, p.ID, campaign.RewardParams{
+	coin, err := eng.Rewards().Create(ctx, p.ID, reward.Params{
 		Name: promo.Ptr("Pay with points"),
-		Parameters: &campaign.RewardParameters{Coin: &campaign.RewardCoinParams{
+		Parameters: &reward.Parameters{Coin: &reward.CoinParams{
 			ExchangeRatio: promotype.NewDecimal("1"),
 			PointsRatio:   promo.Ptr[int64](10),
 		}},

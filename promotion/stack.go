@@ -1,7 +1,7 @@
 package promotion
 
 import (
-	"github.com/promoengine/promo/campaign/discount"
+	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/order"
 )
 

@@ -1,4 +1,4 @@
-package campaign
+package reward
 
 import (
 	"context"
@@ -6,26 +6,26 @@ import (
 	"github.com/promoengine/promo/promotype"
 )
 
-// RewardType is the kind of a reward.
-type RewardType string
+// Type is the kind of a reward.
+type Type string
 
 // Reward types.
 const (
-	RewardCampaign RewardType = "CAMPAIGN"
-	RewardCoin     RewardType = "COIN"
-	RewardMaterial RewardType = "MATERIAL"
+	TypeCampaign Type = "CAMPAIGN"
+	TypeCoin     Type = "COIN"
+	TypeMaterial Type = "MATERIAL"
 )
 
 // Reward is something a customer can get for loyalty points (object "reward").
 type Reward struct {
 	ID         string             `json:"id"`
 	Name       string             `json:"name"`
-	Type       RewardType         `json:"type"`
+	Type       Type               `json:"type"`
 	Stock      *int64             `json:"stock"`
 	Redeemed   *int64             `json:"redeemed"`
 	Metadata   promotype.Metadata `json:"metadata"`
-	Attributes *RewardAttributes  `json:"attributes,omitempty"`
-	Parameters RewardParameters   `json:"parameters"`
+	Attributes *Attributes        `json:"attributes,omitempty"`
+	Parameters Parameters         `json:"parameters"`
 	CreatedAt  promotype.Time     `json:"created_at"`
 	UpdatedAt  *promotype.Time    `json:"updated_at"`
 	Object     string             `json:"object"`
@@ -33,34 +33,34 @@ type Reward struct {
 	ProjectID string `json:"-"`
 }
 
-// RewardAttributes describe a material reward.
-type RewardAttributes struct {
+// Attributes describe a material reward.
+type Attributes struct {
 	ImageURL    *string `json:"image_url,omitempty" validate:"omitempty,imageurl"`
 	Description *string `json:"description,omitempty" validate:"omitempty,max=1000"`
 }
 
-// RewardParameters holds exactly one of the three shapes, matching Type.
-type RewardParameters struct {
-	Campaign *RewardCampaignParams `json:"campaign,omitempty"`
-	Coin     *RewardCoinParams     `json:"coin,omitempty"`
-	Product  *RewardProductParams  `json:"product,omitempty"`
+// Parameters holds exactly one of the three shapes, matching Type.
+type Parameters struct {
+	Campaign *CampaignParams `json:"campaign,omitempty"`
+	Coin     *CoinParams     `json:"coin,omitempty"`
+	Product  *ProductParams  `json:"product,omitempty"`
 }
 
-// RewardCampaignParams: points added to a loyalty card or an amount added to a gift card.
-type RewardCampaignParams struct {
+// CampaignParams: points added to a loyalty card or an amount added to a gift card.
+type CampaignParams struct {
 	ID      string `json:"id" validate:"required"`
 	Type    string `json:"type" validate:"required,oneof=DISCOUNT_COUPONS GIFT_VOUCHERS LOYALTY_PROGRAM"`
 	Balance *int64 `json:"balance,omitempty"`
 }
 
-// RewardCoinParams maps PointsRatio points to the cash amount ExchangeRatio.
-type RewardCoinParams struct {
+// CoinParams maps PointsRatio points to the cash amount ExchangeRatio.
+type CoinParams struct {
 	ExchangeRatio promotype.Decimal `json:"exchange_ratio"`
 	PointsRatio   *int64            `json:"points_ratio,omitempty" validate:"omitempty,gt=0"`
 }
 
-// RewardProductParams names the product (and optionally SKU) given as the reward.
-type RewardProductParams struct {
+// ProductParams names the product (and optionally SKU) given as the reward.
+type ProductParams struct {
 	ID    string  `json:"id" validate:"required"`
 	SKUID *string `json:"sku_id"`
 }
@@ -73,7 +73,7 @@ func (r *Reward) Clone() *Reward {
 	c.UpdatedAt = promotype.ClonePtr(r.UpdatedAt)
 	c.Metadata = r.Metadata.Clone()
 	if r.Attributes != nil {
-		a := RewardAttributes{ImageURL: promotype.ClonePtr(r.Attributes.ImageURL), Description: promotype.ClonePtr(r.Attributes.Description)}
+		a := Attributes{ImageURL: promotype.ClonePtr(r.Attributes.ImageURL), Description: promotype.ClonePtr(r.Attributes.Description)}
 		c.Attributes = &a
 	}
 	if p := r.Parameters.Campaign; p != nil {
@@ -102,10 +102,8 @@ func (r *Reward) normalize() *Reward {
 	return r
 }
 
-// Store is the storage port of the campaign package, scoped by project:
-// rewards, and campaigns and categories (CampaignStore).
-type Store interface {
-	CampaignStore
+// rowStore is the reward rows of Store, scoped by project.
+type rowStore interface {
 	InsertReward(ctx context.Context, r *Reward) error
 	UpdateReward(ctx context.Context, r *Reward) error
 	GetReward(ctx context.Context, projectID, id string) (*Reward, error)
@@ -113,8 +111,8 @@ type Store interface {
 	DeleteReward(ctx context.Context, projectID, id string) error
 }
 
-// RewardListSpec is what GET /v1/rewards accepts.
-var RewardListSpec = promotype.ListSpec{
+// ListSpec is what GET /v1/rewards accepts.
+var ListSpec = promotype.ListSpec{
 	Orders:       []string{"created_at", "updated_at"},
 	DefaultOrder: "-created_at",
 	Fields: map[string]promotype.FieldKind{

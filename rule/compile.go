@@ -3,7 +3,6 @@ package rule
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -90,7 +89,7 @@ func Compile(set RuleSet, message string) (*Program, error) {
 }
 
 func invalid(format string, args ...any) error {
-	return promotype.Newf(http.StatusBadRequest, "invalid_validation_rules", "Invalid validation rules", format, args...)
+	return promotype.BadRequest("invalid_validation_rules", "Invalid validation rules", format, args...)
 }
 
 func compileSet(set RuleSet, message, parent string, sub bool) (*Program, error) {

@@ -1,19 +1,18 @@
-package campaign
+package rule
 
 import (
 	"encoding/json"
 	"slices"
 
-	"github.com/promoengine/promo/campaign/discount"
-	"github.com/promoengine/promo/campaign/rule"
+	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/promotype"
 )
 
-// ValidationRuleParams is the body of a validation rule create or update.
+// Params is the body of a validation rule create or update.
 // On update, absent fields are left as they are.
-type ValidationRuleParams struct {
+type Params struct {
 	Name         *string                 `json:"name" validate:"omitempty,min=1,max=300"`
-	Rules        *rule.RuleSet           `json:"rules"`
+	Rules        *RuleSet                `json:"rules"`
 	BundleRules  json.RawMessage         `json:"bundle_rules"`
 	Error        *promotype.ErrorMessage `json:"error"`
 	ApplicableTo *discount.Applicability `json:"applicable_to"`

@@ -1,11 +1,10 @@
-package campaign
+package rule
 
 import (
 	"context"
 	"slices"
 
-	"github.com/promoengine/promo/campaign/discount"
-	"github.com/promoengine/promo/campaign/rule"
+	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/promotype"
 )
 
@@ -14,7 +13,7 @@ import (
 type ValidationRule struct {
 	ID               string                  `json:"id"`
 	Name             string                  `json:"name"`
-	Rules            rule.RuleSet            `json:"rules"`
+	Rules            RuleSet                 `json:"rules"`
 	Error            *promotype.ErrorMessage `json:"error,omitempty"`
 	ApplicableTo     discount.Applicability  `json:"applicable_to"`
 	Type             string                  `json:"type"`
@@ -54,12 +53,12 @@ const (
 )
 
 // Program compiles the rule's rules (they were checked when saved).
-func (r *ValidationRule) Program() (*rule.Program, error) {
+func (r *ValidationRule) Program() (*Program, error) {
 	msg := ""
 	if r.Error != nil {
 		msg = r.Error.Message
 	}
-	return rule.Compile(r.Rules, msg)
+	return Compile(r.Rules, msg)
 }
 
 // Clone returns a deep copy.
@@ -107,7 +106,7 @@ func (r *ValidationRule) normalize() *ValidationRule {
 		r.ApplicableTo.Excluded = []discount.Target{}
 	}
 	if r.Rules.Rules == nil {
-		r.Rules.Rules = map[string]rule.Rule{}
+		r.Rules.Rules = map[string]Rule{}
 	}
 	return r
 }
@@ -117,12 +116,12 @@ func (a *Assignment) normalize() *Assignment {
 	return a
 }
 
-// RuleStore is the storage port of validation rules and their assignments,
+// Store is the storage port of validation rules and their assignments,
 // scoped by project. Deleting a rule deletes its assignments; a second
 // assignment of one rule to one object is duplicate_found. Bound to a
 // transaction, it also takes the events of the changes made in it (the
 // outbox), which every service port of this package embeds through it.
-type RuleStore interface {
+type Store interface {
 	promotype.EventStore
 
 	InsertValidationRule(ctx context.Context, r *ValidationRule) error
@@ -139,8 +138,8 @@ type RuleStore interface {
 	ListAssignments(ctx context.Context, projectID string, q promotype.Query) ([]*Assignment, int, error)
 }
 
-// RuleListSpec is what GET /v1/validation-rules accepts.
-var RuleListSpec = promotype.ListSpec{
+// ListSpec is what GET /v1/validation-rules accepts.
+var ListSpec = promotype.ListSpec{
 	Orders:       []string{"created_at", "updated_at", "name"},
 	DefaultOrder: "-created_at",
 	Fields: map[string]promotype.FieldKind{
@@ -161,3 +160,13 @@ var AssignmentListSpec = promotype.ListSpec{
 		"created_at":          promotype.FieldTime,
 	},
 }
+
+// The webhook events of validation rules and assignments, spelled as
+// webhook.Events spells them.
+const (
+	EventRuleCreated       = "business_validation_rule.created"
+	EventRuleUpdated       = "business_validation_rule.updated"
+	EventRuleDeleted       = "business_validation_rule.deleted"
+	EventAssignmentCreated = "business_validation_rule.assignment.created"
+	EventAssignmentDeleted = "business_validation_rule.assignment.deleted"
+)

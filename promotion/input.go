@@ -4,9 +4,9 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/promoengine/promo/campaign/rule"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // inputs recycles rule inputs (their lines are most of a validation's

@@ -2,9 +2,9 @@ package promotion
 
 import (
 	"github.com/promoengine/promo/campaign"
-	"github.com/promoengine/promo/campaign/discount"
-	"github.com/promoengine/promo/campaign/rule"
+	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // Tier is a promotion tier as validation sees it.
@@ -37,7 +37,7 @@ type CampaignInfo struct {
 
 // MergeApplicability joins the applicable_to of several rules: included
 // and excluded entries add up, included_all holds if any says so.
-func MergeApplicability(rules ...*campaign.ValidationRule) *discount.Applicability {
+func MergeApplicability(rules ...*rule.ValidationRule) *discount.Applicability {
 	var out *discount.Applicability
 	for _, r := range rules {
 		a := r.ApplicableTo

@@ -9,10 +9,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/promoengine/promo/campaign"
-	"github.com/promoengine/promo/campaign/discount"
-	"github.com/promoengine/promo/campaign/rule"
+	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 var now = time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)

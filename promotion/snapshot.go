@@ -4,10 +4,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/promoengine/promo/campaign/discount"
-	"github.com/promoengine/promo/campaign/rule"
+	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 )
 
 // Snapshot is a project's tiers compiled for validation. It is immutable

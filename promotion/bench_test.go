@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/promoengine/promo/campaign/discount"
+	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 )

@@ -1,4 +1,4 @@
-package campaign
+package rule
 
 import (
 	"bytes"
@@ -24,10 +24,10 @@ type Related struct {
 	Object any
 }
 
-// RuleService is the validation rule and assignment use cases.
-type RuleService struct {
-	store   RuleStore
-	tx      promotype.TxFunc[RuleStore]
+// Service is the validation rule and assignment use cases.
+type Service struct {
+	store   Store
+	tx      promotype.TxFunc[Store]
 	env     promotype.Env
 	related RelatedResolver
 	changed func(projectID string) // told of writes that can change validation
@@ -35,21 +35,21 @@ type RuleService struct {
 
 // OnChange sets f to be told of every rule update or delete and every
 // assignment change made through s (cached validation data goes stale).
-func (s *RuleService) OnChange(f func(projectID string)) { s.changed = f }
+func (s *Service) OnChange(f func(projectID string)) { s.changed = f }
 
-func (s *RuleService) notify(projectID string) {
+func (s *Service) notify(projectID string) {
 	if s.changed != nil {
 		s.changed(projectID)
 	}
 }
 
-// NewRuleService returns a validation rule service.
-func NewRuleService(store RuleStore, tx promotype.TxFunc[RuleStore], env promotype.Env, related RelatedResolver) *RuleService {
-	return &RuleService{store: store, tx: tx, env: env, related: related}
+// NewService returns a validation rule service.
+func NewService(store Store, tx promotype.TxFunc[Store], env promotype.Env, related RelatedResolver) *Service {
+	return &Service{store: store, tx: tx, env: env, related: related}
 }
 
 // Create checks (compiles) and stores a validation rule.
-func (s *RuleService) Create(ctx context.Context, projectID string, in ValidationRuleParams) (*ValidationRule, error) {
+func (s *Service) Create(ctx context.Context, projectID string, in Params) (*ValidationRule, error) {
 	if in.Name == nil {
 		return nil, promotype.InvalidPayload("Payload must have required property 'name'")
 	}
@@ -57,7 +57,7 @@ func (s *RuleService) Create(ctx context.Context, projectID string, in Validatio
 	if err := in.apply(r); err != nil {
 		return nil, err
 	}
-	err := s.tx(ctx, func(ctx context.Context, st RuleStore) error {
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		if err := st.InsertValidationRule(ctx, r); err != nil {
 			return err
 		}
@@ -70,12 +70,12 @@ func (s *RuleService) Create(ctx context.Context, projectID string, in Validatio
 }
 
 // emitRule appends an event about rule r through st: data {rule, atKey: at}.
-func (s *RuleService) emitRule(ctx context.Context, st RuleStore, typ string, r *ValidationRule, atKey string, at promotype.Time) error {
-	return emit(ctx, st, s.env, r.ProjectID, typ, r.ID, map[string]any{"rule": r.Clone().normalize(), atKey: at})
+func (s *Service) emitRule(ctx context.Context, st Store, typ string, r *ValidationRule, atKey string, at promotype.Time) error {
+	return promotype.AppendEvent(ctx, st, s.env, r.ProjectID, typ, r.ID, map[string]any{"rule": r.Clone().normalize(), atKey: at})
 }
 
 // Get returns a validation rule by id.
-func (s *RuleService) Get(ctx context.Context, projectID, id string) (*ValidationRule, error) {
+func (s *Service) Get(ctx context.Context, projectID, id string) (*ValidationRule, error) {
 	r, err := s.store.GetValidationRule(ctx, projectID, id)
 	if err != nil {
 		return nil, err
@@ -84,8 +84,8 @@ func (s *RuleService) Get(ctx context.Context, projectID, id string) (*Validatio
 }
 
 // List lists validation rules.
-func (s *RuleService) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*ValidationRule], error) {
-	q, err := params.Query(RuleListSpec, s.env.Clock.Now())
+func (s *Service) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*ValidationRule], error) {
+	q, err := params.Query(ListSpec, s.env.Clock.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -100,9 +100,9 @@ func (s *RuleService) List(ctx context.Context, projectID string, params promoty
 }
 
 // Update changes the fields given.
-func (s *RuleService) Update(ctx context.Context, projectID, id string, in ValidationRuleParams) (*ValidationRule, error) {
+func (s *Service) Update(ctx context.Context, projectID, id string, in Params) (*ValidationRule, error) {
 	var out *ValidationRule
-	err := s.tx(ctx, func(ctx context.Context, st RuleStore) error {
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		r, err := st.GetValidationRule(ctx, projectID, id)
 		if err != nil {
 			return err
@@ -125,9 +125,9 @@ func (s *RuleService) Update(ctx context.Context, projectID, id string, in Valid
 }
 
 // Delete removes a rule and its assignments.
-func (s *RuleService) Delete(ctx context.Context, projectID, id string) error {
+func (s *Service) Delete(ctx context.Context, projectID, id string) error {
 	defer s.notify(projectID)
-	return s.tx(ctx, func(ctx context.Context, st RuleStore) error {
+	return s.tx(ctx, func(ctx context.Context, st Store) error {
 		r, err := st.GetValidationRule(ctx, projectID, id)
 		if err != nil {
 			return err
@@ -142,7 +142,7 @@ func (s *RuleService) Delete(ctx context.Context, projectID, id string) error {
 // Assign ties a rule to an object (a voucher by default). A second
 // assignment of the rule to the same object is 409 duplicate_found, unless
 // force replaces it.
-func (s *RuleService) Assign(ctx context.Context, projectID, ruleID string, in AssignmentParams, force bool) (*Assignment, error) {
+func (s *Service) Assign(ctx context.Context, projectID, ruleID string, in AssignmentParams, force bool) (*Assignment, error) {
 	if err := validate.Struct(in); err != nil {
 		return nil, err
 	}
@@ -166,7 +166,7 @@ func (s *RuleService) Assign(ctx context.Context, projectID, ruleID string, in A
 		return nil, err
 	}
 	var out *Assignment
-	err = s.tx(ctx, func(ctx context.Context, st RuleStore) error {
+	err = s.tx(ctx, func(ctx context.Context, st Store) error {
 		var err error
 		out, err = s.AssignIn(ctx, st, projectID, ruleID, to, force)
 		return err
@@ -183,7 +183,7 @@ func (s *RuleService) Assign(ctx context.Context, projectID, ruleID string, in A
 // campaign or voucher create assigns its validation_rules so). A second
 // assignment of the rule to the object is 409 duplicate_found, unless force
 // replaces it.
-func (s *RuleService) AssignIn(ctx context.Context, st RuleStore, projectID, ruleID string, to Related, force bool) (*Assignment, error) {
+func (s *Service) AssignIn(ctx context.Context, st Store, projectID, ruleID string, to Related, force bool) (*Assignment, error) {
 	r, err := st.GetValidationRule(ctx, projectID, ruleID)
 	if err != nil {
 		return nil, err
@@ -219,17 +219,17 @@ func (s *RuleService) AssignIn(ctx context.Context, st RuleStore, projectID, rul
 // emitAssignment appends an assignment event through st: data {rule,
 // assignment} and the related object under its type (campaign, voucher,
 // promotion_tier) when known.
-func (s *RuleService) emitAssignment(ctx context.Context, st RuleStore, typ string, r *ValidationRule, a *Assignment, related any) error {
+func (s *Service) emitAssignment(ctx context.Context, st Store, typ string, r *ValidationRule, a *Assignment, related any) error {
 	data := map[string]any{"rule": r.Clone().normalize(), "assignment": a.normalize()}
 	if related != nil {
 		data[a.RelatedObjectType] = related
 	}
-	return emit(ctx, st, s.env, r.ProjectID, typ, a.ID, data)
+	return promotype.AppendEvent(ctx, st, s.env, r.ProjectID, typ, a.ID, data)
 }
 
 // UnassignObject deletes every assignment of an object, through st (the
 // transaction deleting the object).
-func (s *RuleService) UnassignObject(ctx context.Context, st RuleStore, projectID string, of Related) error {
+func (s *Service) UnassignObject(ctx context.Context, st Store, projectID string, of Related) error {
 	q := promotype.Query{Limit: 1000, OrderBy: "created_at", Must: []promotype.Condition{
 		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{of.Type}},
 		{Field: "related_object_id", Op: promotype.OpIs, Values: []string{of.ID}},
@@ -251,7 +251,7 @@ func (s *RuleService) UnassignObject(ctx context.Context, st RuleStore, projectI
 }
 
 // Unassign deletes an assignment of a rule.
-func (s *RuleService) Unassign(ctx context.Context, projectID, ruleID, assignmentID string) error {
+func (s *Service) Unassign(ctx context.Context, projectID, ruleID, assignmentID string) error {
 	defer s.notify(projectID)
 	// The related object (for the event) is read before the transaction:
 	// the resolver reads through the engine's store.
@@ -261,7 +261,7 @@ func (s *RuleService) Unassign(ctx context.Context, projectID, ruleID, assignmen
 			related = to.Object
 		}
 	}
-	return s.tx(ctx, func(ctx context.Context, st RuleStore) error {
+	return s.tx(ctx, func(ctx context.Context, st Store) error {
 		r, err := st.GetValidationRule(ctx, projectID, ruleID)
 		if err != nil {
 			return err
@@ -272,7 +272,7 @@ func (s *RuleService) Unassign(ctx context.Context, projectID, ruleID, assignmen
 
 // unassign deletes assignment assignmentID of rule r through st, and
 // records its event (related is the assigned object, or nil).
-func (s *RuleService) unassign(ctx context.Context, st RuleStore, r *ValidationRule, assignmentID string, related any) error {
+func (s *Service) unassign(ctx context.Context, st Store, r *ValidationRule, assignmentID string, related any) error {
 	a, err := st.GetAssignment(ctx, r.ProjectID, assignmentID)
 	if err != nil {
 		return err
@@ -293,7 +293,7 @@ func (s *RuleService) unassign(ctx context.Context, st RuleStore, r *ValidationR
 
 // ListAssignments lists assignments; ruleID, objectID and objectType narrow
 // them when not empty.
-func (s *RuleService) ListAssignments(ctx context.Context, projectID, ruleID, objectID, objectType string, params promotype.ListParams) (*promotype.List[*Assignment], error) {
+func (s *Service) ListAssignments(ctx context.Context, projectID, ruleID, objectID, objectType string, params promotype.ListParams) (*promotype.List[*Assignment], error) {
 	q, err := params.Query(AssignmentListSpec, s.env.Clock.Now())
 	if err != nil {
 		return nil, err
@@ -319,7 +319,7 @@ func (s *RuleService) ListAssignments(ctx context.Context, projectID, ruleID, ob
 }
 
 // AssignmentsOf returns every assignment of the objects (of one type).
-func (s *RuleService) AssignmentsOf(ctx context.Context, projectID, objectType string, objectIDs ...string) ([]*Assignment, error) {
+func (s *Service) AssignmentsOf(ctx context.Context, projectID, objectType string, objectIDs ...string) ([]*Assignment, error) {
 	q := promotype.Query{Limit: 1 << 20, OrderBy: "created_at", Must: []promotype.Condition{
 		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
 		{Field: "related_object_id", Op: promotype.OpIn, Values: objectIDs},
@@ -331,7 +331,7 @@ func (s *RuleService) AssignmentsOf(ctx context.Context, projectID, objectType s
 	return items, err
 }
 
-func (s *RuleService) find(ctx context.Context, st RuleStore, projectID, ruleID, objectType, objectID string) (*Assignment, error) {
+func (s *Service) find(ctx context.Context, st Store, projectID, ruleID, objectType, objectID string) (*Assignment, error) {
 	q := promotype.Query{Limit: 1, OrderBy: "created_at", Must: []promotype.Condition{
 		{Field: "rule_id", Op: promotype.OpIs, Values: []string{ruleID}},
 		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
@@ -345,7 +345,7 @@ func (s *RuleService) find(ctx context.Context, st RuleStore, projectID, ruleID,
 }
 
 // apply checks `in` and copies it onto r: the rules must compile.
-func (in ValidationRuleParams) apply(r *ValidationRule) error {
+func (in Params) apply(r *ValidationRule) error {
 	if err := validate.Struct(in); err != nil {
 		return err
 	}
@@ -384,4 +384,22 @@ func (in ValidationRuleParams) apply(r *ValidationRule) error {
 	}
 	*r = *next
 	return nil
+}
+
+// AssignmentsByObject returns the validation rule assignments of objects of
+// one type, by object id, oldest first.
+func AssignmentsByObject(ctx context.Context, st Store, projectID, objectType string, ids []string) (map[string][]*Assignment, error) {
+	q := promotype.Query{Limit: 100_000, OrderBy: "created_at", Must: []promotype.Condition{
+		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
+		{Field: "related_object_id", Op: promotype.OpIn, Values: ids},
+	}}
+	items, _, err := st.ListAssignments(ctx, projectID, q)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]*Assignment{}
+	for _, a := range items {
+		out[a.RelatedObjectID] = append(out[a.RelatedObjectID], a.normalize())
+	}
+	return out, nil
 }

@@ -1,22 +1,22 @@
-package campaign
+package reward
 
 import (
 	"context"
-	"net/http"
 
+	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/internal/validate"
 	"github.com/promoengine/promo/promotype"
 )
 
-// RewardParams is the body of a reward create or update. On create, name and
+// Params is the body of a reward create or update. On create, name and
 // parameters are required; Type, when given, must match the parameters' shape.
-type RewardParams struct {
+type Params struct {
 	Name       *string            `json:"name" validate:"omitempty,min=1,max=300"`
-	Type       *RewardType        `json:"type" validate:"omitempty,oneof=CAMPAIGN COIN MATERIAL"`
-	Parameters *RewardParameters  `json:"parameters"`
+	Type       *Type              `json:"type" validate:"omitempty,oneof=CAMPAIGN COIN MATERIAL"`
+	Parameters *Parameters        `json:"parameters"`
 	Stock      *int64             `json:"stock" validate:"omitempty,gte=0"`
-	Attributes *RewardAttributes  `json:"attributes"`
+	Attributes *Attributes        `json:"attributes"`
 	Metadata   promotype.Metadata `json:"metadata"`
 }
 
@@ -29,26 +29,28 @@ type CatalogReader interface {
 	FindSKUBySourceID(ctx context.Context, projectID, sourceID string) (*catalog.SKU, error)
 }
 
-// RewardStore is the port RewardService consumes.
-type RewardStore interface {
-	Store
+// Store is the storage port of rewards: their rows, the catalog a material
+// reward names and the campaigns a CAMPAIGN reward names.
+type Store interface {
+	rowStore
 	CatalogReader
+	campaign.CampaignStore
 }
 
-// RewardService is the reward use cases.
-type RewardService struct {
-	store RewardStore
-	tx    promotype.TxFunc[RewardStore]
+// Service is the reward use cases.
+type Service struct {
+	store Store
+	tx    promotype.TxFunc[Store]
 	env   promotype.Env
 }
 
-// NewRewardService returns a reward service.
-func NewRewardService(store RewardStore, tx promotype.TxFunc[RewardStore], env promotype.Env) *RewardService {
-	return &RewardService{store: store, tx: tx, env: env}
+// NewService returns a reward service.
+func NewService(store Store, tx promotype.TxFunc[Store], env promotype.Env) *Service {
+	return &Service{store: store, tx: tx, env: env}
 }
 
 // Create validates and stores a reward.
-func (s *RewardService) Create(ctx context.Context, projectID string, in RewardParams) (*Reward, error) {
+func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Reward, error) {
 	if in.Name == nil {
 		return nil, promotype.InvalidPayload("Payload must have required property 'name'")
 	}
@@ -65,7 +67,7 @@ func (s *RewardService) Create(ctx context.Context, projectID string, in RewardP
 		Redeemed:  promotype.Ptr[int64](0),
 	}
 	var out *Reward
-	err := s.tx(ctx, func(ctx context.Context, st RewardStore) error {
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		if err := s.apply(ctx, st, projectID, r, in, true); err != nil {
 			return err
 		}
@@ -79,7 +81,7 @@ func (s *RewardService) Create(ctx context.Context, projectID string, in RewardP
 }
 
 // Get returns a reward by id.
-func (s *RewardService) Get(ctx context.Context, projectID, id string) (*Reward, error) {
+func (s *Service) Get(ctx context.Context, projectID, id string) (*Reward, error) {
 	r, err := s.store.GetReward(ctx, projectID, id)
 	if err != nil {
 		return nil, err
@@ -88,8 +90,8 @@ func (s *RewardService) Get(ctx context.Context, projectID, id string) (*Reward,
 }
 
 // List lists rewards.
-func (s *RewardService) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*Reward], error) {
-	q, err := params.Query(RewardListSpec, s.env.Clock.Now())
+func (s *Service) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*Reward], error) {
+	q, err := params.Query(ListSpec, s.env.Clock.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -104,14 +106,14 @@ func (s *RewardService) List(ctx context.Context, projectID string, params promo
 }
 
 // Update changes the fields given. The reward's type cannot change.
-func (s *RewardService) Update(ctx context.Context, projectID, id string, in RewardParams) (*Reward, error) {
+func (s *Service) Update(ctx context.Context, projectID, id string, in Params) (*Reward, error) {
 	if in.Metadata != nil {
 		if err := s.env.CheckMeta(ctx, projectID, "reward", in.Metadata); err != nil {
 			return nil, err
 		}
 	}
 	var out *Reward
-	err := s.tx(ctx, func(ctx context.Context, st RewardStore) error {
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		r, err := st.GetReward(ctx, projectID, id)
 		if err != nil {
 			return err
@@ -130,12 +132,12 @@ func (s *RewardService) Update(ctx context.Context, projectID, id string, in Rew
 }
 
 // Delete removes a reward.
-func (s *RewardService) Delete(ctx context.Context, projectID, id string) error {
+func (s *Service) Delete(ctx context.Context, projectID, id string) error {
 	return s.store.DeleteReward(ctx, projectID, id)
 }
 
 // apply checks `in` and copies it onto r.
-func (s *RewardService) apply(ctx context.Context, st RewardStore, projectID string, r *Reward, in RewardParams, create bool) error {
+func (s *Service) apply(ctx context.Context, st Store, projectID string, r *Reward, in Params, create bool) error {
 	if err := validate.Struct(in); err != nil {
 		return err
 	}
@@ -163,16 +165,16 @@ func (s *RewardService) apply(ctx context.Context, st RewardStore, projectID str
 		r.Name = *in.Name
 	}
 	if in.Stock != nil {
-		if r.Type != RewardMaterial {
+		if r.Type != TypeMaterial {
 			return promotype.InvalidPayload("Property .stock is allowed only for MATERIAL rewards")
 		}
 		r.Stock = promotype.ClonePtr(in.Stock)
 	}
 	if in.Attributes != nil {
-		if r.Type != RewardMaterial {
+		if r.Type != TypeMaterial {
 			return promotype.InvalidPayload("Property .attributes is allowed only for MATERIAL rewards")
 		}
-		r.Attributes = &RewardAttributes{ImageURL: promotype.ClonePtr(in.Attributes.ImageURL), Description: promotype.ClonePtr(in.Attributes.Description)}
+		r.Attributes = &Attributes{ImageURL: promotype.ClonePtr(in.Attributes.ImageURL), Description: promotype.ClonePtr(in.Attributes.Description)}
 	}
 	if in.Metadata != nil {
 		r.Metadata = in.Metadata.Clone()
@@ -181,16 +183,16 @@ func (s *RewardService) apply(ctx context.Context, st RewardStore, projectID str
 }
 
 // typeOf returns the reward type that the one shape given stands for.
-func (p *RewardParameters) typeOf() (RewardType, error) {
-	n, t := 0, RewardType("")
+func (p *Parameters) typeOf() (Type, error) {
+	n, t := 0, Type("")
 	if p.Campaign != nil {
-		n, t = n+1, RewardCampaign
+		n, t = n+1, TypeCampaign
 	}
 	if p.Coin != nil {
-		n, t = n+1, RewardCoin
+		n, t = n+1, TypeCoin
 	}
 	if p.Product != nil {
-		n, t = n+1, RewardMaterial
+		n, t = n+1, TypeMaterial
 	}
 	if n != 1 {
 		return "", promotype.InvalidPayload("Property .parameters must have exactly one of the properties 'campaign', 'coin', 'product'")
@@ -198,11 +200,11 @@ func (p *RewardParameters) typeOf() (RewardType, error) {
 	return t, nil
 }
 
-func (p *RewardParameters) clone() RewardParameters {
+func (p *Parameters) clone() Parameters {
 	return (&Reward{Parameters: *p}).Clone().Parameters
 }
 
-func (s *RewardService) checkParameters(ctx context.Context, st RewardStore, projectID string, p *RewardParameters) error {
+func (s *Service) checkParameters(ctx context.Context, st Store, projectID string, p *Parameters) error {
 	switch {
 	case p.Campaign != nil:
 		c := p.Campaign
@@ -213,7 +215,7 @@ func (s *RewardService) checkParameters(ctx context.Context, st RewardStore, pro
 			}
 		case "GIFT_VOUCHERS", "LOYALTY_PROGRAM":
 			if c.Balance == nil || *c.Balance <= 0 {
-				return promotype.Newf(http.StatusBadRequest, "invalid_balance", "Invalid balance", "Property 'parameters.campaign.balance' must be greater than zero for campaign type: %s", c.Type)
+				return promotype.BadRequest("invalid_balance", "Invalid balance", "Property 'parameters.campaign.balance' must be greater than zero for campaign type: %s", c.Type)
 			}
 		}
 	case p.Coin != nil:

@@ -3,10 +3,11 @@ package discount
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/google/go-cmp/cmp"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
