@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +15,10 @@ import (
 // status. An error that is not a *promotype.Error is logged and answered with
 // a bare 500 internal_error: its text may hold internals and is never sent.
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, context.Canceled) && errors.Is(r.Context().Err(), context.Canceled) {
+		s.clientClosed(w, r, err)
+		return
+	}
 	var pe *promotype.Error
 	known := errors.As(err, &pe)
 	e := *promotype.AsError(err) // a copy: the request id must not leak into a shared value
@@ -30,6 +35,28 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	e.RequestID = requestIDOf(w)
 	s.writeJSON(w, r, e.Code, &e)
+}
+
+// statusClientClosedRequest is the status (nginx's 499) recorded when the
+// client closed the connection before its answer was ready: no server
+// error, and nobody reads the answer.
+const statusClientClosedRequest = 499
+
+// clientClosed handles an error caused by the client going away: it is
+// logged at debug level as what it is, not as a failed request, and
+// answered with 499 (for the access log and the metrics; the client is
+// gone).
+func (s *server) clientClosed(w http.ResponseWriter, r *http.Request, err error) {
+	s.logger.LogAttrs(r.Context(), slog.LevelDebug, "httpadapter: client closed request",
+		slog.String("request_id", requestIDOf(w)),
+		slog.String("method", r.Method),
+		slog.String("path", r.URL.Path),
+		slog.Int("status", statusClientClosedRequest),
+		slog.Any("error", err))
+	e := promotype.Newf(statusClientClosedRequest, "client_closed_request", "Client closed request",
+		"The client closed the connection before the answer was ready")
+	e.RequestID = requestIDOf(w)
+	s.writeJSON(w, r, e.Code, e)
 }
 
 // errNotFoundRoute is the 404 of a path no route serves.
