@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/promoengine/promo"
 )
@@ -14,6 +15,7 @@ type server struct {
 	logger    *slog.Logger
 	maxBody   int64
 	requestID func() string
+	authLimit *failLimiter // nil: no limit
 	mux       *http.ServeMux
 }
 
@@ -25,6 +27,7 @@ func New(engine *promo.Engine, opts ...Option) http.Handler {
 		logger:    engine.Logger(),
 		maxBody:   DefaultMaxBodyBytes,
 		requestID: newRequestID,
+		authLimit: newFailLimiter(AuthFailureLimit{}, time.Now),
 	}
 	for _, o := range opts {
 		o(s)
