@@ -103,7 +103,7 @@ func (s *CampaignService) Create(ctx context.Context, projectID string, in campa
 		return nil, err
 	}
 	e.wakeRunner()
-	e.promotionsChanged(projectID)
+	e.env.Change(projectID)
 	c, err := e.promos.campaigns.Present(ctx, e.store, out, true)
 	if err != nil {
 		return nil, err
@@ -161,7 +161,7 @@ func (s *CampaignService) Update(ctx context.Context, projectID, ref string, in 
 		return nil, err
 	}
 	e.wakeRunner()
-	e.promotionsChanged(projectID)
+	e.env.Change(projectID)
 	c, err := e.promos.campaigns.Present(ctx, e.store, out, true)
 	if err != nil {
 		return nil, err
@@ -196,13 +196,13 @@ func (s *CampaignService) Delete(ctx context.Context, projectID, ref string, for
 		return nil, err
 	}
 	e.wakeRunner()
-	e.promotionsChanged(projectID)
+	e.env.Change(projectID)
 	return &ActionRef{AsyncActionID: a.ID}, nil
 }
 
 // Enable sets the campaign with id or name ref active.
 func (s *CampaignService) Enable(ctx context.Context, projectID, ref string) (*campaign.Campaign, error) {
-	defer s.e.promotionsChanged(projectID)
+	defer s.e.env.Change(projectID)
 	c, err := s.e.promos.campaigns.SetActive(ctx, projectID, ref, true)
 	if err != nil {
 		return nil, err
@@ -212,7 +212,7 @@ func (s *CampaignService) Enable(ctx context.Context, projectID, ref string) (*c
 
 // Disable sets the campaign with id or name ref inactive.
 func (s *CampaignService) Disable(ctx context.Context, projectID, ref string) (*campaign.Campaign, error) {
-	defer s.e.promotionsChanged(projectID)
+	defer s.e.env.Change(projectID)
 	c, err := s.e.promos.campaigns.SetActive(ctx, projectID, ref, false)
 	if err != nil {
 		return nil, err

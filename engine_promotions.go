@@ -44,8 +44,7 @@ func (e *Engine) wirePromotions() {
 	p.cache = map[string]*snapshotEntry{}
 	rules := rule.NewService(e.store, storage.TxFor(e.store, func(s storage.Tx) rule.Store { return s }), e.env, e.resolveRelated)
 	p.tiers = campaign.NewTierService(e.store, storage.TxFor(e.store, func(s storage.Tx) campaign.TierServiceStore { return s }),
-		e.env, e.promos.campaigns, rules, e.promotionsChanged)
-	e.ruleSvc.rules.OnChange(e.promotionsChanged)
+		e.env, e.promos.campaigns, rules)
 	p.stacks = campaign.NewStackService(e.store, storage.TxFor(e.store, func(s storage.Tx) campaign.StackServiceStore { return s }),
 		e.env, e.promos.campaigns)
 }

@@ -11,6 +11,7 @@ type settingsServices struct {
 	metadataSchemas *project.MetadataSchemaService
 	eventSchemas    *project.CustomEventSchemaService
 	branding        *project.BrandingService
+	events          *project.CustomEventService
 }
 
 // Webhooks is the webhook configurations API.
@@ -26,3 +27,6 @@ func (e *Engine) CustomEventSchemas() *project.CustomEventSchemaService {
 
 // Branding is the brand configuration API.
 func (e *Engine) Branding() *project.BrandingService { return e.settings.branding }
+
+// CustomEvents is the custom events API (POST /v1/events).
+func (e *Engine) CustomEvents() *project.CustomEventService { return e.settings.events }

@@ -47,6 +47,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 		o(&cfg)
 	}
 	e := &Engine{store: store, env: cfg.env, logger: cfg.logger}
+	e.env.Changed = e.promotionsChanged
 	// Metadata schemas first: every other service checks metadata through
 	// the env's hook, which reads them.
 	e.settings.metadataSchemas = project.NewMetadataSchemaService(store, e.env)
@@ -55,6 +56,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.webhooks.policy = cfg.webhookTargets
 	e.settings.eventSchemas = project.NewCustomEventSchemaService(store, e.env)
 	e.settings.branding = project.NewBrandingService(store, e.env)
+	e.settings.events = project.NewCustomEventService(store, storage.TxFor(store, func(s storage.Tx) project.CustomEventStore { return s }), e.env)
 	e.catalog = catalog.NewService(store, storage.TxFor(store, func(s storage.Tx) catalog.Store { return s }), e.env)
 	e.locations = location.NewService(store, e.env)
 	e.rewards = reward.NewService(store, storage.TxFor(store, func(s storage.Tx) reward.Store { return s }), e.env)

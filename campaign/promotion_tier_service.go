@@ -43,17 +43,13 @@ type TierService struct {
 	env       promotype.Env
 	campaigns *Service
 	rules     *rule.Service
-	changed   func(projectID string)
 }
 
 // NewTierService returns a tier service; campaigns resolves campaigns and
-// categories, rules assigns validation rules; changed (may be nil) is told
+// categories, rules assigns validation rules; env.Change is told
 // of every successful write.
-func NewTierService(store TierServiceStore, tx promotype.TxFunc[TierServiceStore], env promotype.Env, campaigns *Service, rules *rule.Service, changed func(projectID string)) *TierService {
-	if changed == nil {
-		changed = func(string) {}
-	}
-	return &TierService{store: store, tx: tx, env: env, campaigns: campaigns, rules: rules, changed: changed}
+func NewTierService(store TierServiceStore, tx promotype.TxFunc[TierServiceStore], env promotype.Env, campaigns *Service, rules *rule.Service) *TierService {
+	return &TierService{store: store, tx: tx, env: env, campaigns: campaigns, rules: rules}
 }
 
 // TierListParams are the parameters of the tier lists.
@@ -84,7 +80,7 @@ func (s *TierService) Create(ctx context.Context, projectID, campaignRef string,
 	if err != nil {
 		return nil, err
 	}
-	s.changed(projectID)
+	s.env.Change(projectID)
 	return presentTier(ctx, s.store, out)
 }
 
@@ -306,7 +302,7 @@ func (s *TierService) Update(ctx context.Context, projectID, id string, in TierP
 	if err != nil {
 		return nil, err
 	}
-	s.changed(projectID)
+	s.env.Change(projectID)
 	return presentTier(ctx, s.store, out)
 }
 
@@ -329,7 +325,7 @@ func (s *TierService) SetActive(ctx context.Context, projectID, id string, activ
 	if err != nil {
 		return nil, err
 	}
-	s.changed(projectID)
+	s.env.Change(projectID)
 	return presentTier(ctx, s.store, out)
 }
 
@@ -350,7 +346,7 @@ func (s *TierService) Delete(ctx context.Context, projectID, id string) error {
 		return s.deleteTier(ctx, st, t)
 	})
 	if err == nil {
-		s.changed(projectID)
+		s.env.Change(projectID)
 	}
 	return err
 }

@@ -3,7 +3,6 @@ package httpadapter
 import (
 	"net/http"
 
-	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/webhook"
 )
@@ -15,8 +14,8 @@ func (s *server) settingsRoutes() []route {
 	wh, ms, es, br := s.engine.Webhooks(), s.engine.MetadataSchemas(), s.engine.CustomEventSchemas(), s.engine.Branding()
 	return []route{
 		// Custom events (scope events).
-		{http.MethodPost, "/v1/events", appKey, withBody(func(c *call, in promo.EventParams) (*promo.Event, error) {
-			return s.engine.TrackEvent(c.ctx(), c.projectID, in)
+		{http.MethodPost, "/v1/events", appKey, withBody(func(c *call, in project.TrackParams) (*project.Tracked, error) {
+			return s.engine.CustomEvents().Track(c.ctx(), c.projectID, in)
 		})},
 
 		{http.MethodPost, mp + "/webhooks", managementKey, withBody(func(c *call, in webhook.Params) (*webhook.Webhook, error) {

@@ -161,7 +161,7 @@ func TestCustomEvents(t *testing.T) {
 		{"metadata_bad_type", req{method: http.MethodPost, target: "/v1/events", body: `{"event":"sign-up","customer":{"source_id":"bob"},"metadata":{"plan":"pro","seats":"many"}}`}, 400},
 		{"refused_event_stored_no_customer", req{method: http.MethodGet, target: "/v1/customers/bob"}, 404},
 	})
-	events, err := h.engine.ListEvents(t.Context(), h.project.ID, promotype.ListParams{})
+	events, err := h.engine.CustomEvents().List(t.Context(), h.project.ID, promotype.ListParams{})
 	if err != nil {
 		t.Fatal(err)
 	}

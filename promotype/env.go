@@ -17,6 +17,19 @@ type Env struct {
 	// metadata_validation_failed). Nil means no check. Services call it
 	// through CheckMeta, outside their transactions.
 	CheckMetadata func(ctx context.Context, projectID, relatedObject string, m Metadata) error
+	// Changed is told, after the commit, of every write that can change
+	// the answer of a validation in the project: campaigns, tiers, stacks,
+	// validation rules and assignments, catalog prices, the project's time
+	// zone. The engine points it at the promotion cache. Nil means nobody
+	// listens. Services call it through Change.
+	Changed func(projectID string)
+}
+
+// Change tells env.Changed, when it is set, that projectID changed.
+func (e Env) Change(projectID string) {
+	if e.Changed != nil {
+		e.Changed(projectID)
+	}
 }
 
 // CheckMeta runs env.CheckMetadata when it is set.

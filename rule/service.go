@@ -30,17 +30,6 @@ type Service struct {
 	tx      promotype.TxFunc[Store]
 	env     promotype.Env
 	related RelatedResolver
-	changed func(projectID string) // told of writes that can change validation
-}
-
-// OnChange sets f to be told of every rule update or delete and every
-// assignment change made through s (cached validation data goes stale).
-func (s *Service) OnChange(f func(projectID string)) { s.changed = f }
-
-func (s *Service) notify(projectID string) {
-	if s.changed != nil {
-		s.changed(projectID)
-	}
 }
 
 // NewService returns a validation rule service.
@@ -120,13 +109,13 @@ func (s *Service) Update(ctx context.Context, projectID, id string, in Params) (
 	if err != nil {
 		return nil, err
 	}
-	s.notify(projectID)
+	s.env.Change(projectID)
 	return out.normalize(), nil
 }
 
 // Delete removes a rule and its assignments.
 func (s *Service) Delete(ctx context.Context, projectID, id string) error {
-	defer s.notify(projectID)
+	defer s.env.Change(projectID)
 	return s.tx(ctx, func(ctx context.Context, st Store) error {
 		r, err := st.GetValidationRule(ctx, projectID, id)
 		if err != nil {
@@ -174,7 +163,7 @@ func (s *Service) Assign(ctx context.Context, projectID, ruleID string, in Assig
 	if err != nil {
 		return nil, err
 	}
-	s.notify(projectID)
+	s.env.Change(projectID)
 	return out.normalize(), nil
 }
 
@@ -252,7 +241,7 @@ func (s *Service) UnassignObject(ctx context.Context, st Store, projectID string
 
 // Unassign deletes an assignment of a rule.
 func (s *Service) Unassign(ctx context.Context, projectID, ruleID, assignmentID string) error {
-	defer s.notify(projectID)
+	defer s.env.Change(projectID)
 	// The related object (for the event) is read before the transaction:
 	// the resolver reads through the engine's store.
 	var related any

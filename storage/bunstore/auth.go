@@ -2,17 +2,211 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"slices"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/promotype"
+	"github.com/uptrace/bun"
 )
 
-// Keys are global rows: an app key names its project; a management key
-// lists the projects it may manage.
+type tokenRow struct {
+	bun.BaseModel `bun:"table:promo_oauth_tokens,alias:t"`
+
+	TokenHash []byte     `bun:"token_hash,pk"`
+	ProjectID string     `bun:"project_id"`
+	ClientID  string     `bun:"client_id"`
+	Scope     string     `bun:"scope"`
+	CreatedAt time.Time  `bun:"created_at"`
+	ExpiresAt time.Time  `bun:"expires_at"`
+	RevokedAt *time.Time `bun:"revoked_at"`
+}
+
+func (r *tokenRow) domain() *auth.Token {
+	t := &auth.Token{ProjectID: r.ProjectID, ClientID: r.ClientID, Scope: r.Scope,
+		CreatedAt: domainTime(r.CreatedAt), ExpiresAt: domainTime(r.ExpiresAt), RevokedAt: domainTimePtr(r.RevokedAt)}
+	copy(t.Hash[:], r.TokenHash)
+	return t
+}
+
+// tokensLockKey is the first key of the transaction-scoped advisory lock
+// that serializes token issue and app key deletion in one project ("tokn");
+// the second is a hash of the project id.
+const tokensLockKey = 0x746f6b6e
+
+// authChannel is the NOTIFY channel of credential invalidations.
+const authChannel = "promo_auth"
+
+// notifyColumns is the select list that bumps nothing by itself but sends
+// the notification of one invalidation: the JSON payload names the schema
+// (the channel is shared by every schema of the database), the new
+// generation g, and the revoked token's hash t or the deleted app id a.
+const notifyColumns = `g.gen, pg_notify('` + authChannel + `', json_build_object('s', coalesce(current_schema(), ''), 'g', g.gen, %s)::text)::text`
+
+// inTx runs fn in a read-committed transaction of its own, or in the
+// transaction s is bound to. Read committed matters: every statement after
+// the advisory lock sees what the previous holder committed.
+func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, db bun.IDB) error) error {
+	switch s.db.(type) {
+	case bun.Tx, *bun.Tx:
+		return fn(ctx, s.db)
+	}
+	return s.db.RunInTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted}, func(ctx context.Context, tx bun.Tx) error {
+		return fn(ctx, tx)
+	})
+}
+
+// lockTokens takes the advisory lock of projectID's tokens until the
+// transaction ends.
+func lockTokens(ctx context.Context, db bun.IDB, projectID string) error {
+	if _, err := db.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, hashtext(?))", tokensLockKey, projectID); err != nil {
+		return fail("lock tokens", err, nil)
+	}
+	return nil
+}
+
+// InsertToken implements auth.Store: under the project's advisory lock, one
+// statement drops the project's expired tokens and inserts t if its app key
+// exists and the live count is below maxLive; when nothing was inserted, a
+// second query tells why.
+func (s *Store) InsertToken(ctx context.Context, t *auth.Token, maxLive int) error {
+	if !storableKeys(t.ProjectID, t.ClientID) {
+		return promotype.Unauthorized() // no such key can exist
+	}
+	if err := checkText("token", str("scope", t.Scope)); err != nil {
+		return err
+	}
+	return s.inTx(ctx, func(ctx context.Context, db bun.IDB) error {
+		if err := lockTokens(ctx, db, t.ProjectID); err != nil {
+			return err
+		}
+		created, expires := sqlTime(t.CreatedAt), sqlTime(t.ExpiresAt)
+		res, err := db.ExecContext(ctx, `WITH pruned AS (
+				DELETE FROM promo_oauth_tokens WHERE project_id = ? AND expires_at <= ?
+			)
+			INSERT INTO promo_oauth_tokens (token_hash, project_id, client_id, scope, created_at, expires_at, revoked_at)
+			SELECT ?, ?, ?, ?, ?, ?, NULL
+			WHERE EXISTS (SELECT 1 FROM promo_app_keys WHERE app_id = ? AND project_id = ?)
+			  AND (SELECT count(*) FROM promo_oauth_tokens
+			       WHERE project_id = ? AND revoked_at IS NULL AND expires_at > ?) < ?
+			ON CONFLICT DO NOTHING`,
+			t.ProjectID, created,
+			t.Hash[:], t.ProjectID, t.ClientID, t.Scope, created, expires,
+			t.ClientID, t.ProjectID,
+			t.ProjectID, created, maxLive)
+		if err != nil {
+			return fail("insert token", err, nil)
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			return nil
+		}
+		var why struct {
+			Key  bool `bun:"key"`
+			Hash bool `bun:"hash"`
+		}
+		err = db.NewRaw(`SELECT EXISTS (SELECT 1 FROM promo_app_keys WHERE app_id = ? AND project_id = ?) AS key,
+			EXISTS (SELECT 1 FROM promo_oauth_tokens WHERE token_hash = ?) AS hash`,
+			t.ClientID, t.ProjectID, t.Hash[:]).Scan(ctx, &why)
+		switch {
+		case err != nil:
+			return fail("insert token", err, nil)
+		case !why.Key:
+			return promotype.Unauthorized()
+		case why.Hash:
+			return promotype.Duplicate("token", "Duplicated token exists with this hash")
+		}
+		return auth.TokenLimitExceeded(maxLive)
+	})
+}
+
+// GetToken implements auth.Store.
+func (s *Store) GetToken(ctx context.Context, h auth.TokenHash) (*auth.Token, error) {
+	var row tokenRow
+	err := s.db.NewSelect().Model(&row).Where("token_hash = ?", h[:]).Scan(ctx)
+	if err != nil {
+		return nil, getErr("get token", err, func() error { return promotype.NotFound("token", "") })
+	}
+	return row.domain(), nil
+}
+
+// RevokeToken implements auth.Store in one statement: the revocation, the
+// generation bump and the notification commit together.
+func (s *Store) RevokeToken(ctx context.Context, projectID string, h auth.TokenHash, at promotype.Time) error {
+	if !storable(projectID) {
+		return promotype.NotFound("token", "")
+	}
+	n, err := countRows(ctx, s.db, `WITH r AS (
+			UPDATE promo_oauth_tokens SET revoked_at = ?
+			WHERE token_hash = ? AND project_id = ? AND revoked_at IS NULL AND expires_at > ?
+			RETURNING token_hash
+		), g AS (
+			UPDATE promo_auth_generation SET gen = gen + 1 WHERE EXISTS (SELECT 1 FROM r) RETURNING gen
+		)
+		SELECT `+notifyPayload("'t', encode(r.token_hash, 'hex')")+` FROM g, r`,
+		sqlTime(at), h[:], projectID, sqlTime(at))
+	if err != nil {
+		return fail("revoke token", err, nil)
+	}
+	if n == 0 {
+		return promotype.NotFound("token", "")
+	}
+	return nil
+}
+
+// DeleteAppKey implements auth.Store: under the project's token lock (so
+// no token of the key can be issued meanwhile), one statement deletes the
+// key, revokes its live tokens, bumps the generation and notifies.
+func (s *Store) DeleteAppKey(ctx context.Context, projectID, appID string, at promotype.Time) error {
+	notFound := func() error { return promotype.NotFound("app_key", appID) }
+	if !storableKeys(projectID, appID) {
+		return notFound()
+	}
+	return s.inTx(ctx, func(ctx context.Context, db bun.IDB) error {
+		if err := lockTokens(ctx, db, projectID); err != nil {
+			return err
+		}
+		n, err := countRows(ctx, db, `WITH k AS (
+				DELETE FROM promo_app_keys WHERE app_id = ? AND project_id = ? RETURNING app_id
+			), t AS (
+				UPDATE promo_oauth_tokens SET revoked_at = ?
+				WHERE client_id = ? AND project_id = ? AND revoked_at IS NULL AND expires_at > ?
+				  AND EXISTS (SELECT 1 FROM k)
+			), g AS (
+				UPDATE promo_auth_generation SET gen = gen + 1 WHERE EXISTS (SELECT 1 FROM k) RETURNING gen
+			)
+			SELECT `+notifyPayload("'a', k.app_id")+` FROM g, k`,
+			appID, projectID, sqlTime(at), appID, projectID, sqlTime(at))
+		if err != nil {
+			return fail("delete app key", err, nil)
+		}
+		if n == 0 {
+			return notFound()
+		}
+		return nil
+	})
+}
+
+// notifyPayload returns notifyColumns with the invalidation's own JSON
+// member (a key and a value expression).
+func notifyPayload(member string) string {
+	return fmt.Sprintf(notifyColumns, member)
+}
+
+// countRows runs a query and counts the rows it returns.
+func countRows(ctx context.Context, db bun.IDB, query string, args ...any) (int, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	return n, rows.Err()
+}
 
 type appKeyRow struct {
 	bun.BaseModel `bun:"table:promo_app_keys,alias:k"`
@@ -130,4 +324,13 @@ func (s *Store) UpdateManagementKey(ctx context.Context, k *auth.ManagementKey) 
 		return notFound()
 	}
 	return nil
+}
+
+// WatchCredentials implements auth.Store.
+func (s *Store) WatchCredentials(fn func(auth.Invalidation)) (current func() bool, stop func()) {
+	db, ok := s.db.(*bun.DB)
+	if !ok {
+		return neverCurrent, func() {}
+	}
+	return listenerFor(db.DB).subscribe(fn)
 }

@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
+	"github.com/uptrace/bun"
 )
 
 type orderRow struct {

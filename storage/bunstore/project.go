@@ -2,12 +2,12 @@ package bunstore
 
 import (
 	"context"
+	"encoding/json"
 	"time"
-
-	"github.com/uptrace/bun"
 
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/uptrace/bun"
 )
 
 type projectRow struct {
@@ -53,4 +53,300 @@ func (s *Store) GetProject(ctx context.Context, id string) (*project.Project, er
 		return nil, getErr("get project", err, notFound)
 	}
 	return row.domain(), nil
+}
+
+// docRow is a row of the settings tables (migration 0007): the resource as
+// a JSON document plus the columns it is found, ordered and kept unique by.
+type docRow struct {
+	bun.BaseModel `bun:"table:promo_webhooks,alias:d"`
+
+	ProjectID string          `bun:"project_id,pk"`
+	ID        string          `bun:"id,pk"`
+	Key       *string         `bun:"key"`
+	CreatedAt time.Time       `bun:"created_at"`
+	UpdatedAt *time.Time      `bun:"updated_at"`
+	Doc       json.RawMessage `bun:"doc,type:jsonb"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *docRow) listTotal() int { return r.Total }
+
+var docColumns = columns{"created_at": {"created_at", promotype.FieldTime}}
+
+// docTable maps one resource type to its table.
+type docTable[T any] struct {
+	table    string
+	resource string // for errors
+	// keys returns the row's columns (Doc is filled by the table).
+	keys func(v *T) docRow
+	// fill sets on a decoded document what its JSON leaves out.
+	fill     func(v *T, r *docRow)
+	notFound func(id string) error
+	dup      func(v *T) error
+}
+
+func (t docTable[T]) row(v *T) (*docRow, error) {
+	r := t.keys(v)
+	if err := checkText(t.resource, str("id", r.ID), str("project_id", r.ProjectID)); err != nil {
+		return nil, err
+	}
+	if r.Key != nil {
+		if err := checkText(t.resource, str("key", *r.Key)); err != nil {
+			return nil, err
+		}
+	}
+	doc, err := encodeJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	r.Doc = doc
+	return &r, nil
+}
+
+func (t docTable[T]) decode(r *docRow) (*T, error) {
+	v := new(T)
+	if err := decodeJSON(r.Doc, v); err != nil {
+		return nil, err
+	}
+	t.fill(v, r)
+	return v, nil
+}
+
+func (t docTable[T]) insert(ctx context.Context, db bun.IDB, v *T) error {
+	r, err := t.row(v)
+	if err != nil {
+		return err
+	}
+	dup := func() error { return t.dup(v) }
+	res, err := db.NewInsert().Model(r).ModelTableExpr(t.table).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return fail("insert "+t.resource, err, dup)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return dup()
+	}
+	return nil
+}
+
+func (t docTable[T]) get(ctx context.Context, db bun.IDB, projectID, where, arg string) (*T, error) {
+	if !storableKeys(projectID, arg) {
+		return nil, t.notFound(arg)
+	}
+	var r docRow
+	err := db.NewSelect().Model(&r).ModelTableExpr(t.table+" AS d").Where("d.project_id = ? AND d."+where+" = ?", projectID, arg).Scan(ctx)
+	if err != nil {
+		return nil, getErr("get "+t.resource, err, func() error { return t.notFound(arg) })
+	}
+	return t.decode(&r)
+}
+
+func (t docTable[T]) list(ctx context.Context, db bun.IDB, projectID string, q promotype.Query) ([]*T, int, error) {
+	if !storable(projectID) {
+		return []*T{}, 0, nil
+	}
+	rows, total, err := list[docRow](ctx, db, docColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.ModelTableExpr(t.table+" AS d").Where("d.project_id = ?", projectID)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*T, len(rows))
+	for i := range rows {
+		if out[i], err = t.decode(&rows[i]); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// update replaces the document and updated_at (never the key).
+func (t docTable[T]) update(ctx context.Context, db bun.IDB, v *T) error {
+	r, err := t.row(v)
+	if err != nil {
+		return err
+	}
+	res, err := db.NewUpdate().Model(r).ModelTableExpr(t.table+" AS d").Column("doc", "updated_at").WherePK().Exec(ctx)
+	if err != nil {
+		return fail("update "+t.resource, err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return t.notFound(r.ID)
+	}
+	return nil
+}
+
+func (t docTable[T]) delete(ctx context.Context, db bun.IDB, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return t.notFound(id)
+	}
+	res, err := db.NewDelete().Model((*docRow)(nil)).ModelTableExpr(t.table+" AS d").Where("d.project_id = ? AND d.id = ?", projectID, id).Exec(ctx)
+	if err != nil {
+		return fail("delete "+t.resource, err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return t.notFound(id)
+	}
+	return nil
+}
+
+func notFoundOf(resource string) func(string) error {
+	return func(id string) error { return promotype.NotFound(resource, id) }
+}
+
+var metadataSchemas = docTable[project.MetadataSchema]{
+	table: "promo_metadata_schemas", resource: "metadata_schema",
+	keys: func(m *project.MetadataSchema) docRow {
+		return docRow{ProjectID: m.ProjectID, ID: m.ID, Key: &m.RelatedObject, CreatedAt: sqlTime(m.CreatedAt), UpdatedAt: sqlTimePtr(m.UpdatedAt)}
+	},
+	fill: func(m *project.MetadataSchema, r *docRow) {
+		m.ProjectID, m.CreatedAt, m.UpdatedAt = r.ProjectID, domainTime(r.CreatedAt), domainTimePtr(r.UpdatedAt)
+		if r.Key != nil {
+			m.RelatedObject = *r.Key
+		}
+	},
+	notFound: notFoundOf("metadata_schema"),
+	dup: func(m *project.MetadataSchema) error {
+		return promotype.Duplicate("metadata_schema", "Duplicated metadata schema exists with related_object %s", m.RelatedObject)
+	},
+}
+
+var eventSchemas = docTable[project.CustomEventSchema]{
+	table: "promo_custom_event_schemas", resource: "custom_event_schema",
+	keys: func(c *project.CustomEventSchema) docRow {
+		return docRow{ProjectID: c.ProjectID, ID: c.ID, Key: &c.Name, CreatedAt: sqlTime(c.CreatedAt), UpdatedAt: sqlTimePtr(c.UpdatedAt)}
+	},
+	fill: func(c *project.CustomEventSchema, r *docRow) {
+		c.ProjectID, c.CreatedAt, c.UpdatedAt = r.ProjectID, domainTime(r.CreatedAt), domainTimePtr(r.UpdatedAt)
+		if r.Key != nil {
+			c.Name = *r.Key
+		}
+	},
+	notFound: notFoundOf("custom_event_schema"),
+	dup: func(c *project.CustomEventSchema) error {
+		return promotype.Duplicate("custom_event_schema", "Duplicated custom_event_schema exists with name %s", c.Name)
+	},
+}
+
+var brandingKey = "branding"
+
+var brandings = docTable[project.Branding]{
+	table: "promo_brandings", resource: "branding",
+	keys: func(b *project.Branding) docRow {
+		return docRow{ProjectID: b.ProjectID, ID: b.ID, Key: &brandingKey, CreatedAt: sqlTime(b.CreatedAt), UpdatedAt: sqlTimePtr(b.UpdatedAt)}
+	},
+	fill: func(b *project.Branding, r *docRow) {
+		b.ProjectID, b.CreatedAt, b.UpdatedAt = r.ProjectID, domainTime(r.CreatedAt), domainTimePtr(r.UpdatedAt)
+	},
+	notFound: notFoundOf("branding_details"),
+	dup:      func(*project.Branding) error { return project.ErrBrandingExists() },
+}
+
+var customEvents = docTable[project.CustomEvent]{
+	table: "promo_custom_events", resource: "event",
+	keys: func(e *project.CustomEvent) docRow {
+		return docRow{ProjectID: e.ProjectID, ID: e.ID, CreatedAt: sqlTime(e.CreatedAt)}
+	},
+	fill: func(e *project.CustomEvent, r *docRow) {
+		e.ProjectID, e.CreatedAt = r.ProjectID, domainTime(r.CreatedAt)
+	},
+	notFound: notFoundOf("event"),
+	dup: func(e *project.CustomEvent) error {
+		return promotype.Duplicate("event", "Duplicated event exists with id %s", e.ID)
+	},
+}
+
+// InsertMetadataSchema implements project.SettingsStore.
+func (s *Store) InsertMetadataSchema(ctx context.Context, m *project.MetadataSchema) error {
+	return metadataSchemas.insert(ctx, s.db, m)
+}
+
+// GetMetadataSchema implements project.SettingsStore.
+func (s *Store) GetMetadataSchema(ctx context.Context, projectID, id string) (*project.MetadataSchema, error) {
+	return metadataSchemas.get(ctx, s.db, projectID, "id", id)
+}
+
+// FindMetadataSchema implements project.SettingsStore.
+func (s *Store) FindMetadataSchema(ctx context.Context, projectID, relatedObject string) (*project.MetadataSchema, error) {
+	return metadataSchemas.get(ctx, s.db, projectID, "key", relatedObject)
+}
+
+// ListMetadataSchemas implements project.SettingsStore.
+func (s *Store) ListMetadataSchemas(ctx context.Context, projectID string, q promotype.Query) ([]*project.MetadataSchema, int, error) {
+	return metadataSchemas.list(ctx, s.db, projectID, q)
+}
+
+// UpdateMetadataSchema implements project.SettingsStore.
+func (s *Store) UpdateMetadataSchema(ctx context.Context, m *project.MetadataSchema) error {
+	return metadataSchemas.update(ctx, s.db, m)
+}
+
+// DeleteMetadataSchema implements project.SettingsStore.
+func (s *Store) DeleteMetadataSchema(ctx context.Context, projectID, id string) error {
+	return metadataSchemas.delete(ctx, s.db, projectID, id)
+}
+
+// InsertCustomEventSchema implements project.SettingsStore.
+func (s *Store) InsertCustomEventSchema(ctx context.Context, c *project.CustomEventSchema) error {
+	return eventSchemas.insert(ctx, s.db, c)
+}
+
+// GetCustomEventSchema implements project.SettingsStore.
+func (s *Store) GetCustomEventSchema(ctx context.Context, projectID, id string) (*project.CustomEventSchema, error) {
+	return eventSchemas.get(ctx, s.db, projectID, "id", id)
+}
+
+// FindCustomEventSchema implements project.SettingsStore.
+func (s *Store) FindCustomEventSchema(ctx context.Context, projectID, name string) (*project.CustomEventSchema, error) {
+	return eventSchemas.get(ctx, s.db, projectID, "key", name)
+}
+
+// ListCustomEventSchemas implements project.SettingsStore.
+func (s *Store) ListCustomEventSchemas(ctx context.Context, projectID string, q promotype.Query) ([]*project.CustomEventSchema, int, error) {
+	return eventSchemas.list(ctx, s.db, projectID, q)
+}
+
+// UpdateCustomEventSchema implements project.SettingsStore.
+func (s *Store) UpdateCustomEventSchema(ctx context.Context, c *project.CustomEventSchema) error {
+	return eventSchemas.update(ctx, s.db, c)
+}
+
+// DeleteCustomEventSchema implements project.SettingsStore.
+func (s *Store) DeleteCustomEventSchema(ctx context.Context, projectID, id string) error {
+	return eventSchemas.delete(ctx, s.db, projectID, id)
+}
+
+// InsertBranding implements project.SettingsStore.
+func (s *Store) InsertBranding(ctx context.Context, b *project.Branding) error {
+	return brandings.insert(ctx, s.db, b)
+}
+
+// GetBranding implements project.SettingsStore.
+func (s *Store) GetBranding(ctx context.Context, projectID, id string) (*project.Branding, error) {
+	return brandings.get(ctx, s.db, projectID, "id", id)
+}
+
+// ListBrandings implements project.SettingsStore.
+func (s *Store) ListBrandings(ctx context.Context, projectID string, q promotype.Query) ([]*project.Branding, int, error) {
+	return brandings.list(ctx, s.db, projectID, q)
+}
+
+// UpdateBranding implements project.SettingsStore.
+func (s *Store) UpdateBranding(ctx context.Context, b *project.Branding) error {
+	return brandings.update(ctx, s.db, b)
+}
+
+// DeleteBranding implements project.SettingsStore.
+func (s *Store) DeleteBranding(ctx context.Context, projectID, id string) error {
+	return brandings.delete(ctx, s.db, projectID, id)
+}
+
+// InsertCustomEvent implements project.SettingsStore.
+func (s *Store) InsertCustomEvent(ctx context.Context, e *project.CustomEvent) error {
+	return customEvents.insert(ctx, s.db, e)
+}
+
+// ListCustomEvents implements project.SettingsStore.
+func (s *Store) ListCustomEvents(ctx context.Context, projectID string, q promotype.Query) ([]*project.CustomEvent, int, error) {
+	return customEvents.list(ctx, s.db, projectID, q)
 }

@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/reward"
+	"github.com/uptrace/bun"
 )
 
 type rewardRow struct {

@@ -7,12 +7,11 @@ import (
 	"errors"
 	"time"
 
-	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
-
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/voucher"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 )
 
 type voucherRow struct {

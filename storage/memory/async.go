@@ -13,10 +13,10 @@ func asyncID(a *project.AsyncAction) string                          { return a.
 // InsertAsyncAction implements project.AsyncStore.
 func (s *Store) InsertAsyncAction(_ context.Context, a *project.AsyncAction) error {
 	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.promos.actions.get(a.ProjectID, a.ID); ok {
+		if _, ok := d.campaigns.actions.get(a.ProjectID, a.ID); ok {
 			return promotype.Duplicate("async_action", "Duplicated async_action exists with id %s", a.ID)
 		}
-		d.promos.actions.put(u, a.ProjectID, a.ID, a.Clone())
+		d.campaigns.actions.put(u, a.ProjectID, a.ID, a.Clone())
 		return nil
 	})
 }
@@ -24,7 +24,7 @@ func (s *Store) InsertAsyncAction(_ context.Context, a *project.AsyncAction) err
 // GetAsyncAction implements project.AsyncStore.
 func (s *Store) GetAsyncAction(_ context.Context, projectID, id string) (out *project.AsyncAction, err error) {
 	s.read(func(d *data) {
-		a, ok := d.promos.actions.get(projectID, id)
+		a, ok := d.campaigns.actions.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("async_action", id)
 			return
@@ -37,7 +37,7 @@ func (s *Store) GetAsyncAction(_ context.Context, projectID, id string) (out *pr
 // ListAsyncActions implements project.AsyncStore.
 func (s *Store) ListAsyncActions(_ context.Context, projectID string, q promotype.Query) (out []*project.AsyncAction, total int, err error) {
 	s.read(func(d *data) {
-		out, total = list(d.promos.actions.rows[projectID], q, asyncField, asyncID, nil, (*project.AsyncAction).Clone)
+		out, total = list(d.campaigns.actions.rows[projectID], q, asyncField, asyncID, nil, (*project.AsyncAction).Clone)
 	})
 	return out, total, nil
 }
@@ -58,7 +58,7 @@ func claimable(a *project.AsyncAction, now promotype.Time) bool {
 func (s *Store) ClaimAsyncAction(_ context.Context, owner string, now, until promotype.Time) (out *project.AsyncAction, err error) {
 	oldest := func(d *data) *project.AsyncAction {
 		var best *project.AsyncAction
-		for _, rows := range d.promos.actions.rows {
+		for _, rows := range d.campaigns.actions.rows {
 			for _, a := range rows {
 				if !claimable(a, now) {
 					continue
@@ -90,7 +90,7 @@ func (s *Store) ClaimAsyncAction(_ context.Context, owner string, now, until pro
 			c.StartedAt = now.Ptr()
 		}
 		c.UpdatedAt = now.Ptr()
-		d.promos.actions.put(u, c.ProjectID, c.ID, c)
+		d.campaigns.actions.put(u, c.ProjectID, c.ID, c)
 		out = c.Clone()
 		return nil
 	})
@@ -101,7 +101,7 @@ func (s *Store) ClaimAsyncAction(_ context.Context, owner string, now, until pro
 // store's lock keeps the lease as it is until the end.
 func (s *Store) LockAsyncAction(_ context.Context, projectID, id, owner string) (out *project.AsyncAction, err error) {
 	s.read(func(d *data) {
-		a, ok := d.promos.actions.get(projectID, id)
+		a, ok := d.campaigns.actions.get(projectID, id)
 		switch {
 		case !ok:
 			err = promotype.NotFound("async_action", id)
@@ -117,10 +117,10 @@ func (s *Store) LockAsyncAction(_ context.Context, projectID, id, owner string) 
 // UpdateAsyncAction implements project.AsyncStore.
 func (s *Store) UpdateAsyncAction(_ context.Context, a *project.AsyncAction) error {
 	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.promos.actions.get(a.ProjectID, a.ID); !ok {
+		if _, ok := d.campaigns.actions.get(a.ProjectID, a.ID); !ok {
 			return promotype.NotFound("async_action", a.ID)
 		}
-		d.promos.actions.put(u, a.ProjectID, a.ID, a.Clone())
+		d.campaigns.actions.put(u, a.ProjectID, a.ID, a.Clone())
 		return nil
 	})
 }

@@ -2,14 +2,11 @@ package memory
 
 import (
 	"context"
-	"slices"
 
-	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/webhook"
 )
-
-// Projects and keys are global rows: they live under the "" project key.
 
 // InsertProject implements project.Store.
 func (s *Store) InsertProject(_ context.Context, p *project.Project) error {
@@ -37,72 +34,264 @@ func (s *Store) GetProject(_ context.Context, id string) (out *project.Project, 
 	return out, err
 }
 
-// InsertAppKey implements auth.Store.
-func (s *Store) InsertAppKey(_ context.Context, k *auth.AppKey) error {
+// settingsData holds webhook configurations and the project settings.
+type settingsData struct {
+	webhooks     table[webhook.Webhook]
+	metaSchemas  table[project.MetadataSchema]
+	eventSchemas table[project.CustomEventSchema]
+	brandings    table[project.Branding]
+	events       table[project.CustomEvent]
+	metaObjects  index // related_object → schema id
+	eventNames   index // name → schema id
+}
+
+func newSettingsData() settingsData {
+	return settingsData{
+		webhooks:     newTable[webhook.Webhook](),
+		metaSchemas:  newTable[project.MetadataSchema](),
+		eventSchemas: newTable[project.CustomEventSchema](),
+		brandings:    newTable[project.Branding](),
+		events:       newTable[project.CustomEvent](),
+		metaObjects:  index{},
+		eventNames:   index{},
+	}
+}
+
+// fielder is a row with filterable fields.
+type fielder interface{ Field(string) promotype.Value }
+
+func rowField[V any, P interface {
+	*V
+	fielder
+}](v *V, name string) promotype.Value {
+	return P(v).Field(name)
+}
+
+// InsertMetadataSchema implements project.SettingsStore.
+func (s *Store) InsertMetadataSchema(_ context.Context, m *project.MetadataSchema) error {
 	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.appKeys.get("", k.AppID); ok {
-			return promotype.Duplicate("app_key", "Duplicated application key exists with id %s", k.AppID)
+		if _, ok := d.settings.metaObjects[[2]string{m.ProjectID, m.RelatedObject}]; ok {
+			return promotype.Duplicate("metadata_schema", "Duplicated metadata schema exists with related_object %s", m.RelatedObject)
 		}
-		c := *k
-		c.SecretHash = slices.Clone(k.SecretHash)
-		d.appKeys.put(u, "", k.AppID, &c)
+		if _, ok := d.settings.metaSchemas.get(m.ProjectID, m.ID); ok {
+			return promotype.Duplicate("metadata_schema", "Duplicated metadata schema exists with id %s", m.ID)
+		}
+		d.settings.metaSchemas.put(u, m.ProjectID, m.ID, m.Clone())
+		d.settings.metaObjects.set(u, m.ProjectID, m.RelatedObject, m.ID)
 		return nil
 	})
 }
 
-// GetAppKey implements auth.Store.
-func (s *Store) GetAppKey(_ context.Context, appID string) (out *auth.AppKey, err error) {
+// GetMetadataSchema implements project.SettingsStore.
+func (s *Store) GetMetadataSchema(_ context.Context, projectID, id string) (out *project.MetadataSchema, err error) {
 	s.read(func(d *data) {
-		k, ok := d.appKeys.get("", appID)
+		m, ok := d.settings.metaSchemas.get(projectID, id)
 		if !ok {
-			err = promotype.NotFound("app_key", appID)
+			err = promotype.NotFound("metadata_schema", id)
 			return
 		}
-		c := *k
-		c.SecretHash = slices.Clone(k.SecretHash)
-		out = &c
+		out = m.Clone()
 	})
 	return out, err
 }
 
-// InsertManagementKey implements auth.Store.
-func (s *Store) InsertManagementKey(_ context.Context, k *auth.ManagementKey) error {
-	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.mgmtKeys.get("", k.ID); ok {
-			return promotype.Duplicate("management_key", "Duplicated management key exists with id %s", k.ID)
-		}
-		d.mgmtKeys.put(u, "", k.ID, cloneMgmt(k))
-		return nil
-	})
-}
-
-// GetManagementKey implements auth.Store.
-func (s *Store) GetManagementKey(_ context.Context, id string) (out *auth.ManagementKey, err error) {
+// FindMetadataSchema implements project.SettingsStore.
+func (s *Store) FindMetadataSchema(_ context.Context, projectID, relatedObject string) (out *project.MetadataSchema, err error) {
 	s.read(func(d *data) {
-		k, ok := d.mgmtKeys.get("", id)
-		if !ok {
-			err = promotype.NotFound("management_key", id)
+		id, ok := d.settings.metaObjects[[2]string{projectID, relatedObject}]
+		m, found := d.settings.metaSchemas.get(projectID, id)
+		if !ok || !found {
+			err = promotype.NotFound("metadata_schema", relatedObject)
 			return
 		}
-		out = cloneMgmt(k)
+		out = m.Clone()
 	})
 	return out, err
 }
 
-// UpdateManagementKey implements auth.Store.
-func (s *Store) UpdateManagementKey(_ context.Context, k *auth.ManagementKey) error {
+// ListMetadataSchemas implements project.SettingsStore.
+func (s *Store) ListMetadataSchemas(_ context.Context, projectID string, q promotype.Query) (out []*project.MetadataSchema, total int, err error) {
+	s.read(func(d *data) {
+		out, total = list(d.settings.metaSchemas.rows[projectID], q, rowField[project.MetadataSchema], func(m *project.MetadataSchema) string { return m.ID }, nil, (*project.MetadataSchema).Clone)
+	})
+	return out, total, nil
+}
+
+// UpdateMetadataSchema implements project.SettingsStore (related_object
+// does not change).
+func (s *Store) UpdateMetadataSchema(_ context.Context, m *project.MetadataSchema) error {
 	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.mgmtKeys.get("", k.ID); !ok {
-			return promotype.NotFound("management_key", k.ID)
+		old, ok := d.settings.metaSchemas.get(m.ProjectID, m.ID)
+		if !ok {
+			return promotype.NotFound("metadata_schema", m.ID)
 		}
-		d.mgmtKeys.put(u, "", k.ID, cloneMgmt(k))
+		c := m.Clone()
+		c.RelatedObject = old.RelatedObject
+		d.settings.metaSchemas.put(u, m.ProjectID, m.ID, c)
 		return nil
 	})
 }
 
-func cloneMgmt(k *auth.ManagementKey) *auth.ManagementKey {
-	c := *k
-	c.SecretHash = slices.Clone(k.SecretHash)
-	c.ProjectIDs = slices.Clone(k.ProjectIDs)
-	return &c
+// DeleteMetadataSchema implements project.SettingsStore.
+func (s *Store) DeleteMetadataSchema(_ context.Context, projectID, id string) error {
+	return s.write(func(d *data, u *undo) error {
+		m, ok := d.settings.metaSchemas.get(projectID, id)
+		if !ok {
+			return promotype.NotFound("metadata_schema", id)
+		}
+		d.settings.metaObjects.unset(u, projectID, m.RelatedObject)
+		d.settings.metaSchemas.del(u, projectID, id)
+		return nil
+	})
+}
+
+// InsertCustomEventSchema implements project.SettingsStore.
+func (s *Store) InsertCustomEventSchema(_ context.Context, c *project.CustomEventSchema) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.settings.eventNames[[2]string{c.ProjectID, c.Name}]; ok {
+			return promotype.Duplicate("custom_event_schema", "Duplicated custom_event_schema exists with name %s", c.Name)
+		}
+		if _, ok := d.settings.eventSchemas.get(c.ProjectID, c.ID); ok {
+			return promotype.Duplicate("custom_event_schema", "Duplicated custom_event_schema exists with id %s", c.ID)
+		}
+		d.settings.eventSchemas.put(u, c.ProjectID, c.ID, c.Clone())
+		d.settings.eventNames.set(u, c.ProjectID, c.Name, c.ID)
+		return nil
+	})
+}
+
+// GetCustomEventSchema implements project.SettingsStore.
+func (s *Store) GetCustomEventSchema(_ context.Context, projectID, id string) (out *project.CustomEventSchema, err error) {
+	s.read(func(d *data) {
+		c, ok := d.settings.eventSchemas.get(projectID, id)
+		if !ok {
+			err = promotype.NotFound("custom_event_schema", id)
+			return
+		}
+		out = c.Clone()
+	})
+	return out, err
+}
+
+// FindCustomEventSchema implements project.SettingsStore.
+func (s *Store) FindCustomEventSchema(_ context.Context, projectID, name string) (out *project.CustomEventSchema, err error) {
+	s.read(func(d *data) {
+		id, ok := d.settings.eventNames[[2]string{projectID, name}]
+		c, found := d.settings.eventSchemas.get(projectID, id)
+		if !ok || !found {
+			err = promotype.NotFound("custom_event_schema", name)
+			return
+		}
+		out = c.Clone()
+	})
+	return out, err
+}
+
+// ListCustomEventSchemas implements project.SettingsStore.
+func (s *Store) ListCustomEventSchemas(_ context.Context, projectID string, q promotype.Query) (out []*project.CustomEventSchema, total int, err error) {
+	s.read(func(d *data) {
+		out, total = list(d.settings.eventSchemas.rows[projectID], q, rowField[project.CustomEventSchema], func(c *project.CustomEventSchema) string { return c.ID }, nil, (*project.CustomEventSchema).Clone)
+	})
+	return out, total, nil
+}
+
+// UpdateCustomEventSchema implements project.SettingsStore (the name does
+// not change).
+func (s *Store) UpdateCustomEventSchema(_ context.Context, c *project.CustomEventSchema) error {
+	return s.write(func(d *data, u *undo) error {
+		old, ok := d.settings.eventSchemas.get(c.ProjectID, c.ID)
+		if !ok {
+			return promotype.NotFound("custom_event_schema", c.ID)
+		}
+		n := c.Clone()
+		n.Name = old.Name
+		d.settings.eventSchemas.put(u, c.ProjectID, c.ID, n)
+		return nil
+	})
+}
+
+// DeleteCustomEventSchema implements project.SettingsStore.
+func (s *Store) DeleteCustomEventSchema(_ context.Context, projectID, id string) error {
+	return s.write(func(d *data, u *undo) error {
+		c, ok := d.settings.eventSchemas.get(projectID, id)
+		if !ok {
+			return promotype.NotFound("custom_event_schema", id)
+		}
+		d.settings.eventNames.unset(u, projectID, c.Name)
+		d.settings.eventSchemas.del(u, projectID, id)
+		return nil
+	})
+}
+
+// InsertBranding implements project.SettingsStore.
+func (s *Store) InsertBranding(_ context.Context, b *project.Branding) error {
+	return s.write(func(d *data, u *undo) error {
+		if len(d.settings.brandings.rows[b.ProjectID]) > 0 {
+			return project.ErrBrandingExists()
+		}
+		d.settings.brandings.put(u, b.ProjectID, b.ID, b.Clone())
+		return nil
+	})
+}
+
+// GetBranding implements project.SettingsStore.
+func (s *Store) GetBranding(_ context.Context, projectID, id string) (out *project.Branding, err error) {
+	s.read(func(d *data) {
+		b, ok := d.settings.brandings.get(projectID, id)
+		if !ok {
+			err = promotype.NotFound("branding_details", id)
+			return
+		}
+		out = b.Clone()
+	})
+	return out, err
+}
+
+// ListBrandings implements project.SettingsStore.
+func (s *Store) ListBrandings(_ context.Context, projectID string, q promotype.Query) (out []*project.Branding, total int, err error) {
+	s.read(func(d *data) {
+		out, total = list(d.settings.brandings.rows[projectID], q, rowField[project.Branding], func(b *project.Branding) string { return b.ID }, nil, (*project.Branding).Clone)
+	})
+	return out, total, nil
+}
+
+// UpdateBranding implements project.SettingsStore.
+func (s *Store) UpdateBranding(_ context.Context, b *project.Branding) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.settings.brandings.get(b.ProjectID, b.ID); !ok {
+			return promotype.NotFound("branding_details", b.ID)
+		}
+		d.settings.brandings.put(u, b.ProjectID, b.ID, b.Clone())
+		return nil
+	})
+}
+
+// DeleteBranding implements project.SettingsStore.
+func (s *Store) DeleteBranding(_ context.Context, projectID, id string) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.settings.brandings.get(projectID, id); !ok {
+			return promotype.NotFound("branding_details", id)
+		}
+		d.settings.brandings.del(u, projectID, id)
+		return nil
+	})
+}
+
+// InsertCustomEvent implements project.SettingsStore.
+func (s *Store) InsertCustomEvent(_ context.Context, e *project.CustomEvent) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.settings.events.get(e.ProjectID, e.ID); ok {
+			return promotype.Duplicate("event", "Duplicated event exists with id %s", e.ID)
+		}
+		d.settings.events.put(u, e.ProjectID, e.ID, e.Clone())
+		return nil
+	})
+}
+
+// ListCustomEvents implements project.SettingsStore.
+func (s *Store) ListCustomEvents(_ context.Context, projectID string, q promotype.Query) (out []*project.CustomEvent, total int, err error) {
+	s.read(func(d *data) {
+		out, total = list(d.settings.events.rows[projectID], q, rowField[project.CustomEvent], func(e *project.CustomEvent) string { return e.ID }, nil, (*project.CustomEvent).Clone)
+	})
+	return out, total, nil
 }

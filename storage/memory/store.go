@@ -7,7 +7,9 @@ import (
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/location"
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/storage"
@@ -26,15 +28,18 @@ type data struct {
 	productSources index
 	skuSources     index
 
-	access accessData                     // OAuth tokens (access.go)
-	sales  salesData                      // customers and orders (sales.go)
-	promos campaignData                   // campaigns, categories, vouchers, async actions (campaigns.go)
-	rules  ruleData                       // validation rules and assignments (rules.go)
-	tiers  table[campaign.PromotionTier]  // promotion tiers (promotions.go)
-	stacks table[campaign.PromotionStack] // promotion stacks (promotions.go)
+	auth            authData // OAuth tokens (auth.go)
+	customers       table[customer.Customer]
+	customerSources index
+	orders          table[order.Order]
+	orderSources    index
+	campaigns       campaignData                   // campaigns, categories, vouchers, async actions (campaign.go, voucher.go, async.go)
+	rules           ruleData                       // validation rules and assignments (rule.go)
+	tiers           table[campaign.PromotionTier]  // promotion tiers (campaign.go)
+	stacks          table[campaign.PromotionStack] // promotion stacks (campaign.go)
 
-	settings settingsData // webhooks, metadata and event schemas, branding, events (settings.go)
-	outbox   outboxData   // webhook events waiting for delivery (outbox.go)
+	settings settingsData // webhooks, metadata and event schemas, branding, events (project.go, webhook.go)
+	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.
@@ -49,22 +54,25 @@ var _ storage.Store = (*Store)(nil)
 // New returns an empty store.
 func New() *Store {
 	return &Store{mu: &sync.RWMutex{}, d: &data{
-		projects:       newTable[project.Project](),
-		appKeys:        newTable[auth.AppKey](),
-		mgmtKeys:       newTable[auth.ManagementKey](),
-		products:       newTable[catalog.Product](),
-		skus:           newTable[catalog.SKU](),
-		rewards:        newTable[reward.Reward](),
-		locations:      newTable[location.Location](),
-		productSources: index{},
-		skuSources:     index{},
-		access:         newAccessData(),
-		sales:          newSalesData(),
-		promos:         newCampaignData(),
-		rules:          newRuleData(),
-		tiers:          newTable[campaign.PromotionTier](),
-		stacks:         newTable[campaign.PromotionStack](),
-		settings:       newSettingsData(),
+		projects:        newTable[project.Project](),
+		appKeys:         newTable[auth.AppKey](),
+		mgmtKeys:        newTable[auth.ManagementKey](),
+		products:        newTable[catalog.Product](),
+		skus:            newTable[catalog.SKU](),
+		rewards:         newTable[reward.Reward](),
+		locations:       newTable[location.Location](),
+		productSources:  index{},
+		skuSources:      index{},
+		auth:            newAuthData(),
+		customers:       newTable[customer.Customer](),
+		customerSources: index{},
+		orders:          newTable[order.Order](),
+		orderSources:    index{},
+		campaigns:       newCampaignData(),
+		rules:           newRuleData(),
+		tiers:           newTable[campaign.PromotionTier](),
+		stacks:          newTable[campaign.PromotionStack](),
+		settings:        newSettingsData(),
 	}}
 }
 

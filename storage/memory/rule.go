@@ -45,8 +45,10 @@ func assignmentField(a *rule.Assignment, name string) promotype.Value {
 	return promotype.Value{Null: true}
 }
 
-func ruleID(r *rule.ValidationRule) string   { return r.ID }
+func ruleID(r *rule.ValidationRule) string { return r.ID }
+
 func assignmentID(a *rule.Assignment) string { return a.ID }
+
 func cloneAssignment(a *rule.Assignment) *rule.Assignment {
 	c := *a
 	return &c

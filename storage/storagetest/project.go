@@ -5,54 +5,7 @@ import (
 
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
-	"github.com/promoengine/promo/webhook"
 )
-
-// Conformance of the webhook configurations and project settings
-// (webhook.Store, project.SettingsStore).
-
-func testWebhooks(t *testing.T, newStore Factory) {
-	s := newStore(t)
-	p := newProject(t, s, "proj_a")
-	q := newProject(t, s, "proj_b")
-	w1 := &webhook.Webhook{ID: "wh_1", ProjectID: p, CreatedAt: at(1), TargetURL: "https://a.example/1", Events: []string{"campaign.created", "voucher.created"}, Active: true, Object: "webhook"}
-	w2 := &webhook.Webhook{ID: "wh_2", ProjectID: p, CreatedAt: at(2), TargetURL: "https://a.example/2", Events: []string{"customer.created"}, Object: "webhook"}
-	must(t, s.InsertWebhook(ctx, w1))
-	must(t, s.InsertWebhook(ctx, w2))
-	wantErr(t, "duplicate id", s.InsertWebhook(ctx, w1), promotype.ErrDuplicateFound)
-	got, err := s.GetWebhook(ctx, p, "wh_1")
-	must(t, err)
-	diff(t, "webhook", w1, got)
-	got.Events[0] = "mutated"
-	again, _ := s.GetWebhook(ctx, p, "wh_1")
-	diff(t, "webhook after caller mutation", w1, again)
-	_, err = s.GetWebhook(ctx, q, "wh_1")
-	wantErr(t, "other project", err, promotype.ErrNotFound)
-
-	items, total, err := s.ListWebhooks(ctx, p, promotype.Query{Limit: 10, OrderBy: "created_at", Desc: true})
-	must(t, err)
-	diff(t, "list ids", []string{"wh_2", "wh_1"}, ids(items, func(w *webhook.Webhook) string { return w.ID }))
-	if total != 2 {
-		t.Errorf("total = %d, want 2", total)
-	}
-	items, _, _ = s.ListWebhooks(ctx, q, promotype.Query{Limit: 10, OrderBy: "created_at"})
-	if len(items) != 0 {
-		t.Errorf("project B lists %d webhooks of A", len(items))
-	}
-
-	upd := w1.Clone()
-	upd.Events = []string{"voucher.deleted"}
-	upd.Active = false
-	upd.UpdatedAt = at(5).Ptr()
-	must(t, s.UpdateWebhook(ctx, upd))
-	got, _ = s.GetWebhook(ctx, p, "wh_1")
-	diff(t, "updated webhook", upd, got)
-	wantErr(t, "update other project", s.UpdateWebhook(ctx, &webhook.Webhook{ID: "wh_1", ProjectID: q, CreatedAt: at(1)}), promotype.ErrNotFound)
-
-	wantErr(t, "delete other project", s.DeleteWebhook(ctx, q, "wh_1"), promotype.ErrNotFound)
-	must(t, s.DeleteWebhook(ctx, p, "wh_1"))
-	wantErr(t, "delete twice", s.DeleteWebhook(ctx, p, "wh_1"), promotype.ErrNotFound)
-}
 
 func testMetadataSchemas(t *testing.T, newStore Factory) {
 	s := newStore(t)
@@ -183,4 +136,16 @@ func testCustomEvents(t *testing.T, newStore Factory) {
 	if len(items) != 0 {
 		t.Errorf("project B lists %d events of A", len(items))
 	}
+}
+
+func testProjects(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	want := &project.Project{ID: "proj_a", Name: "A", TimeZone: "Europe/Warsaw", CreatedAt: at(1)}
+	must(t, s.InsertProject(ctx, want))
+	got, err := s.GetProject(ctx, "proj_a")
+	must(t, err)
+	diff(t, "project", want, got)
+	wantErr(t, "second insert", s.InsertProject(ctx, want), promotype.ErrDuplicateFound)
+	_, err = s.GetProject(ctx, "proj_missing")
+	wantErr(t, "missing project", err, promotype.ErrNotFound)
 }

@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/rule"
+	"github.com/uptrace/bun"
 )
 
 type validationRuleRow struct {

@@ -340,3 +340,57 @@ func (f *eventFeed) wake() {
 		fn()
 	}
 }
+
+// InsertWebhook implements webhook.Store.
+func (s *Store) InsertWebhook(_ context.Context, w *webhook.Webhook) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.settings.webhooks.get(w.ProjectID, w.ID); ok {
+			return promotype.Duplicate("webhook", "Duplicated webhook exists with id %s", w.ID)
+		}
+		d.settings.webhooks.put(u, w.ProjectID, w.ID, w.Clone())
+		return nil
+	})
+}
+
+// GetWebhook implements webhook.Store.
+func (s *Store) GetWebhook(_ context.Context, projectID, id string) (out *webhook.Webhook, err error) {
+	s.read(func(d *data) {
+		w, ok := d.settings.webhooks.get(projectID, id)
+		if !ok {
+			err = promotype.NotFound("webhook", id)
+			return
+		}
+		out = w.Clone()
+	})
+	return out, err
+}
+
+// ListWebhooks implements webhook.Store.
+func (s *Store) ListWebhooks(_ context.Context, projectID string, q promotype.Query) (out []*webhook.Webhook, total int, err error) {
+	s.read(func(d *data) {
+		out, total = list(d.settings.webhooks.rows[projectID], q, rowField[webhook.Webhook], func(w *webhook.Webhook) string { return w.ID }, nil, (*webhook.Webhook).Clone)
+	})
+	return out, total, nil
+}
+
+// UpdateWebhook implements webhook.Store.
+func (s *Store) UpdateWebhook(_ context.Context, w *webhook.Webhook) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.settings.webhooks.get(w.ProjectID, w.ID); !ok {
+			return promotype.NotFound("webhook", w.ID)
+		}
+		d.settings.webhooks.put(u, w.ProjectID, w.ID, w.Clone())
+		return nil
+	})
+}
+
+// DeleteWebhook implements webhook.Store.
+func (s *Store) DeleteWebhook(_ context.Context, projectID, id string) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.settings.webhooks.get(projectID, id); !ok {
+			return promotype.NotFound("webhook", id)
+		}
+		d.settings.webhooks.del(u, projectID, id)
+		return nil
+	})
+}

@@ -1,54 +1,12 @@
 package storagetest
 
 import (
+	"fmt"
 	"testing"
 
-	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/catalog"
-	"github.com/promoengine/promo/location"
-	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 )
-
-func testProjects(t *testing.T, newStore Factory) {
-	s := newStore(t)
-	want := &project.Project{ID: "proj_a", Name: "A", TimeZone: "Europe/Warsaw", CreatedAt: at(1)}
-	must(t, s.InsertProject(ctx, want))
-	got, err := s.GetProject(ctx, "proj_a")
-	must(t, err)
-	diff(t, "project", want, got)
-	wantErr(t, "second insert", s.InsertProject(ctx, want), promotype.ErrDuplicateFound)
-	_, err = s.GetProject(ctx, "proj_missing")
-	wantErr(t, "missing project", err, promotype.ErrNotFound)
-}
-
-func testKeys(t *testing.T, newStore Factory) {
-	s := newStore(t)
-	p := newProject(t, s, "proj_a")
-	k := appKey(p, "app-1")
-	must(t, s.InsertAppKey(ctx, k))
-	got, err := s.GetAppKey(ctx, "app-1")
-	must(t, err)
-	diff(t, "app key", k, got)
-	if !auth.Match("secret-app-1", got.SecretHash) {
-		t.Error("stored hash does not match its secret")
-	}
-	wantErr(t, "duplicate app key", s.InsertAppKey(ctx, k), promotype.ErrDuplicateFound)
-	_, err = s.GetAppKey(ctx, "app-missing")
-	wantErr(t, "missing app key", err, promotype.ErrNotFound)
-
-	m := &auth.ManagementKey{ID: "mgmt-1", SecretHash: auth.Hash("s"), ProjectIDs: []string{p}, CreatedAt: at(2)}
-	must(t, s.InsertManagementKey(ctx, m))
-	wantErr(t, "duplicate management key", s.InsertManagementKey(ctx, m), promotype.ErrDuplicateFound)
-	m.ProjectIDs = append(m.ProjectIDs, "proj_b")
-	must(t, s.UpdateManagementKey(ctx, m))
-	gotM, err := s.GetManagementKey(ctx, "mgmt-1")
-	must(t, err)
-	diff(t, "management key", m, gotM)
-	wantErr(t, "update missing management key", s.UpdateManagementKey(ctx, &auth.ManagementKey{ID: "nope"}), promotype.ErrNotFound)
-	_, err = s.GetManagementKey(ctx, "nope")
-	wantErr(t, "missing management key", err, promotype.ErrNotFound)
-}
 
 func testProducts(t *testing.T, newStore Factory) {
 	s := newStore(t)
@@ -205,52 +163,58 @@ func testSKUs(t *testing.T, newStore Factory) {
 	}
 }
 
-func testRewards(t *testing.T, newStore Factory) {
+// testCatalogFind checks the batch reads orders join their items with.
+func testCatalogFind(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	p := newProject(t, s, "proj_a")
-	for n := 1; n <= 3; n++ { // one of each type
-		want := rewardRow(p, n)
-		must(t, s.InsertReward(ctx, want))
-		got, err := s.GetReward(ctx, p, want.ID)
-		must(t, err)
-		diff(t, "reward "+string(want.Type), want, got)
+	b := newProject(t, s, "proj_b")
+	for n := 1; n <= 5; n++ {
+		must(t, s.InsertProduct(ctx, product(p, n)))
+		must(t, s.InsertSKU(ctx, sku(p, fmt.Sprintf("prod_%03d", n), n)))
 	}
-	wantErr(t, "duplicate", s.InsertReward(ctx, rewardRow(p, 1)), promotype.ErrDuplicateFound)
-	r := rewardRow(p, 2)
-	r.Name = "Renamed"
-	r.Stock = ptr(int64(0))
-	r.UpdatedAt = at(9).Ptr()
-	must(t, s.UpdateReward(ctx, r))
-	got, err := s.GetReward(ctx, p, r.ID)
-	must(t, err)
-	diff(t, "updated reward", r, got)
-	must(t, s.DeleteReward(ctx, p, r.ID))
-	_, err = s.GetReward(ctx, p, r.ID)
-	wantErr(t, "deleted reward", err, promotype.ErrNotFound)
-	wantErr(t, "update deleted", s.UpdateReward(ctx, r), promotype.ErrNotFound)
-	wantErr(t, "delete deleted", s.DeleteReward(ctx, p, r.ID), promotype.ErrNotFound)
-}
+	must(t, s.InsertProduct(ctx, product(b, 6)))
+	must(t, s.InsertSKU(ctx, sku(b, "prod_006", 6)))
+	must(t, s.BinProduct(ctx, p, "prod_005", at(9))) // with its SKU
+	must(t, s.BinSKU(ctx, p, "sku_004", at(9)))
 
-func testLocations(t *testing.T, newStore Factory) {
-	s := newStore(t)
-	p := newProject(t, s, "proj_a")
-	for _, want := range []*location.Location{circle(p, 1), polygon(p, 2)} {
-		must(t, s.InsertLocation(ctx, want))
-		got, err := s.GetLocation(ctx, p, want.ID)
+	productIDsOf := func(ids, srcs []string) []string {
+		t.Helper()
+		items, err := s.FindProducts(ctx, p, ids, srcs)
 		must(t, err)
-		diff(t, "location "+want.Shape.Type, want, got)
+		out := ids2(items, func(p *catalog.Product) string { return p.ID })
+		for _, it := range items {
+			if it.ID == "prod_001" {
+				diff(t, "a found product is complete", product(p, 1), it)
+			}
+		}
+		return out
 	}
-	wantErr(t, "duplicate", s.InsertLocation(ctx, circle(p, 1)), promotype.ErrDuplicateFound)
-	must(t, s.DeleteLocation(ctx, p, "loc_001"))
-	_, err := s.GetLocation(ctx, p, "loc_001")
-	wantErr(t, "deleted location", err, promotype.ErrNotFound)
-	wantErr(t, "delete twice", s.DeleteLocation(ctx, p, "loc_001"), promotype.ErrNotFound)
-}
-
-func ids[V any](items []*V, id func(*V) string) []string {
-	out := make([]string, len(items))
-	for i, v := range items {
-		out[i] = id(v)
+	skuIDsOf := func(ids, srcs []string) []string {
+		t.Helper()
+		items, err := s.FindSKUs(ctx, p, ids, srcs)
+		must(t, err)
+		for _, it := range items {
+			if it.ID == "sku_002" {
+				diff(t, "a found SKU is complete", sku(p, "prod_002", 2), it)
+			}
+		}
+		return ids2(items, func(s *catalog.SKU) string { return s.ID })
 	}
-	return out
+	tests := []struct {
+		name string
+		got  []string
+		want []string
+	}{
+		{"products by id and source id, each once", productIDsOf([]string{"prod_001", "prod_002", "prod_001", "prod_nope"}, []string{"src-002", "src-003", "nope"}),
+			[]string{"prod_001", "prod_002", "prod_003"}},
+		{"binned and other projects' products are not found", productIDsOf([]string{"prod_005", "prod_006"}, []string{"src-005", "src-006"}), []string{}},
+		{"no keys", productIDsOf(nil, nil), []string{}},
+		{"only source ids", productIDsOf(nil, []string{"src-004"}), []string{"prod_004"}},
+		{"SKUs by id and source id", skuIDsOf([]string{"sku_001", "sku_002"}, []string{"sku-src-002", "sku-src-003"}), []string{"sku_001", "sku_002", "sku_003"}},
+		{"binned and other projects' SKUs are not found", skuIDsOf([]string{"sku_004", "sku_005", "sku_006"}, []string{"sku-src-004", "sku-src-005", "sku-src-006"}), []string{}},
+		{"unstorable keys match nothing", skuIDsOf([]string{"sku_\x00"}, []string{"\xff"}), []string{}},
+	}
+	for _, tc := range tests {
+		diff(t, tc.name, tc.want, tc.got)
+	}
 }

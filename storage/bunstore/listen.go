@@ -14,7 +14,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/uptrace/bun"
 
 	"github.com/promoengine/promo/auth"
 )
@@ -51,15 +50,6 @@ const (
 	feedCheckTimeout  = 2 * time.Second
 	feedMaxBackoff    = 5 * time.Second
 )
-
-// WatchCredentials implements auth.Store.
-func (s *Store) WatchCredentials(fn func(auth.Invalidation)) (current func() bool, stop func()) {
-	db, ok := s.db.(*bun.DB)
-	if !ok {
-		return neverCurrent, func() {}
-	}
-	return listenerFor(db.DB).subscribe(fn)
-}
 
 func neverCurrent() bool { return false }
 

@@ -3,22 +3,286 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/uptrace/bun"
-
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/webhook"
+	"github.com/uptrace/bun"
 )
 
-// Webhook delivery (webhook.OutboxStore) over promo_events and
-// promo_webhook_sendouts (migration 0009). Fan-out and claims lock rows
-// with FOR UPDATE SKIP LOCKED, so dispatchers in any number of processes
-// share the work without waiting for each other and without taking the
-// same row twice.
+var webhooks = docTable[webhook.Webhook]{
+	table: "promo_webhooks", resource: "webhook",
+	keys: func(w *webhook.Webhook) docRow {
+		return docRow{ProjectID: w.ProjectID, ID: w.ID, CreatedAt: sqlTime(w.CreatedAt), UpdatedAt: sqlTimePtr(w.UpdatedAt)}
+	},
+	fill: func(w *webhook.Webhook, r *docRow) {
+		w.ProjectID, w.CreatedAt, w.UpdatedAt = r.ProjectID, domainTime(r.CreatedAt), domainTimePtr(r.UpdatedAt)
+	},
+	notFound: notFoundOf("webhook"),
+	dup: func(w *webhook.Webhook) error {
+		return promotype.Duplicate("webhook", "Duplicated webhook exists with id %s", w.ID)
+	},
+}
+
+// InsertWebhook implements webhook.Store.
+func (s *Store) InsertWebhook(ctx context.Context, w *webhook.Webhook) error {
+	return webhooks.insert(ctx, s.db, w)
+}
+
+// GetWebhook implements webhook.Store.
+func (s *Store) GetWebhook(ctx context.Context, projectID, id string) (*webhook.Webhook, error) {
+	return webhooks.get(ctx, s.db, projectID, "id", id)
+}
+
+// ListWebhooks implements webhook.Store.
+func (s *Store) ListWebhooks(ctx context.Context, projectID string, q promotype.Query) ([]*webhook.Webhook, int, error) {
+	return webhooks.list(ctx, s.db, projectID, q)
+}
+
+// UpdateWebhook implements webhook.Store.
+func (s *Store) UpdateWebhook(ctx context.Context, w *webhook.Webhook) error {
+	return webhooks.update(ctx, s.db, w)
+}
+
+// DeleteWebhook implements webhook.Store.
+func (s *Store) DeleteWebhook(ctx context.Context, projectID, id string) error {
+	return webhooks.delete(ctx, s.db, projectID, id)
+}
+
+// eventRow is a row of the webhook outbox (migrations 0008, 0009).
+type eventRow struct {
+	bun.BaseModel `bun:"table:promo_events,alias:ev"`
+
+	Seq       int64     `bun:"seq,pk,autoincrement"`
+	ProjectID string    `bun:"project_id"`
+	ID        string    `bun:"id"`
+	Type      string    `bun:"type"`
+	EntityID  string    `bun:"entity_id"`
+	CreatedAt time.Time `bun:"created_at"`
+	// Data is the payload's text, kept as is: a json.RawMessage would go
+	// through encoding/json, which escapes <, > and &.
+	Data      string `bun:"data"`
+	FannedOut bool   `bun:"fanned_out"`
+}
+
+func (r *eventRow) domain() *promotype.Event {
+	return &promotype.Event{ID: r.ID, ProjectID: r.ProjectID, Type: r.Type, EntityID: r.EntityID,
+		CreatedAt: domainTime(r.CreatedAt), Data: json.RawMessage(r.Data)}
+}
+
+// eventsChannel is the NOTIFY channel of appended events; the payload is
+// the schema (the channel is shared by every schema of the database).
+const eventsChannel = "promo_events"
+
+// AppendEvents writes events to the outbox and notifies eventsChannel, in
+// one statement. PostgreSQL sends the notification when the transaction
+// commits (never when it rolls back), once per transaction and schema.
+func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) error {
+	for _, e := range events {
+		if err := checkText("event", str("id", e.ID), str("project_id", e.ProjectID), str("type", e.Type), str("entity_id", e.EntityID)); err != nil {
+			return err
+		}
+	}
+	events, err := s.heardEvents(ctx, events)
+	if err != nil || len(events) == 0 {
+		return err
+	}
+	rows := make([]eventRow, len(events))
+	for i, e := range events {
+		data := string(e.Data)
+		if data == "" {
+			data = "null" // the column is NOT NULL; the envelope sends {} for it
+		}
+		rows[i] = eventRow{ProjectID: e.ProjectID, ID: e.ID, Type: e.Type, EntityID: e.EntityID,
+			CreatedAt: sqlTime(e.CreatedAt), Data: data}
+	}
+	insert := s.db.NewInsert().Model(&rows).Returning("NULL")
+	_, err = s.db.NewSelect().With("ins", insert).
+		ColumnExpr("pg_notify(?, coalesce(current_schema(), ''))", eventsChannel).Exec(ctx)
+	if err != nil {
+		return fail("append events", err, nil)
+	}
+	return nil
+}
+
+// listenerRow is what AppendEvents reads of an active configuration.
+type listenerRow struct {
+	ProjectID string          `bun:"project_id"`
+	CreatedAt time.Time       `bun:"created_at"`
+	Events    json.RawMessage `bun:"events"`
+}
+
+// heardEvents keeps the events some active configuration of their project,
+// created by then, lists (webhook.Hears at the time of the change), with
+// one read of the projects' active configurations.
+func (s *Store) heardEvents(ctx context.Context, events []*promotype.Event) ([]*promotype.Event, error) {
+	if len(events) == 0 {
+		return nil, nil
+	}
+	projects := make([]string, 0, 1)
+	for _, e := range events {
+		if !slices.Contains(projects, e.ProjectID) {
+			projects = append(projects, e.ProjectID)
+		}
+	}
+	var rows []listenerRow
+	err := s.db.NewRaw(`SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
+		WHERE project_id IN (?) AND (doc->>'active')::boolean`, bun.In(projects)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fail("read webhook listeners", err, nil)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	listens := make([][]string, len(rows))
+	for i, r := range rows {
+		if err := json.Unmarshal(r.Events, &listens[i]); err != nil {
+			return nil, err
+		}
+	}
+	out := events[:0:0]
+	for _, e := range events {
+		for i, r := range rows {
+			if r.ProjectID == e.ProjectID && !r.CreatedAt.After(e.CreatedAt.Time) && slices.Contains(listens[i], e.Type) {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// The event feed (webhook.OutboxStore.WatchEvents) over PostgreSQL: each
+// watch holds a dedicated connection of the pool that LISTENs on
+// eventsChannel. AppendEvents notifies in the appending transaction, so the
+// watcher of every process over the database is woken a network round trip
+// after the commit. The connection is checked every eventFeedCheck; when
+// it fails the watch reconnects with back-off and wakes once listening
+// again (events may have been appended meanwhile). Dispatchers poll as
+// well, so a lost notification costs latency, never an event.
+const eventFeedCheck = 30 * time.Second
+
+// WatchEvents implements webhook.OutboxStore. A Store over a bun.Tx or a
+// bun.Conn cannot watch: wake is never called.
+func (s *Store) WatchEvents(wake func()) (stop func()) {
+	db, ok := s.db.(*bun.DB)
+	if !ok {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		watchEvents(ctx, db.DB, wake)
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			cancel()
+			<-done
+		})
+	}
+}
+
+// watchEvents keeps a listening session up until ctx ends or the pool is
+// closed.
+func watchEvents(ctx context.Context, db *sql.DB, wake func()) {
+	keepListening(ctx, db, func(ctx context.Context) error { return listenEvents(ctx, db, wake) }, nil)
+}
+
+// listenEvents listens on one dedicated connection until it fails or ctx
+// ends. The connection is closed afterwards, never handed back to the pool
+// still listening.
+func listenEvents(ctx context.Context, db *sql.DB, wake func()) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		sc, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("bunstore: the event feed needs the pgx driver, not %T", dc)
+		}
+		return errors.Join(listenLoop(ctx, sc, wake), driver.ErrBadConn)
+	})
+}
+
+func listenLoop(ctx context.Context, sc *stdlib.Conn, wake func()) error {
+	c := sc.Conn()
+	setup, cancel := context.WithTimeout(ctx, feedCheckTimeout)
+	defer cancel()
+	if _, err := c.Exec(setup, "LISTEN "+eventsChannel); err != nil {
+		return err
+	}
+	var schema string
+	if err := c.QueryRow(setup, "SELECT coalesce(current_schema(), '')").Scan(&schema); err != nil {
+		return err
+	}
+	wake() // anything may have been appended while nobody listened
+	for {
+		wait, cancel := context.WithTimeout(ctx, eventFeedCheck)
+		n, err := c.WaitForNotification(wait)
+		cancel()
+		switch {
+		case err == nil:
+			if n.Payload == schema {
+				wake()
+			}
+			continue
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case !pgconn.Timeout(err):
+			return err
+		}
+		check, cancel := context.WithTimeout(ctx, feedCheckTimeout)
+		_, err = c.Exec(check, "SELECT 1")
+		cancel()
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// pruneSendoutsSQL removes settled sendouts created before ?, oldest first,
+// at most ? of them.
+const pruneSendoutsSQL = `DELETE FROM promo_webhook_sendouts WHERE seq IN (
+	SELECT seq FROM promo_webhook_sendouts
+	WHERE status <> 'PENDING' AND created_at < ?
+	ORDER BY created_at LIMIT ?)`
+
+// pruneEventsSQL removes fanned-out events created before ? that no
+// sendout refers to any more, oldest first, at most ? of them.
+const pruneEventsSQL = `DELETE FROM promo_events WHERE seq IN (
+	SELECT ev.seq FROM promo_events ev
+	WHERE ev.fanned_out AND ev.created_at < ?
+	  AND NOT EXISTS (SELECT 1 FROM promo_webhook_sendouts s WHERE s.project_id = ev.project_id AND s.event_id = ev.id)
+	ORDER BY ev.created_at LIMIT ?)`
+
+// PruneOutbox implements webhook.OutboxStore: two statements, each its own
+// transaction (an event whose last sendout the first removed goes with the
+// second).
+func (s *Store) PruneOutbox(ctx context.Context, before promotype.Time, limit int) (int, error) {
+	removed := 0
+	for _, q := range []string{pruneSendoutsSQL, pruneEventsSQL} {
+		res, err := s.db.NewRaw(q, sqlTime(before), limit).Exec(ctx)
+		if err != nil {
+			return removed, fail("prune outbox", err, nil)
+		}
+		n, _ := res.RowsAffected()
+		removed += int(n)
+	}
+	return removed, nil
+}
 
 // bookkeeping runs fn in a read-committed transaction of its own that
 // commits without waiting for its WAL record to reach the disk

@@ -4,31 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/promoengine/promo/catalog"
-	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
 )
-
-func customerFixture(projectID string, n int) *customer.Customer {
-	return &customer.Customer{
-		ID:          fmt.Sprintf("cust_%03d", n),
-		ProjectID:   projectID,
-		SourceID:    ptr(fmt.Sprintf("cust-src-%03d", n)),
-		Name:        ptr(fmt.Sprintf("Customer %03d", n)),
-		Description: ptr("regular"),
-		Email:       ptr(fmt.Sprintf("c%03d@example.com", n)),
-		Phone:       ptr("+48 600 000 000"),
-		Birthdate:   ptr("1990-02-03"),
-		Address:     &customer.Address{City: ptr("Warsaw"), Country: ptr("PL"), Line1: ptr("Main 1"), PostalCode: ptr("00-001")},
-		Metadata:    promotype.Metadata{"tier": "gold", "n": float64(n)},
-		CreatedAt:   at(n),
-	}
-}
 
 // orderFixture is an order with a product line, a SKU line, an unpriced
 // line and a free-form line, a customer, a referrer and a redemption entry.
@@ -68,86 +50,6 @@ func orderFixture(projectID string, n int) *order.Order {
 		ReferrerID:  ptr("cust_002"),
 		Redemptions: map[string]order.Redemption{"r_1": {Date: at(n + 1).Ptr(), RelatedObjectType: "redemption", RelatedObjectID: "r_1", Stacked: []string{"r_2", "r_3"}}},
 	}
-}
-
-func testCustomers(t *testing.T, newStore Factory) {
-	s := newStore(t)
-	p := newProject(t, s, "proj_a")
-	want := customerFixture(p, 1)
-	must(t, s.InsertCustomer(ctx, want))
-	got, err := s.GetCustomer(ctx, p, want.ID)
-	must(t, err)
-	diff(t, "get", want, got)
-	got, err = s.FindCustomerBySourceID(ctx, p, *want.SourceID)
-	must(t, err)
-	diff(t, "find by source id", want, got)
-
-	// Nullable fields round-trip as null.
-	bare := &customer.Customer{ID: "cust_bare", ProjectID: p, Metadata: promotype.Metadata{}, CreatedAt: at(2)}
-	must(t, s.InsertCustomer(ctx, bare))
-	got, err = s.GetCustomer(ctx, p, bare.ID)
-	must(t, err)
-	diff(t, "bare customer", bare, got)
-
-	wantErr(t, "same id again", s.InsertCustomer(ctx, customerFixture(p, 1)), promotype.ErrDuplicateFound)
-	clash := customerFixture(p, 2)
-	clash.SourceID = want.SourceID
-	wantErr(t, "same source id", s.InsertCustomer(ctx, clash), promotype.ErrDuplicateFound)
-	wantErr(t, "a refused insert left a row", second(s.GetCustomer(ctx, p, clash.ID)), promotype.ErrNotFound)
-
-	want.Name = ptr("Renamed")
-	want.SourceID = ptr("cust-src-new")
-	want.Address = nil
-	want.Metadata = promotype.Metadata{"only": "this"}
-	want.UpdatedAt = at(5).Ptr()
-	must(t, s.UpdateCustomer(ctx, want))
-	got, err = s.GetCustomer(ctx, p, want.ID)
-	must(t, err)
-	diff(t, "after update", want, got)
-	wantErr(t, "old source id after update", second(s.FindCustomerBySourceID(ctx, p, "cust-src-001")), promotype.ErrNotFound)
-	other := customerFixture(p, 3)
-	other.SourceID = ptr("cust-src-001") // freed by the update
-	must(t, s.InsertCustomer(ctx, other))
-	bare.SourceID = ptr("cust-src-new")
-	wantErr(t, "update onto a taken source id", s.UpdateCustomer(ctx, bare), promotype.ErrDuplicateFound)
-	got, err = s.GetCustomer(ctx, p, bare.ID)
-	must(t, err)
-	if got.SourceID != nil {
-		t.Errorf("a refused update changed the row: source id %q", *got.SourceID)
-	}
-	// Dropping a source id frees it.
-	want.SourceID = nil
-	must(t, s.UpdateCustomer(ctx, want))
-	must(t, s.UpdateCustomer(ctx, bare))
-
-	wantErr(t, "update missing", s.UpdateCustomer(ctx, customerFixture(p, 99)), promotype.ErrNotFound)
-	wantErr(t, "get missing", second(s.GetCustomer(ctx, p, "cust_missing")), promotype.ErrNotFound)
-	wantErr(t, "find missing", second(s.FindCustomerBySourceID(ctx, p, "nope")), promotype.ErrNotFound)
-
-	t.Run("aliasing", func(t *testing.T) {
-		in := customerFixture(p, 10)
-		must(t, s.InsertCustomer(ctx, in))
-		in.Metadata["tier"] = "changed"
-		*in.Address.City = "changed"
-		got, err := s.GetCustomer(ctx, p, in.ID)
-		must(t, err)
-		diff(t, "after mutating the inserted value", customerFixture(p, 10), got)
-		got.Metadata["n"] = "changed"
-		*got.Name = "changed"
-		again, err := s.GetCustomer(ctx, p, in.ID)
-		must(t, err)
-		diff(t, "after mutating a returned value", customerFixture(p, 10), again)
-	})
-	t.Run("project isolation", func(t *testing.T) {
-		b := newProject(t, s, "proj_b")
-		must(t, s.InsertCustomer(ctx, customerFixture(b, 10))) // same id and source id, another project
-		wantErr(t, "b reads a's customer", second(s.GetCustomer(ctx, b, "cust_003")), promotype.ErrNotFound)
-		wantErr(t, "b finds a's source id", second(s.FindCustomerBySourceID(ctx, b, "cust-src-001")), promotype.ErrNotFound)
-		wantErr(t, "b updates a's customer", s.UpdateCustomer(ctx, customerFixture(b, 3)), promotype.ErrNotFound)
-		got, err := s.GetCustomer(ctx, p, "cust_010")
-		must(t, err)
-		diff(t, "a's customer beside b's twin", customerFixture(p, 10), got)
-	})
 }
 
 func testOrders(t *testing.T, newStore Factory) {
@@ -334,67 +236,4 @@ func testSalesTransactions(t *testing.T, newStore Factory) {
 	wantErr(t, "rolled-back order", second(s.GetOrder(ctx, p, "ord_002")), promotype.ErrNotFound)
 	wantErr(t, "rolled-back source id", second(s.FindOrderBySourceID(ctx, p, "ord-src-002")), promotype.ErrNotFound)
 	must(t, s.InsertOrder(ctx, orderFixture(p, 2)))
-}
-
-// testCatalogFind checks the batch reads orders join their items with.
-func testCatalogFind(t *testing.T, newStore Factory) {
-	s := newStore(t)
-	p := newProject(t, s, "proj_a")
-	b := newProject(t, s, "proj_b")
-	for n := 1; n <= 5; n++ {
-		must(t, s.InsertProduct(ctx, product(p, n)))
-		must(t, s.InsertSKU(ctx, sku(p, fmt.Sprintf("prod_%03d", n), n)))
-	}
-	must(t, s.InsertProduct(ctx, product(b, 6)))
-	must(t, s.InsertSKU(ctx, sku(b, "prod_006", 6)))
-	must(t, s.BinProduct(ctx, p, "prod_005", at(9))) // with its SKU
-	must(t, s.BinSKU(ctx, p, "sku_004", at(9)))
-
-	productIDsOf := func(ids, srcs []string) []string {
-		t.Helper()
-		items, err := s.FindProducts(ctx, p, ids, srcs)
-		must(t, err)
-		out := ids2(items, func(p *catalog.Product) string { return p.ID })
-		for _, it := range items {
-			if it.ID == "prod_001" {
-				diff(t, "a found product is complete", product(p, 1), it)
-			}
-		}
-		return out
-	}
-	skuIDsOf := func(ids, srcs []string) []string {
-		t.Helper()
-		items, err := s.FindSKUs(ctx, p, ids, srcs)
-		must(t, err)
-		for _, it := range items {
-			if it.ID == "sku_002" {
-				diff(t, "a found SKU is complete", sku(p, "prod_002", 2), it)
-			}
-		}
-		return ids2(items, func(s *catalog.SKU) string { return s.ID })
-	}
-	tests := []struct {
-		name string
-		got  []string
-		want []string
-	}{
-		{"products by id and source id, each once", productIDsOf([]string{"prod_001", "prod_002", "prod_001", "prod_nope"}, []string{"src-002", "src-003", "nope"}),
-			[]string{"prod_001", "prod_002", "prod_003"}},
-		{"binned and other projects' products are not found", productIDsOf([]string{"prod_005", "prod_006"}, []string{"src-005", "src-006"}), []string{}},
-		{"no keys", productIDsOf(nil, nil), []string{}},
-		{"only source ids", productIDsOf(nil, []string{"src-004"}), []string{"prod_004"}},
-		{"SKUs by id and source id", skuIDsOf([]string{"sku_001", "sku_002"}, []string{"sku-src-002", "sku-src-003"}), []string{"sku_001", "sku_002", "sku_003"}},
-		{"binned and other projects' SKUs are not found", skuIDsOf([]string{"sku_004", "sku_005", "sku_006"}, []string{"sku-src-004", "sku-src-005", "sku-src-006"}), []string{}},
-		{"unstorable keys match nothing", skuIDsOf([]string{"sku_\x00"}, []string{"\xff"}), []string{}},
-	}
-	for _, tc := range tests {
-		diff(t, tc.name, tc.want, tc.got)
-	}
-}
-
-// ids2 returns the ids of items, sorted (batch reads have no order).
-func ids2[V any](items []*V, id func(*V) string) []string {
-	out := ids(items, id)
-	slices.Sort(out)
-	return out
 }

@@ -254,3 +254,31 @@ func testCredentialFeed(t *testing.T, newStore Factory) {
 	case <-time.After(200 * time.Millisecond):
 	}
 }
+
+func testKeys(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	k := appKey(p, "app-1")
+	must(t, s.InsertAppKey(ctx, k))
+	got, err := s.GetAppKey(ctx, "app-1")
+	must(t, err)
+	diff(t, "app key", k, got)
+	if !auth.Match("secret-app-1", got.SecretHash) {
+		t.Error("stored hash does not match its secret")
+	}
+	wantErr(t, "duplicate app key", s.InsertAppKey(ctx, k), promotype.ErrDuplicateFound)
+	_, err = s.GetAppKey(ctx, "app-missing")
+	wantErr(t, "missing app key", err, promotype.ErrNotFound)
+
+	m := &auth.ManagementKey{ID: "mgmt-1", SecretHash: auth.Hash("s"), ProjectIDs: []string{p}, CreatedAt: at(2)}
+	must(t, s.InsertManagementKey(ctx, m))
+	wantErr(t, "duplicate management key", s.InsertManagementKey(ctx, m), promotype.ErrDuplicateFound)
+	m.ProjectIDs = append(m.ProjectIDs, "proj_b")
+	must(t, s.UpdateManagementKey(ctx, m))
+	gotM, err := s.GetManagementKey(ctx, "mgmt-1")
+	must(t, err)
+	diff(t, "management key", m, gotM)
+	wantErr(t, "update missing management key", s.UpdateManagementKey(ctx, &auth.ManagementKey{ID: "nope"}), promotype.ErrNotFound)
+	_, err = s.GetManagementKey(ctx, "nope")
+	wantErr(t, "missing management key", err, promotype.ErrNotFound)
+}

@@ -14,7 +14,7 @@ type campaignData struct {
 	campaignNames index // live campaign names
 	categories    table[campaign.Category]
 	categoryNames index
-	vouchers      map[string]*voucherProject // project id → its vouchers (campaign_vouchers.go)
+	vouchers      map[string]*voucherProject // project id → its vouchers (voucher.go)
 	actions       table[project.AsyncAction]
 }
 
@@ -30,13 +30,15 @@ func newCampaignData() campaignData {
 }
 
 func liveCampaign(c *campaign.Campaign) bool { return c.BinnedAt == nil }
+
 func campaignID(c *campaign.Campaign) string { return c.ID }
+
 func campaignField(c *campaign.Campaign, name string) promotype.Value {
 	return c.Field(name)
 }
 
 func (d *data) liveCampaign(projectID, id string) (*campaign.Campaign, error) {
-	c, ok := d.promos.campaigns.get(projectID, id)
+	c, ok := d.campaigns.campaigns.get(projectID, id)
 	if !ok || !liveCampaign(c) {
 		return nil, promotype.NotFound("campaign", id)
 	}
@@ -45,7 +47,7 @@ func (d *data) liveCampaign(projectID, id string) (*campaign.Campaign, error) {
 
 // putCampaign stores a copy of c and keeps the index of live names.
 func (d *data) putCampaign(u *undo, c *campaign.Campaign) error {
-	p := &d.promos
+	p := &d.campaigns
 	if old, ok := p.campaigns.get(c.ProjectID, c.ID); ok && liveCampaign(old) {
 		p.campaignNames.unset(u, c.ProjectID, old.Name)
 	}
@@ -62,7 +64,7 @@ func (d *data) putCampaign(u *undo, c *campaign.Campaign) error {
 // InsertCampaign implements campaign.CampaignStore.
 func (s *Store) InsertCampaign(_ context.Context, c *campaign.Campaign) error {
 	return s.write(func(d *data, u *undo) error {
-		if _, ok := d.promos.campaigns.get(c.ProjectID, c.ID); ok {
+		if _, ok := d.campaigns.campaigns.get(c.ProjectID, c.ID); ok {
 			return promotype.Duplicate("campaign", "Duplicated campaign exists with id %s", c.ID)
 		}
 		return d.putCampaign(u, c)
@@ -96,7 +98,7 @@ func (s *Store) GetCampaign(_ context.Context, projectID, id string) (out *campa
 // FindCampaignByName implements campaign.CampaignStore.
 func (s *Store) FindCampaignByName(_ context.Context, projectID, name string) (out *campaign.Campaign, err error) {
 	s.read(func(d *data) {
-		id, ok := d.promos.campaignNames[[2]string{projectID, name}]
+		id, ok := d.campaigns.campaignNames[[2]string{projectID, name}]
 		if !ok {
 			err = promotype.NotFound("campaign", name)
 			return
@@ -112,7 +114,7 @@ func (s *Store) FindCampaignByName(_ context.Context, projectID, name string) (o
 // ListCampaigns implements campaign.CampaignStore.
 func (s *Store) ListCampaigns(_ context.Context, projectID string, q promotype.Query) (out []*campaign.Campaign, total int, err error) {
 	s.read(func(d *data) {
-		out, total = list(d.promos.campaigns.rows[projectID], q, campaignField, campaignID, liveCampaign, (*campaign.Campaign).Clone)
+		out, total = list(d.campaigns.campaigns.rows[projectID], q, campaignField, campaignID, liveCampaign, (*campaign.Campaign).Clone)
 	})
 	return out, total, nil
 }
@@ -120,7 +122,7 @@ func (s *Store) ListCampaigns(_ context.Context, projectID string, q promotype.Q
 // SetCampaignStatus implements campaign.CampaignStore.
 func (s *Store) SetCampaignStatus(_ context.Context, projectID, id string, status campaign.Status, revision int) (done bool, err error) {
 	err = s.write(func(d *data, u *undo) error {
-		c, ok := d.promos.campaigns.get(projectID, id)
+		c, ok := d.campaigns.campaigns.get(projectID, id)
 		if !ok {
 			return promotype.NotFound("campaign", id)
 		}
@@ -129,7 +131,7 @@ func (s *Store) SetCampaignStatus(_ context.Context, projectID, id string, statu
 		}
 		n := c.Clone()
 		n.CreationStatus, n.VouchersGenerationStatus = status, status
-		d.promos.campaigns.put(u, projectID, id, n)
+		d.campaigns.campaigns.put(u, projectID, id, n)
 		done = true
 		return nil
 	})
@@ -139,13 +141,13 @@ func (s *Store) SetCampaignStatus(_ context.Context, projectID, id string, statu
 // AddCampaignVouchers implements campaign.CampaignStore.
 func (s *Store) AddCampaignVouchers(_ context.Context, projectID, id string, delta int64) error {
 	return s.write(func(d *data, u *undo) error {
-		c, ok := d.promos.campaigns.get(projectID, id)
+		c, ok := d.campaigns.campaigns.get(projectID, id)
 		if !ok {
 			return promotype.NotFound("campaign", id)
 		}
 		n := c.Clone()
 		n.VouchersCount += delta
-		d.promos.campaigns.put(u, projectID, id, n)
+		d.campaigns.campaigns.put(u, projectID, id, n)
 		return nil
 	})
 }
@@ -159,8 +161,8 @@ func (s *Store) BinCampaign(_ context.Context, projectID, id string, at promotyp
 		}
 		n := c.Clone()
 		n.BinnedAt = at.Ptr()
-		d.promos.campaignNames.unset(u, projectID, c.Name)
-		d.promos.campaigns.put(u, projectID, id, n)
+		d.campaigns.campaignNames.unset(u, projectID, c.Name)
+		d.campaigns.campaigns.put(u, projectID, id, n)
 		return nil
 	})
 }
@@ -168,25 +170,26 @@ func (s *Store) BinCampaign(_ context.Context, projectID, id string, at promotyp
 // DeleteCampaign implements campaign.CampaignStore.
 func (s *Store) DeleteCampaign(_ context.Context, projectID, id string) error {
 	return s.write(func(d *data, u *undo) error {
-		c, ok := d.promos.campaigns.get(projectID, id)
+		c, ok := d.campaigns.campaigns.get(projectID, id)
 		if !ok {
 			return promotype.NotFound("campaign", id)
 		}
 		if liveCampaign(c) {
-			d.promos.campaignNames.unset(u, projectID, c.Name)
+			d.campaigns.campaignNames.unset(u, projectID, c.Name)
 		}
-		d.promos.campaigns.del(u, projectID, id)
+		d.campaigns.campaigns.del(u, projectID, id)
 		return nil
 	})
 }
 
 func categoryField(c *campaign.Category, name string) promotype.Value { return c.Field(name) }
-func categoryID(c *campaign.Category) string                          { return c.ID }
+
+func categoryID(c *campaign.Category) string { return c.ID }
 
 // InsertCategory implements campaign.CampaignStore.
 func (s *Store) InsertCategory(_ context.Context, c *campaign.Category) error {
 	return s.write(func(d *data, u *undo) error {
-		p := &d.promos
+		p := &d.campaigns
 		if _, ok := p.categories.get(c.ProjectID, c.ID); ok {
 			return promotype.Duplicate("category", "Duplicated category exists with id %s", c.ID)
 		}
@@ -202,7 +205,7 @@ func (s *Store) InsertCategory(_ context.Context, c *campaign.Category) error {
 // GetCategory implements campaign.CampaignStore.
 func (s *Store) GetCategory(_ context.Context, projectID, id string) (out *campaign.Category, err error) {
 	s.read(func(d *data) {
-		c, ok := d.promos.categories.get(projectID, id)
+		c, ok := d.campaigns.categories.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("category", id)
 			return
@@ -215,12 +218,12 @@ func (s *Store) GetCategory(_ context.Context, projectID, id string) (out *campa
 // FindCategoryByName implements campaign.CampaignStore.
 func (s *Store) FindCategoryByName(ctx context.Context, projectID, name string) (out *campaign.Category, err error) {
 	s.read(func(d *data) {
-		id, ok := d.promos.categoryNames[[2]string{projectID, name}]
+		id, ok := d.campaigns.categoryNames[[2]string{projectID, name}]
 		if !ok {
 			err = promotype.NotFound("category", name)
 			return
 		}
-		c, _ := d.promos.categories.get(projectID, id)
+		c, _ := d.campaigns.categories.get(projectID, id)
 		out = c.Clone()
 	})
 	return out, err
@@ -229,7 +232,123 @@ func (s *Store) FindCategoryByName(ctx context.Context, projectID, name string) 
 // ListCategories implements campaign.CampaignStore.
 func (s *Store) ListCategories(_ context.Context, projectID string, q promotype.Query) (out []*campaign.Category, total int, err error) {
 	s.read(func(d *data) {
-		out, total = list(d.promos.categories.rows[projectID], q, categoryField, categoryID, nil, (*campaign.Category).Clone)
+		out, total = list(d.campaigns.categories.rows[projectID], q, categoryField, categoryID, nil, (*campaign.Category).Clone)
 	})
 	return out, total, nil
+}
+
+func tierID(t *campaign.PromotionTier) string { return t.ID }
+
+func tierField(t *campaign.PromotionTier, name string) promotype.Value { return t.Field(name) }
+
+// InsertPromotionTier implements campaign.TierStore.
+func (s *Store) InsertPromotionTier(_ context.Context, t *campaign.PromotionTier) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.tiers.get(t.ProjectID, t.ID); ok {
+			return promotype.Duplicate("promotion_tier", "Duplicated promotion_tier exists with id %s", t.ID)
+		}
+		d.tiers.put(u, t.ProjectID, t.ID, t.Clone())
+		return nil
+	})
+}
+
+// UpdatePromotionTier implements campaign.TierStore.
+func (s *Store) UpdatePromotionTier(_ context.Context, t *campaign.PromotionTier) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.tiers.get(t.ProjectID, t.ID); !ok {
+			return promotype.NotFound("promotion_tier", t.ID)
+		}
+		d.tiers.put(u, t.ProjectID, t.ID, t.Clone())
+		return nil
+	})
+}
+
+// GetPromotionTier implements campaign.TierStore.
+func (s *Store) GetPromotionTier(_ context.Context, projectID, id string) (out *campaign.PromotionTier, err error) {
+	s.read(func(d *data) {
+		t, ok := d.tiers.get(projectID, id)
+		if !ok {
+			err = promotype.NotFound("promotion_tier", id)
+			return
+		}
+		out = t.Clone()
+	})
+	return out, err
+}
+
+// ListPromotionTiers implements campaign.TierStore.
+func (s *Store) ListPromotionTiers(_ context.Context, projectID string, q promotype.Query) (out []*campaign.PromotionTier, total int, err error) {
+	s.read(func(d *data) {
+		out, total = list(d.tiers.rows[projectID], q, tierField, tierID, nil, (*campaign.PromotionTier).Clone)
+	})
+	return out, total, nil
+}
+
+// DeletePromotionTier implements campaign.TierStore.
+func (s *Store) DeletePromotionTier(_ context.Context, projectID, id string) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.tiers.get(projectID, id); !ok {
+			return promotype.NotFound("promotion_tier", id)
+		}
+		d.tiers.del(u, projectID, id)
+		return nil
+	})
+}
+
+func stackID(s *campaign.PromotionStack) string { return s.ID }
+
+func stackField(s *campaign.PromotionStack, name string) promotype.Value { return s.Field(name) }
+
+// InsertPromotionStack implements campaign.StackStore.
+func (s *Store) InsertPromotionStack(_ context.Context, ps *campaign.PromotionStack) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.stacks.get(ps.ProjectID, ps.ID); ok {
+			return promotype.Duplicate("promotion_stack", "Duplicated promotion_stack exists with id %s", ps.ID)
+		}
+		d.stacks.put(u, ps.ProjectID, ps.ID, ps.Clone())
+		return nil
+	})
+}
+
+// UpdatePromotionStack implements campaign.StackStore.
+func (s *Store) UpdatePromotionStack(_ context.Context, ps *campaign.PromotionStack) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.stacks.get(ps.ProjectID, ps.ID); !ok {
+			return promotype.NotFound("promotion_stack", ps.ID)
+		}
+		d.stacks.put(u, ps.ProjectID, ps.ID, ps.Clone())
+		return nil
+	})
+}
+
+// GetPromotionStack implements campaign.StackStore.
+func (s *Store) GetPromotionStack(_ context.Context, projectID, id string) (out *campaign.PromotionStack, err error) {
+	s.read(func(d *data) {
+		ps, ok := d.stacks.get(projectID, id)
+		if !ok {
+			err = promotype.NotFound("promotion_stack", id)
+			return
+		}
+		out = ps.Clone()
+	})
+	return out, err
+}
+
+// ListPromotionStacks implements campaign.StackStore.
+func (s *Store) ListPromotionStacks(_ context.Context, projectID string, q promotype.Query) (out []*campaign.PromotionStack, total int, err error) {
+	s.read(func(d *data) {
+		out, total = list(d.stacks.rows[projectID], q, stackField, stackID, nil, (*campaign.PromotionStack).Clone)
+	})
+	return out, total, nil
+}
+
+// DeletePromotionStack implements campaign.StackStore.
+func (s *Store) DeletePromotionStack(_ context.Context, projectID, id string) error {
+	return s.write(func(d *data, u *undo) error {
+		if _, ok := d.stacks.get(projectID, id); !ok {
+			return promotype.NotFound("promotion_stack", id)
+		}
+		d.stacks.del(u, projectID, id)
+		return nil
+	})
 }

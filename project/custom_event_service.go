@@ -1,4 +1,4 @@
-package promo
+package project
 
 import (
 	"context"
@@ -7,15 +7,32 @@ import (
 	"unicode/utf8"
 
 	"github.com/promoengine/promo/customer"
-	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
-	"github.com/promoengine/promo/storage"
 )
 
-// EventParams is the body of POST /v1/events: a custom event of a name that
+// CustomEventStore is the storage port of custom events: the schemas that
+// define them, the events, and the customers they are about.
+type CustomEventStore interface {
+	SettingsStore
+	customer.Store
+}
+
+// CustomEventService records the custom events of POST /v1/events.
+type CustomEventService struct {
+	store CustomEventStore
+	tx    promotype.TxFunc[CustomEventStore]
+	env   promotype.Env
+}
+
+// NewCustomEventService returns a custom event service.
+func NewCustomEventService(store CustomEventStore, tx promotype.TxFunc[CustomEventStore], env promotype.Env) *CustomEventService {
+	return &CustomEventService{store: store, tx: tx, env: env}
+}
+
+// TrackParams is the body of POST /v1/events: a custom event of a name that
 // a custom event schema of the project defines, for a customer (created
 // when unknown, updated otherwise, by id or source_id).
-type EventParams struct {
+type TrackParams struct {
 	Event    *string            `json:"event"`
 	Customer *customer.Params   `json:"customer"`
 	Referral json.RawMessage    `json:"referral"` // accepted; referral programs are not in the engine
@@ -23,8 +40,8 @@ type EventParams struct {
 	Metadata promotype.Metadata `json:"metadata"`
 }
 
-// EventCustomer is the simple customer object of a custom event response.
-type EventCustomer struct {
+// TrackedCustomer is the simple customer object of a custom event response.
+type TrackedCustomer struct {
 	ID       string             `json:"id"`
 	Name     *string            `json:"name"`
 	Email    *string            `json:"email"`
@@ -33,21 +50,21 @@ type EventCustomer struct {
 	Object   string             `json:"object"`
 }
 
-// Event is the answer of POST /v1/events (object "event").
-type Event struct {
+// Tracked is the answer of POST /v1/events (object "event").
+type Tracked struct {
 	Object   string             `json:"object"`
 	Type     string             `json:"type"`
-	Customer EventCustomer      `json:"customer"`
+	Customer TrackedCustomer    `json:"customer"`
 	Referral *struct{}          `json:"referral"` // always null
 	Loyalty  *struct{}          `json:"loyalty"`  // always null
 	Metadata promotype.Metadata `json:"metadata"`
 }
 
-// TrackEvent records a custom event: the name must be a custom event schema
+// Track records a custom event: the name must be a custom event schema
 // of the project, its metadata must satisfy the schema's properties (those
 // not deleted; other keys are accepted), the customer is upserted, and the
 // event is stored with the customer in one transaction.
-func (e *Engine) TrackEvent(ctx context.Context, projectID string, in EventParams) (*Event, error) {
+func (s *CustomEventService) Track(ctx context.Context, projectID string, in TrackParams) (*Tracked, error) {
 	if in.Event == nil {
 		return nil, promotype.InvalidPayload("Payload must have required property 'event'")
 	}
@@ -60,7 +77,7 @@ func (e *Engine) TrackEvent(ctx context.Context, projectID string, in EventParam
 	if err := in.Customer.Validate(".customer"); err != nil {
 		return nil, err
 	}
-	schema, err := e.store.FindCustomEventSchema(ctx, projectID, *in.Event)
+	schema, err := s.store.FindCustomEventSchema(ctx, projectID, *in.Event)
 	if errors.Is(err, promotype.ErrNotFound) {
 		return nil, promotype.InvalidPayload("Property .event must be the name of a custom event schema of the project: %s is not defined", *in.Event)
 	}
@@ -71,24 +88,24 @@ func (e *Engine) TrackEvent(ctx context.Context, projectID string, in EventParam
 		return nil, err
 	}
 	if in.Customer.Metadata != nil {
-		if err := e.env.CheckMeta(ctx, projectID, "customer", in.Customer.Metadata); err != nil {
+		if err := s.env.CheckMeta(ctx, projectID, "customer", in.Customer.Metadata); err != nil {
 			return nil, err
 		}
 	}
-	ev := &project.CustomEvent{
-		ID:        e.env.IDs.NewID(promotype.PrefixCustomEvent),
+	ev := &CustomEvent{
+		ID:        s.env.IDs.NewID(promotype.PrefixCustomEvent),
 		ProjectID: projectID,
 		Type:      *in.Event,
 		Metadata:  in.Metadata.Clone(),
-		CreatedAt: e.env.Clock.Now(),
+		CreatedAt: s.env.Clock.Now(),
 	}
 	if ev.Metadata == nil {
 		ev.Metadata = promotype.Metadata{}
 	}
 	var c *customer.Customer
-	err = e.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+	err = s.tx(ctx, func(ctx context.Context, tx CustomEventStore) error {
 		var err error
-		if c, err = customer.Upsert(ctx, tx, e.env, projectID, *in.Customer); err != nil {
+		if c, err = customer.Upsert(ctx, tx, s.env, projectID, *in.Customer); err != nil {
 			return err
 		}
 		ev.CustomerID = c.ID
@@ -101,22 +118,22 @@ func (e *Engine) TrackEvent(ctx context.Context, projectID string, in EventParam
 	if meta == nil {
 		meta = promotype.Metadata{}
 	}
-	return &Event{
+	return &Tracked{
 		Object:   "event",
 		Type:     ev.Type,
-		Customer: EventCustomer{ID: c.ID, Name: c.Name, Email: c.Email, SourceID: c.SourceID, Metadata: meta, Object: "customer"},
+		Customer: TrackedCustomer{ID: c.ID, Name: c.Name, Email: c.Email, SourceID: c.SourceID, Metadata: meta, Object: "customer"},
 		Metadata: ev.Metadata.Clone(),
 	}, nil
 }
 
-// ListEvents lists the custom events a project received, oldest first
+// List lists the custom events a project received, oldest first
 // (filters: created_at).
-func (e *Engine) ListEvents(ctx context.Context, projectID string, p promotype.ListParams) (*promotype.List[*project.CustomEvent], error) {
-	q, err := p.Query(project.SettingsListSpec, e.env.Clock.Now())
+func (s *CustomEventService) List(ctx context.Context, projectID string, p promotype.ListParams) (*promotype.List[*CustomEvent], error) {
+	q, err := p.Query(SettingsListSpec, s.env.Clock.Now())
 	if err != nil {
 		return nil, err
 	}
-	items, total, err := e.store.ListCustomEvents(ctx, projectID, q)
+	items, total, err := s.store.ListCustomEvents(ctx, projectID, q)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,415 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/promotype"
+	"github.com/uptrace/bun"
+)
+
+type productRow struct {
+	bun.BaseModel `bun:"table:promo_products,alias:p"`
+
+	ProjectID  string          `bun:"project_id,pk"`
+	ID         string          `bun:"id,pk"`
+	SourceID   *string         `bun:"source_id"`
+	Name       *string         `bun:"name"`
+	Price      *int64          `bun:"price"`
+	Attributes json.RawMessage `bun:"attributes"` // jsonb array of names; NULL for nil
+	Metadata   json.RawMessage `bun:"metadata"`
+	ImageURL   *string         `bun:"image_url"`
+	CreatedAt  time.Time       `bun:"created_at"`
+	UpdatedAt  *time.Time      `bun:"updated_at"`
+	BinnedAt   *time.Time      `bun:"binned_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *productRow) listTotal() int { return r.Total }
+
+var productColumns = columns{
+	"source_id":  {"source_id", promotype.FieldString},
+	"name":       {"name", promotype.FieldString},
+	"created_at": {"created_at", promotype.FieldTime},
+	"updated_at": {"updated_at", promotype.FieldTime},
+}
+
+func newProductRow(p *catalog.Product) (*productRow, error) {
+	if err := checkText("product", str("id", p.ID), str("project_id", p.ProjectID),
+		text{"source_id", p.SourceID}, text{"name", p.Name}, text{"image_url", p.ImageURL}); err != nil {
+		return nil, err
+	}
+	var attrs json.RawMessage
+	if p.Attributes != nil {
+		var err error
+		if attrs, err = encodeJSON(p.Attributes); err != nil {
+			return nil, err
+		}
+	}
+	meta, err := encodeMetadata(p.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	return &productRow{
+		ProjectID:  p.ProjectID,
+		ID:         p.ID,
+		SourceID:   promotype.ClonePtr(p.SourceID),
+		Name:       promotype.ClonePtr(p.Name),
+		Price:      promotype.ClonePtr(p.Price),
+		Attributes: attrs,
+		Metadata:   meta,
+		ImageURL:   promotype.ClonePtr(p.ImageURL),
+		CreatedAt:  sqlTime(p.CreatedAt),
+		UpdatedAt:  sqlTimePtr(p.UpdatedAt),
+		BinnedAt:   sqlTimePtr(p.BinnedAt),
+	}, nil
+}
+
+func (r *productRow) domain() (*catalog.Product, error) {
+	p := &catalog.Product{
+		ID:        r.ID,
+		ProjectID: r.ProjectID,
+		SourceID:  r.SourceID,
+		Name:      r.Name,
+		Price:     r.Price,
+		ImageURL:  r.ImageURL,
+		CreatedAt: domainTime(r.CreatedAt),
+		UpdatedAt: domainTimePtr(r.UpdatedAt),
+		BinnedAt:  domainTimePtr(r.BinnedAt),
+	}
+	if err := decodeJSON(r.Attributes, &p.Attributes); err != nil {
+		return nil, err
+	}
+	var err error
+	if p.Metadata, err = decodeMetadata(r.Metadata); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func productNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("product", id) }
+}
+
+// productKeys is the live-source-id uniqueness of promo_products.
+var productKeys = keyed{kind: "product", table: "promo_products", alias: "p", column: "source_id", live: "binned_at IS NULL"}
+
+// InsertProduct implements catalog.Store.
+func (s *Store) InsertProduct(ctx context.Context, p *catalog.Product) error {
+	row, err := newProductRow(p)
+	if err != nil {
+		return err
+	}
+	return productKeys.insert(ctx, s.db, row, p.ProjectID, p.ID, p.SourceID)
+}
+
+// UpdateProduct implements catalog.Store. It replaces every field of the
+// live row; a source id held by another live row of the project is refused
+// without touching the row.
+func (s *Store) UpdateProduct(ctx context.Context, p *catalog.Product) error {
+	row, err := newProductRow(p)
+	return productKeys.replace(ctx, s.db, row, err, p.ProjectID, p.ID, p.SourceID, productNotFound(p.ID), func() error {
+		_, err := s.GetProduct(ctx, p.ProjectID, p.ID)
+		return err
+	})
+}
+
+// GetProduct implements catalog.Store.
+func (s *Store) GetProduct(ctx context.Context, projectID, id string) (*catalog.Product, error) {
+	return getLive[productRow, *productRow, *catalog.Product](ctx, s.db, productKeys, "id", projectID, id, productNotFound(id))
+}
+
+// FindProductBySourceID implements catalog.Store.
+func (s *Store) FindProductBySourceID(ctx context.Context, projectID, sourceID string) (*catalog.Product, error) {
+	return getLive[productRow, *productRow, *catalog.Product](ctx, s.db, productKeys, "source_id", projectID, sourceID, productNotFound(sourceID))
+}
+
+// ListProducts implements catalog.Store.
+func (s *Store) ListProducts(ctx context.Context, projectID string, q promotype.Query) ([]*catalog.Product, int, error) {
+	if !storable(projectID) {
+		return []*catalog.Product{}, 0, nil
+	}
+	return listDomain[productRow, *productRow, *catalog.Product](ctx, s.db, productColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.Where("p.project_id = ? AND p.binned_at IS NULL", projectID)
+	})
+}
+
+// BinProduct implements catalog.Store: the live product and its live SKUs
+// get binned_at in one statement.
+func (s *Store) BinProduct(ctx context.Context, projectID, id string, at promotype.Time) error {
+	if !storableKeys(projectID, id) {
+		return productNotFound(id)()
+	}
+	var n int
+	err := s.db.NewRaw(`WITH p AS (
+			UPDATE promo_products SET binned_at = ?
+			WHERE project_id = ? AND id = ? AND binned_at IS NULL
+			RETURNING id
+		), s AS (
+			UPDATE promo_skus SET binned_at = ?
+			WHERE project_id = ? AND product_id IN (SELECT id FROM p) AND binned_at IS NULL
+		)
+		SELECT count(*) FROM p`,
+		sqlTime(at), projectID, id, sqlTime(at), projectID).Scan(ctx, &n)
+	if err != nil {
+		return fail("bin product", err, nil)
+	}
+	if n == 0 {
+		return productNotFound(id)()
+	}
+	return nil
+}
+
+// DeleteProduct implements catalog.Store: the product (live or binned) and
+// all its SKUs go in one statement.
+func (s *Store) DeleteProduct(ctx context.Context, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return productNotFound(id)()
+	}
+	var n int
+	err := s.db.NewRaw(`WITH p AS (
+			DELETE FROM promo_products WHERE project_id = ? AND id = ?
+			RETURNING id
+		), s AS (
+			DELETE FROM promo_skus WHERE project_id = ? AND product_id IN (SELECT id FROM p)
+		)
+		SELECT count(*) FROM p`,
+		projectID, id, projectID).Scan(ctx, &n)
+	if err != nil {
+		return fail("delete product", err, nil)
+	}
+	if n == 0 {
+		return productNotFound(id)()
+	}
+	return nil
+}
+
+type skuRow struct {
+	bun.BaseModel `bun:"table:promo_skus,alias:s"`
+
+	ProjectID  string          `bun:"project_id,pk"`
+	ID         string          `bun:"id,pk"`
+	ProductID  string          `bun:"product_id"`
+	SourceID   *string         `bun:"source_id"`
+	SKU        *string         `bun:"sku"`
+	Price      *int64          `bun:"price"`
+	Currency   *string         `bun:"currency"`
+	Attributes json.RawMessage `bun:"attributes"`
+	ImageURL   *string         `bun:"image_url"`
+	Metadata   json.RawMessage `bun:"metadata"`
+	CreatedAt  time.Time       `bun:"created_at"`
+	UpdatedAt  *time.Time      `bun:"updated_at"`
+	BinnedAt   *time.Time      `bun:"binned_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *skuRow) listTotal() int { return r.Total }
+
+var skuColumns = columns{
+	"source_id":  {"source_id", promotype.FieldString},
+	"sku":        {"sku", promotype.FieldString},
+	"created_at": {"created_at", promotype.FieldTime},
+	"updated_at": {"updated_at", promotype.FieldTime},
+}
+
+func newSKURow(s *catalog.SKU) (*skuRow, error) {
+	if err := checkText("sku", str("id", s.ID), str("project_id", s.ProjectID), str("product_id", s.ProductID),
+		text{"source_id", s.SourceID}, text{"sku", s.SKU}, text{"currency", s.Currency}, text{"image_url", s.ImageURL}); err != nil {
+		return nil, err
+	}
+	attrs, err := encodeMetadata(s.Attributes)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := encodeMetadata(s.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	return &skuRow{
+		ProjectID:  s.ProjectID,
+		ID:         s.ID,
+		ProductID:  s.ProductID,
+		SourceID:   promotype.ClonePtr(s.SourceID),
+		SKU:        promotype.ClonePtr(s.SKU),
+		Price:      promotype.ClonePtr(s.Price),
+		Currency:   promotype.ClonePtr(s.Currency),
+		Attributes: attrs,
+		ImageURL:   promotype.ClonePtr(s.ImageURL),
+		Metadata:   meta,
+		CreatedAt:  sqlTime(s.CreatedAt),
+		UpdatedAt:  sqlTimePtr(s.UpdatedAt),
+		BinnedAt:   sqlTimePtr(s.BinnedAt),
+	}, nil
+}
+
+func (r *skuRow) domain() (*catalog.SKU, error) {
+	s := &catalog.SKU{
+		ID:        r.ID,
+		ProjectID: r.ProjectID,
+		ProductID: r.ProductID,
+		SourceID:  r.SourceID,
+		SKU:       r.SKU,
+		Price:     r.Price,
+		Currency:  r.Currency,
+		ImageURL:  r.ImageURL,
+		CreatedAt: domainTime(r.CreatedAt),
+		UpdatedAt: domainTimePtr(r.UpdatedAt),
+		BinnedAt:  domainTimePtr(r.BinnedAt),
+	}
+	var err error
+	if s.Attributes, err = decodeMetadata(r.Attributes); err != nil {
+		return nil, err
+	}
+	if s.Metadata, err = decodeMetadata(r.Metadata); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func skuNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("sku", id) }
+}
+
+// skuKeys is the live-source-id uniqueness of promo_skus.
+var skuKeys = keyed{kind: "sku", table: "promo_skus", alias: "s", column: "source_id", live: "binned_at IS NULL"}
+
+// InsertSKU implements catalog.Store.
+func (s *Store) InsertSKU(ctx context.Context, sku *catalog.SKU) error {
+	row, err := newSKURow(sku)
+	if err != nil {
+		return err
+	}
+	return skuKeys.insert(ctx, s.db, row, sku.ProjectID, sku.ID, sku.SourceID)
+}
+
+// UpdateSKU implements catalog.Store. It replaces every field of the
+// live row; a source id held by another live row of the project is refused
+// without touching the row.
+func (s *Store) UpdateSKU(ctx context.Context, sku *catalog.SKU) error {
+	row, err := newSKURow(sku)
+	return skuKeys.replace(ctx, s.db, row, err, sku.ProjectID, sku.ID, sku.SourceID, skuNotFound(sku.ID), func() error {
+		_, err := s.GetSKU(ctx, sku.ProjectID, sku.ID)
+		return err
+	})
+}
+
+// GetSKU implements catalog.Store.
+func (s *Store) GetSKU(ctx context.Context, projectID, id string) (*catalog.SKU, error) {
+	return getLive[skuRow, *skuRow, *catalog.SKU](ctx, s.db, skuKeys, "id", projectID, id, skuNotFound(id))
+}
+
+// FindSKUBySourceID implements catalog.Store.
+func (s *Store) FindSKUBySourceID(ctx context.Context, projectID, sourceID string) (*catalog.SKU, error) {
+	return getLive[skuRow, *skuRow, *catalog.SKU](ctx, s.db, skuKeys, "source_id", projectID, sourceID, skuNotFound(sourceID))
+}
+
+// ListSKUs implements catalog.Store.
+func (s *Store) ListSKUs(ctx context.Context, projectID, productID string, q promotype.Query) ([]*catalog.SKU, int, error) {
+	if !storableKeys(projectID, productID) {
+		return []*catalog.SKU{}, 0, nil
+	}
+	return listDomain[skuRow, *skuRow, *catalog.SKU](ctx, s.db, skuColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		sel = sel.Where("s.project_id = ? AND s.binned_at IS NULL", projectID)
+		if productID != "" {
+			sel = sel.Where("s.product_id = ?", productID)
+		}
+		return sel
+	})
+}
+
+// BinSKU implements catalog.Store.
+func (s *Store) BinSKU(ctx context.Context, projectID, id string, at promotype.Time) error {
+	return binByID[skuRow](ctx, s.db, "bin sku", "s", projectID, id, at, skuNotFound(id))
+}
+
+// DeleteSKU implements catalog.Store: the SKU goes, live or binned.
+func (s *Store) DeleteSKU(ctx context.Context, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return skuNotFound(id)()
+	}
+	res, err := s.db.NewDelete().Model((*skuRow)(nil)).
+		Where("s.project_id = ? AND s.id = ?", projectID, id).Exec(ctx)
+	if err != nil {
+		return fail("delete sku", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return skuNotFound(id)()
+	}
+	return nil
+}
+
+// storableList keeps the keys PostgreSQL text can hold: the others match no row.
+func storableList(keys []string) []string {
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if storable(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// byKeys restricts sel (a model with alias a) to the rows whose id is in ids
+// or whose source id is in sourceIDs; it reports false when no key can match.
+func byKeys(sel *bun.SelectQuery, a string, ids, sourceIDs []string) (*bun.SelectQuery, bool) {
+	ids, sourceIDs = storableList(ids), storableList(sourceIDs)
+	switch {
+	case len(ids) > 0 && len(sourceIDs) > 0:
+		return sel.Where("("+a+".id IN (?) OR "+a+".source_id IN (?))", bun.List(ids), bun.List(sourceIDs)), true
+	case len(ids) > 0:
+		return sel.Where(a+".id IN (?)", bun.List(ids)), true
+	case len(sourceIDs) > 0:
+		return sel.Where(a+".source_id IN (?)", bun.List(sourceIDs)), true
+	}
+	return sel, false
+}
+
+// FindProducts implements catalog.Store: one query for every key.
+func (s *Store) FindProducts(ctx context.Context, projectID string, ids, sourceIDs []string) ([]*catalog.Product, error) {
+	if !storable(projectID) {
+		return []*catalog.Product{}, nil
+	}
+	var rows []productRow
+	sel, ok := byKeys(s.db.NewSelect().Model(&rows).Where("p.project_id = ? AND p.binned_at IS NULL", projectID), "p", ids, sourceIDs)
+	if !ok {
+		return []*catalog.Product{}, nil
+	}
+	if err := sel.Scan(ctx); err != nil {
+		return nil, fail("find products", err, nil)
+	}
+	out := make([]*catalog.Product, len(rows))
+	for i := range rows {
+		var err error
+		if out[i], err = rows[i].domain(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// FindSKUs implements catalog.Store: one query for every key.
+func (s *Store) FindSKUs(ctx context.Context, projectID string, ids, sourceIDs []string) ([]*catalog.SKU, error) {
+	if !storable(projectID) {
+		return []*catalog.SKU{}, nil
+	}
+	var rows []skuRow
+	sel, ok := byKeys(s.db.NewSelect().Model(&rows).Where("s.project_id = ? AND s.binned_at IS NULL", projectID), "s", ids, sourceIDs)
+	if !ok {
+		return []*catalog.SKU{}, nil
+	}
+	if err := sel.Scan(ctx); err != nil {
+		return nil, fail("find skus", err, nil)
+	}
+	out := make([]*catalog.SKU, len(rows))
+	for i := range rows {
+		var err error
+		if out[i], err = rows[i].domain(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
