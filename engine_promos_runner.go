@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sync"
 	"time"
 
@@ -341,18 +342,28 @@ func (w *worker) end(a *project.AsyncAction, status project.AsyncStatus, op proj
 }
 
 // fail ends the action FAILED with reason as the result's message (and the
-// fields of partial, if any: counts done so far); the campaign of a
+// fields of partial, if any: counts done so far; without them, done_count
+// is the progress its last checkpoint recorded); the campaign of a
 // generation is set FAILED too.
 func (w *worker) fail(ctx context.Context, a *project.AsyncAction, reason string, partial map[string]any) error {
 	result := map[string]any{"message": reason}
 	for k, v := range partial {
 		result[k] = v
 	}
-	if _, ok := result["done_count"]; !ok {
-		result["done_count"] = 0
-	}
-	res, _ := json.Marshal(result)
 	err := w.step(ctx, a, func(ctx context.Context, tx storage.Tx, cur *project.AsyncAction) error {
+		out := maps.Clone(result)
+		if _, ok := out["done_count"]; !ok {
+			// Every job's checkpoint counts what it did as "done".
+			var st struct {
+				Done int64 `json:"done"`
+			}
+			_ = json.Unmarshal(cur.State, &st)
+			out["done_count"] = st.Done
+		}
+		res, err := json.Marshal(out)
+		if err != nil {
+			return err
+		}
 		if cur.Type == project.ActionVouchersGenerate {
 			// The campaign counts the vouchers made before the failure.
 			var p generatePayload
