@@ -93,6 +93,9 @@ func (s *CampaignService) Create(ctx context.Context, projectID string, in campa
 			if _, _, err := voucher.TemplateFor(c, count, c.CreatedAt); err != nil {
 				return err
 			}
+			if err := e.checkGenerationLimits(ctx, tx, projectID, count); err != nil {
+				return err
+			}
 			if _, err = e.enqueue(ctx, tx, projectID, project.ActionVouchersGenerate, generatePayload{CampaignID: c.ID, Count: count}); err != nil {
 				return err
 			}
@@ -245,6 +248,9 @@ func (s *CampaignService) AddVouchers(ctx context.Context, projectID, ref string
 			return err
 		}
 		if _, _, err := e.promos.vouchers.PrepareForCampaign(ctx, tx, c, in); err != nil {
+			return err
+		}
+		if err := e.checkGenerationLimits(ctx, tx, projectID, *in.VouchersCount); err != nil {
 			return err
 		}
 		if _, err := tx.SetCampaignStatus(ctx, projectID, c.ID, campaign.StatusInProgress, -1); err != nil {

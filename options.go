@@ -15,6 +15,7 @@ type config struct {
 	logger *slog.Logger
 
 	webhookTargets webhook.TargetPolicy
+	limits         Limits
 }
 
 // WithClock sets the clock (tests freeze it with promotype.NewManualClock).

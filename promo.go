@@ -35,6 +35,8 @@ type Engine struct {
 
 	settings settingsServices // engine_settings.go
 	webhooks webhookState     // engine_webhooks.go: delivery
+
+	limits Limits // limits.go
 }
 
 // New returns an engine over store.
@@ -46,7 +48,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	e := &Engine{store: store, env: cfg.env, logger: cfg.logger}
+	e := &Engine{store: store, env: cfg.env, logger: cfg.logger, limits: cfg.limits.withDefaults()}
 	e.env.Changed = e.promotionsChanged
 	// Metadata schemas first: every other service checks metadata through
 	// the env's hook, which reads them.
