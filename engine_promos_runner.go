@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	mrand "math/rand/v2"
 	"sync"
 	"time"
 
@@ -175,6 +176,22 @@ type worker struct {
 
 var errStopping = errors.New("promo: the async runner is stopping")
 
+// maxRetryDelay caps retryDelay.
+const maxRetryDelay = 30 * time.Second
+
+// retryDelay is how long a background loop waits after its failures-th
+// failure in a row (failures >= 1): base doubled with each failure, at
+// most maxRetryDelay, then a random point of its second half (jitter), so
+// that replicas hitting one failing store do not retry in step.
+func retryDelay(base time.Duration, failures int) time.Duration {
+	d := base
+	for i := 1; i < failures && d < maxRetryDelay; i++ {
+		d *= 2
+	}
+	d = min(max(d, time.Millisecond), maxRetryDelay)
+	return d/2 + mrand.N(d/2+1)
+}
+
 func (w *worker) stopping() bool {
 	if w.stop == nil {
 		return false
@@ -190,14 +207,28 @@ func (w *worker) stopping() bool {
 func (w *worker) loop(ctx context.Context) {
 	ticker := time.NewTicker(w.cfg.PollInterval)
 	defer ticker.Stop()
+	failures := 0
 	for {
 		if ctx.Err() != nil || w.stopping() {
 			return
 		}
 		a, err := w.claim(ctx)
 		if err != nil && ctx.Err() == nil {
-			w.e.logger.LogAttrs(ctx, slog.LevelError, "promo: claiming an async action", slog.Any("error", err))
+			// The store is failing (down, stalled): wait longer after each
+			// failure, at a random point so replicas do not retry in step.
+			failures++
+			w.e.logger.LogAttrs(ctx, slog.LevelError, "promo: claiming an async action", slog.Any("error", err),
+				slog.Int("failures", failures))
+			timer := time.NewTimer(retryDelay(w.cfg.PollInterval, failures))
+			select {
+			case <-ctx.Done():
+			case <-w.stop:
+			case <-timer.C:
+			}
+			timer.Stop()
+			continue
 		}
+		failures = 0
 		if a != nil {
 			_ = w.run(ctx, a)
 			continue

@@ -2,11 +2,17 @@ package httpadapter
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/promoengine/promo/promotype"
 )
@@ -21,6 +27,13 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	var pe *promotype.Error
 	known := errors.As(err, &pe)
+	if !known && r.Context().Err() == nil && storeUnavailable(err) {
+		// The store is stalled or gone: the client may retry later. Logged
+		// (below) as the 503 it is; the cause is not sent.
+		setRetryAfter(w, unavailableRetryAfter)
+		err = fmt.Errorf("%w (%w)", errServiceUnavailable(), err)
+		known = true
+	}
 	e := *promotype.AsError(err) // a copy: the request id must not leak into a shared value
 	if e.Code < 400 || e.Code > 599 {
 		e.Code = http.StatusInternalServerError
@@ -57,6 +70,27 @@ func (s *server) clientClosed(w http.ResponseWriter, r *http.Request, err error)
 		"The client closed the connection before the answer was ready")
 	e.RequestID = requestIDOf(w)
 	s.writeJSON(w, r, e.Code, e)
+}
+
+// unavailableRetryAfter is the Retry-After of a 503.
+const unavailableRetryAfter = 2 * time.Second
+
+// errServiceUnavailable is the 503 of a store that did not answer in time
+// or could not be reached.
+func errServiceUnavailable() *promotype.Error {
+	return promotype.Newf(promotype.StatusServiceUnavailable, "service_unavailable", "Service unavailable",
+		"The database did not answer in time or cannot be reached; retry later")
+}
+
+// storeUnavailable reports whether err means the store did not answer (a
+// deadline of the store's own ran out while the client still waits) or
+// could not be reached (a network error, a connection lost or refused),
+// rather than a bug.
+func storeUnavailable(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) || errors.Is(err, driver.ErrBadConn) ||
+		errors.Is(err, sql.ErrConnDone) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // errNotFoundRoute is the 404 of a path no route serves.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -263,13 +264,27 @@ func (d *Dispatcher) deliverLoop(ctx context.Context, stop <-chan struct{}, outc
 	poll := time.NewTicker(d.cfg.poll)
 	defer poll.Stop()
 	backlog := true
+	failures := 0
 	for !stopped(ctx, stop) {
 		if room := d.cfg.concurrency - int(d.busy.Load()); backlog && room > 0 {
 			n, err := d.claim(ctx, room, outcomes)
 			if err != nil && ctx.Err() == nil {
-				d.cfg.logger.LogAttrs(ctx, slog.LevelError, "webhook: claiming sendouts", slog.Any("error", err))
+				failures++
+				d.cfg.logger.LogAttrs(ctx, slog.LevelError, "webhook: claiming sendouts", slog.Any("error", err),
+					slog.Int("failures", failures))
+				// The store is failing: back off (with jitter) before
+				// claiming again, whatever wakes the loop meanwhile.
+				timer := time.NewTimer(retryDelay(d.cfg.poll, failures))
+				select {
+				case <-ctx.Done():
+				case <-stop:
+				case <-timer.C:
+				}
+				timer.Stop()
+				continue
 			}
-			backlog = err == nil && n == room // more may be due
+			failures = 0
+			backlog = n == room // more may be due
 		}
 		select {
 		case <-ctx.Done():
@@ -283,6 +298,22 @@ func (d *Dispatcher) deliverLoop(ctx context.Context, stop <-chan struct{}, outc
 		case <-d.freed:
 		}
 	}
+}
+
+// maxRetryDelay caps retryDelay.
+const maxRetryDelay = 30 * time.Second
+
+// retryDelay is how long a loop waits after its failures-th failure in a
+// row (failures >= 1): base doubled with each failure, at most
+// maxRetryDelay, then a random point of its second half (jitter), so that
+// dispatchers hitting one failing store do not retry in step.
+func retryDelay(base time.Duration, failures int) time.Duration {
+	d := base
+	for i := 1; i < failures && d < maxRetryDelay; i++ {
+		d *= 2
+	}
+	d = min(max(d, time.Millisecond), maxRetryDelay)
+	return d/2 + rand.N(d/2+1)
 }
 
 // claim leases up to room due sendouts and starts their tries, which hand
