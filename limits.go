@@ -2,11 +2,11 @@ package promo
 
 import (
 	"context"
+	"encoding/json"
 
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
-	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
-	"github.com/promoengine/promo/storage"
 )
 
 // Limits bounds the voucher generation one project may ask for, so that
@@ -59,21 +59,22 @@ func errVoucherLimit(format string, args ...any) *promotype.Error {
 	return promotype.BadRequest("voucher_limit_exceeded", "Voucher limit exceeded", format, args...)
 }
 
-// checkGenerationLimits refuses a generation of count vouchers in
-// projectID that would pass e's limits, reading the project's pending
-// generations through tx.
-func (e *Engine) checkGenerationLimits(ctx context.Context, tx storage.Tx, projectID string, count int64) error {
-	l := e.limits
-	if count == 0 {
-		return nil // a campaign without vouchers: its generation only marks it DONE
+// checkGenerationLimits is the admission of async actions (see
+// async.Service.SetAdmission): it refuses a generation that would pass
+// e's limits, reading the project's pending generations through tx.
+func (e *Engine) checkGenerationLimits(ctx context.Context, tx async.Store, projectID string, args async.Args) error {
+	g, ok := args.(campaign.GenerateVouchers)
+	if !ok || g.Count == 0 {
+		return nil // not a generation, or a campaign without vouchers (its generation only marks it DONE)
 	}
-	if count > l.VouchersPerRequest {
-		return errVoucherLimit("A request may generate at most %d vouchers, not %d: split it into several requests", l.VouchersPerRequest, count)
+	l := e.limits
+	if g.Count > l.VouchersPerRequest {
+		return errVoucherLimit("A request may generate at most %d vouchers, not %d: split it into several requests", l.VouchersPerRequest, g.Count)
 	}
 	q := promotype.Query{Limit: promotype.MaxLimit, OrderBy: "created_at", Filter: promotype.Filter{Junction: promotype.JunctionAnd,
 		Conditions: []promotype.Condition{
-			{Field: "type", Op: promotype.OpIs, Values: []string{project.ActionVouchersGenerate}},
-			{Field: "status", Op: promotype.OpIn, Values: []string{string(project.AsyncEnqueued), string(project.AsyncInProgress)}},
+			{Field: "type", Op: promotype.OpIs, Values: []string{campaign.ActionVouchersGenerate}},
+			{Field: "status", Op: promotype.OpIn, Values: []string{string(async.StatusEnqueued), string(async.StatusInProgress)}},
 		}}}
 	pending, total, err := tx.ListAsyncActions(ctx, projectID, q)
 	if err != nil {
@@ -82,13 +83,19 @@ func (e *Engine) checkGenerationLimits(ctx context.Context, tx storage.Tx, proje
 	if total >= l.PendingGenerationsPerProject {
 		return errVoucherLimit("The project has %d voucher generations queued or running, the most it may have: wait until one ends", total)
 	}
-	left := count
+	left := g.Count
 	for _, a := range pending {
-		var p generatePayload
-		var st generateState
-		if decode(a, &p, &st) == nil {
-			left += max(0, p.Count-st.Done)
+		var p campaign.GenerateVouchers
+		var st struct {
+			Done int64 `json:"done"` // the generation's checkpoint
 		}
+		if json.Unmarshal(a.Payload, &p) != nil {
+			continue
+		}
+		if len(a.State) > 0 {
+			_ = json.Unmarshal(a.State, &st)
+		}
+		left += max(0, p.Count-st.Done)
 	}
 	if left > l.PendingVouchersPerProject {
 		return errVoucherLimit("The project may have at most %d vouchers waiting to be generated; with this request it would have %d: wait until its generations end",

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
@@ -23,7 +24,7 @@ func TestGenerationLimits(t *testing.T) {
 			f := fixture{eng: eng, project: p.ID}
 			counts := func() (int, int) {
 				cs := must[*promo.List[*campaign.Campaign]](t)(eng.Campaigns().List(ctx, p.ID, campaign.ListParams{}))
-				as := must[*promo.List[*project.AsyncAction]](t)(eng.AsyncActions().List(ctx, p.ID, promo.ListParams{}))
+				as := must[*promo.List[*async.Action]](t)(eng.AsyncActions().List(ctx, p.ID, promo.ListParams{}))
 				return cs.Total, as.Total
 			}
 			refused := func(err error, details string) {
@@ -43,7 +44,7 @@ func TestGenerationLimits(t *testing.T) {
 			createCampaign(t, f, discountCampaign("Two", 100))
 			createCampaign(t, f, discountCampaign("Three", 100))
 			add := func(n int64) error {
-				_, err := eng.Campaigns().AddVouchers(ctx, p.ID, first.ID, voucher.CampaignParams{VouchersCount: promo.Ptr(n)})
+				_, err := eng.Vouchers().GenerateInCampaign(ctx, p.ID, first.ID, voucher.CampaignParams{VouchersCount: promo.Ptr(n)})
 				return err
 			}
 			refused(add(60), "The project may have at most 250 vouchers waiting to be generated; with this request it would have 260: wait until its generations end")

@@ -49,7 +49,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 		o(&cfg)
 	}
 	e := &Engine{store: store, env: cfg.env, logger: cfg.logger, limits: cfg.limits.withDefaults()}
-	e.env.Changed = e.promotionsChanged
+	e.wireValidation() // engine_promotions.go: validation, told of every change
 	// Metadata schemas first: every other service checks metadata through
 	// the env's hook, which reads them.
 	e.settings.metadataSchemas = project.NewMetadataSchemaService(store, e.env)
@@ -63,11 +63,12 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.locations = location.NewService(store, e.env)
 	e.rewards = reward.NewService(store, storage.TxFor(store, func(s storage.Tx) reward.Store { return s }), e.env)
 	e.auth = auth.NewService(store, e.env)
-	e.wireAccess()     // engine_access.go: OAuth tokens
-	e.wireSales()      // engine_sales.go: customers, orders
-	e.wirePromos()     // engine_promos.go: campaigns, vouchers, async actions
-	e.wireRules()      // engine_rules.go: validation rules and assignments
-	e.wirePromotions() // engine_promotions.go: promotion tiers, validation, stacks
+	e.wireAccess()      // engine_access.go: OAuth tokens
+	e.wireSales()       // engine_sales.go: customers, orders
+	e.wirePromos()      // engine_promos.go: campaigns, vouchers, async actions
+	e.wireRules()       // engine_rules.go: validation rules and assignments
+	e.wirePromotions()  // engine_promotions.go: promotion tiers, stacks
+	e.wireCampaignAPI() // engine_promos.go: the campaigns API, over the tier and stack services
 	return e, nil
 }
 

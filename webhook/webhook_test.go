@@ -265,25 +265,3 @@ func TestTargetPolicySpecialPurpose(t *testing.T) {
 		t.Error("AllowLoopback accepted shared address space")
 	}
 }
-
-// The dispatcher backs off after failures in a row, up to a cap, with
-// jitter.
-func TestRetryDelay(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		failures int
-		lo, hi   time.Duration
-	}{{1, 500 * time.Millisecond, time.Second}, {3, 2 * time.Second, 4 * time.Second}, {100, 15 * time.Second, 30 * time.Second}} {
-		seen := map[time.Duration]bool{}
-		for range 100 {
-			d := retryDelay(time.Second, tc.failures)
-			if d < tc.lo || d > tc.hi {
-				t.Fatalf("retryDelay(1s, %d) = %v, want within [%v, %v]", tc.failures, d, tc.lo, tc.hi)
-			}
-			seen[d] = true
-		}
-		if len(seen) < 50 {
-			t.Errorf("retryDelay(1s, %d): %d distinct delays in 100, want jitter", tc.failures, len(seen))
-		}
-	}
-}
