@@ -2,6 +2,7 @@ package promo_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"sync"
 	"sync/atomic"
@@ -102,6 +103,48 @@ func TestAsyncActionInterruptedTooOften(t *testing.T) {
 			}
 			if got := must[*campaign.Campaign](t)(eng.Campaigns().Get(ctx, p.ID, c.ID)); got.CreationStatus != campaign.StatusFailed {
 				t.Errorf("campaign %s", got.CreationStatus)
+			}
+		})
+	}
+}
+
+// An action that ends FAILED after interruptions reports the progress its
+// runners checkpointed, which the campaign counts too, not done_count 0.
+func TestAsyncActionInterruptedReportsProgress(t *testing.T) {
+	for name, newStore := range storeFactories {
+		t.Run(name, func(t *testing.T) {
+			store := newStore(t)
+			clock := promotype.NewManualClock(t0)
+			eng := must[*promo.Engine](t)(promo.New(store, promo.WithClock(clock)))
+			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"}))
+			c := must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p.ID, discountCampaign("Spring", 5)))
+			// A runner takes the action, checkpoints 3 vouchers and dies.
+			ghost := must[*async.Action](t)(store.ClaimAsyncAction(ctx, "ghost", clock.Now(), at(time.Minute)))
+			if ghost == nil {
+				t.Fatal("nothing to claim")
+			}
+			err := store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+				cur, err := tx.LockAsyncAction(ctx, p.ID, ghost.ID, "ghost")
+				if err != nil {
+					return err
+				}
+				cur.State = json.RawMessage(`{"done":3,"stalled":0,"started":true}`)
+				return tx.UpdateAsyncAction(ctx, cur)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			clock.Advance(2 * time.Minute)
+			if n, err := eng.AsyncActions().RunPending(ctx, async.Config{MaxAttempts: 1}); n != 1 || err != nil {
+				t.Fatalf("RunPending = %d, %v", n, err)
+			}
+			a := must[*async.Action](t)(eng.AsyncActions().Get(ctx, p.ID, ghost.ID))
+			diff(t, "result", `{"done_count":3,"message":"The action was interrupted 1 times and was not retried."}`, string(a.Result))
+			if a.Status != async.StatusFailed {
+				t.Errorf("status %s", a.Status)
+			}
+			if got := must[*campaign.Campaign](t)(eng.Campaigns().Get(ctx, p.ID, c.ID)); got.CreationStatus != campaign.StatusFailed || got.VouchersCount != 3 {
+				t.Errorf("campaign %s with %d vouchers, want FAILED with 3", got.CreationStatus, got.VouchersCount)
 			}
 		})
 	}

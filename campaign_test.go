@@ -278,6 +278,8 @@ func TestCampaignRefusals(t *testing.T) {
 				p.Voucher.CodeConfig = &campaign.CodeConfig{Pattern: promo.Ptr("X-##"), Charset: promo.Ptr("0123456789")}
 			}), 400, "invalid_code_config", "The code config makes at most 100 distinct codes: too few for 11 vouchers (the code space must hold 10 times the number of codes; use a longer pattern or a larger charset)"},
 			{"pattern without #", d(func(p *campaign.Params) { p.Voucher.CodeConfig = &campaign.CodeConfig{Pattern: promo.Ptr("FIXED")} }), 400, "invalid_code_config", "Property .code_config.pattern must hold at least one '#' (a random character)"},
+			{"NUL in charset", d(func(p *campaign.Params) { p.Voucher.CodeConfig = &campaign.CodeConfig{Charset: promo.Ptr("ab\x00")} }), 400, "invalid_code_config", "Property .code_config.charset must not hold control characters"},
+			{"newline in postfix", d(func(p *campaign.Params) { p.Voucher.CodeConfig = &campaign.CodeConfig{Postfix: promo.Ptr("\n")} }), 400, "invalid_code_config", "Property .code_config.postfix must not hold control characters"},
 			{"empty charset", d(func(p *campaign.Params) { p.Voucher.CodeConfig = &campaign.CodeConfig{Charset: promo.Ptr("")} }), 400, "invalid_code_config", "Property .code_config.charset must hold at least one character"},
 			{"length 0", d(func(p *campaign.Params) { p.Voucher.CodeConfig = &campaign.CodeConfig{Length: promo.Ptr(0)} }), 400, "invalid_code_config", "Property .code_config.length must be between 1 and 200"},
 			{"too many vouchers", d(func(p *campaign.Params) { p.VouchersCount = promo.Ptr[int64](campaign.MaxVouchersCount + 1) }), 400, "invalid_payload", "Property .vouchers_count must be <= 10000000"},

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/voucher"
 	"github.com/promoengine/promo/webhook"
 )
 
@@ -15,6 +16,7 @@ type config struct {
 	logger *slog.Logger
 
 	webhookTargets webhook.TargetPolicy
+	limits         Limits
 }
 
 // WithClock sets the clock (tests freeze it with promotype.NewManualClock).
@@ -38,3 +40,10 @@ func WithLogger(l *slog.Logger) Option { return func(cfg *config) { cfg.logger =
 func WithWebhookTargets(p webhook.TargetPolicy) Option {
 	return func(cfg *config) { cfg.webhookTargets = p }
 }
+
+// Limits bounds the voucher generation one project may ask for; see
+// voucher.Limits.
+type Limits = voucher.Limits
+
+// WithLimits sets the generation limits; zero fields keep their defaults.
+func WithLimits(l Limits) Option { return func(cfg *config) { cfg.limits = l } }

@@ -105,6 +105,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	// enqueues them.
 	jobs := async.NewRegistry()
 	e.actions = async.NewService(store, storage.TxFor(store, func(s storage.Tx) async.Store { return s }), e.env, e.logger, jobs)
+	e.actions.SetAdmission(voucher.GenerationAdmission(cfg.limits))
 	jobStore := func(s storage.Tx) voucher.JobStore { return s }
 	e.vouchers.EnableJobs(jobs, e.actions, storage.TxFor(store, jobStore), storage.BulkTxFor(store, jobStore))
 	e.campaign = campaign.NewAPI(store, storage.TxFor(store, func(s storage.Tx) campaign.APIStore { return s }), e.env,

@@ -224,7 +224,16 @@ type Service struct {
 	store  Store
 	env    promotype.Env
 	runner *Runner
+	admit  Admission // nil: every action is admitted
 }
+
+// Admission decides, in the enqueuing transaction tx, whether projectID may
+// start an action with args (a quota); its error refuses the request.
+type Admission func(ctx context.Context, tx Store, projectID string, args Args) error
+
+// SetAdmission makes Enqueue ask admit first. Call it before the service
+// is used.
+func (s *Service) SetAdmission(admit Admission) { s.admit = admit }
 
 // NewService returns an async action service whose runner takes actions
 // from store and carries them out with the workers of reg; tx runs the
@@ -239,9 +248,15 @@ func (s *Service) Runner() *Runner { return s.runner }
 
 // Enqueue records in tx (the caller's transaction) a new ENQUEUED action of
 // kind args.Kind() with args as its input. The request id comes from ctx
-// (WithRequestID). Call Wake once the transaction committed, so that an
+// (WithRequestID); the admission (SetAdmission), if any, may refuse it.
+// Call Wake once the transaction committed, so that an
 // idle runner takes the action at once.
 func (s *Service) Enqueue(ctx context.Context, tx Store, projectID string, args Args) (*Action, error) {
+	if s.admit != nil {
+		if err := s.admit(ctx, tx, projectID, args); err != nil {
+			return nil, err
+		}
+	}
 	a, err := newAction(ctx, s.env, projectID, args.Kind(), args)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"time"
 
 	"github.com/promoengine/promo/internal/startstop"
@@ -335,16 +336,32 @@ func Finish[T Store](ctx context.Context, h *Handle, run promotype.TxFunc[T], re
 }
 
 // Fail ends the action FAILED with reason as its result's message (and the
-// fields of partial, if any: the counts done so far; done_count is 0 if
-// partial has none); extra runs in the same transaction (a campaign set
-// FAILED). A failure to record it is logged and returned.
+// fields of partial, if any: the counts done so far; without done_count,
+// the progress the action's last checkpoint recorded); extra runs in the
+// same transaction (a campaign set FAILED). A failure to record it is
+// logged and returned.
 func Fail[T Store](ctx context.Context, h *Handle, run promotype.TxFunc[T], reason string, partial map[string]any, extra func(ctx context.Context, tx T, cur *Action) error) error {
-	result := map[string]any{"message": reason, "done_count": 0}
+	result := map[string]any{"message": reason}
 	for k, v := range partial {
 		result[k] = v
 	}
-	res, _ := json.Marshal(result)
 	err := Step(ctx, h, run, func(ctx context.Context, tx T, cur *Action) error {
+		out := maps.Clone(result)
+		if _, ok := out["done_count"]; !ok {
+			// An action failed after interruptions has done what its
+			// checkpoint counts: every job's state counts it as "done".
+			var st struct {
+				Done int64 `json:"done"`
+			}
+			if len(cur.State) > 0 {
+				_ = json.Unmarshal(cur.State, &st)
+			}
+			out["done_count"] = st.Done
+		}
+		res, err := json.Marshal(out)
+		if err != nil {
+			return err
+		}
 		if extra != nil {
 			if err := extra(ctx, tx, cur); err != nil {
 				return err

@@ -3,14 +3,17 @@ package auth
 import (
 	"crypto/sha256"
 	"sync"
+	"time"
 
 	"github.com/promoengine/promo/promotype"
 )
 
 // Cache bounds: past them the cache drops what has expired, then everything.
 const (
-	maxCachedApps   = 10_000
-	maxCachedTokens = 100_000
+	maxCachedApps    = 10_000
+	maxCachedTokens  = 100_000
+	maxUnknownApps   = 10_000
+	unknownAppExpiry = 10 * time.Second
 )
 
 // cache holds verified credentials, so that authenticating a request that
@@ -30,13 +33,19 @@ const (
 //   - a token entry carries its expiry, checked against the engine's clock
 //     on every hit.
 //
-// Nothing negative is cached: an unknown token or app id reads the store
-// each time (a token issued by another replica works at once).
+// Unknown app ids are remembered for unknownAppExpiry (on the engine's
+// clock), so that a client repeating an unknown id does not read the store
+// on every request. An id this engine creates is forgotten at once
+// (forgetUnknown); one created through another replica works after at most
+// unknownAppExpiry. Unknown tokens are not cached: a token issued by
+// another replica works at once.
 type cache struct {
 	mu     sync.RWMutex
 	gen    uint64
 	apps   map[string]cachedApp
 	tokens map[TokenHash]Access
+	// unknown holds app ids the store did not know, until when.
+	unknown map[string]time.Time
 
 	current func() bool // the feed's; nil: never answer from the cache
 	stop    func()
@@ -49,7 +58,7 @@ type cachedApp struct {
 }
 
 func newCache() *cache {
-	return &cache{apps: map[string]cachedApp{}, tokens: map[TokenHash]Access{}}
+	return &cache{apps: map[string]cachedApp{}, tokens: map[TokenHash]Access{}, unknown: map[string]time.Time{}}
 }
 
 // watch subscribes the cache to store's invalidations.
@@ -96,6 +105,47 @@ func (c *cache) putApp(k *AppKey, gen uint64) {
 	c.apps[k.AppID] = e
 }
 
+// unknownApp reports whether app id was unknown to the store a moment
+// before now.
+func (c *cache) unknownApp(id string, now time.Time) bool {
+	c.mu.RLock()
+	until, ok := c.unknown[id]
+	c.mu.RUnlock()
+	return ok && now.Before(until)
+}
+
+// putUnknownApp remembers that the store did not know id, if the
+// generation is still gen. The map is bounded: expired entries go first,
+// then everything.
+func (c *cache) putUnknownApp(id string, gen uint64, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return
+	}
+	if len(c.unknown) >= maxUnknownApps {
+		for k, until := range c.unknown {
+			if !now.Before(until) {
+				delete(c.unknown, k)
+			}
+		}
+		if len(c.unknown) >= maxUnknownApps {
+			clear(c.unknown)
+		}
+	}
+	c.unknown[id] = now.Add(unknownAppExpiry)
+}
+
+// forgetUnknownApp drops id from the unknown ids (it was just created) and
+// bumps the generation, so that a lookup that started before the creation
+// cannot record it as unknown afterwards.
+func (c *cache) forgetUnknownApp(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	delete(c.unknown, id)
+}
+
 // token returns what the cached token h grants.
 func (c *cache) token(h TokenHash) (Access, bool) {
 	if !c.trusted() {
@@ -137,6 +187,7 @@ func (c *cache) invalidate(inv Invalidation) {
 	case inv.All:
 		clear(c.apps)
 		clear(c.tokens)
+		clear(c.unknown)
 	case inv.Token != nil:
 		delete(c.tokens, *inv.Token)
 	case inv.AppID != "":

@@ -34,6 +34,7 @@ func (s *Service) CreateAppKey(ctx context.Context, projectID string, in KeyPara
 	if err := s.store.InsertAppKey(ctx, k); err != nil {
 		return Credentials{}, err
 	}
+	s.cache.forgetUnknownApp(k.AppID)
 	return creds, nil
 }
 
@@ -51,7 +52,10 @@ func (s *Service) DeleteAppKey(ctx context.Context, projectID, appID string) err
 // AuthenticateApp checks an application key pair and returns its project id.
 // Any failure is the spec's 401. The presented token is hashed and compared
 // in constant time with the stored hash on every call; the stored hash comes
-// from the cache when the key was seen before.
+// from the cache when the key was seen before. An unknown app id does the
+// same work (against a hash no secret has), so that the answer's timing
+// does not tell an unknown id from a wrong secret, and is remembered for a
+// moment (see cache) so that repeating it does not read the store.
 func (s *Service) AuthenticateApp(ctx context.Context, appID, token string) (string, error) {
 	if appID == "" || token == "" {
 		return "", promotype.Unauthorized()
@@ -63,10 +67,20 @@ func (s *Service) AuthenticateApp(ctx context.Context, appID, token string) (str
 		}
 		return e.projectID, nil
 	}
+	now := s.env.Clock.Now().Time
+	if s.cache.unknownApp(appID, now) {
+		_ = equalHash(presented, noSecretHash)
+		return "", promotype.Unauthorized()
+	}
 	gen := s.cache.generation()
 	k, err := s.store.GetAppKey(ctx, appID)
+	if errors.Is(err, promotype.ErrNotFound) {
+		s.cache.putUnknownApp(appID, gen, now)
+		_ = equalHash(presented, noSecretHash)
+		return "", promotype.Unauthorized()
+	}
 	if err != nil {
-		return "", unauthorizedOr(err)
+		return "", err
 	}
 	s.cache.putApp(k, gen)
 	if len(k.SecretHash) != len(presented) || !equalHash(presented, TokenHash(k.SecretHash)) {
@@ -115,6 +129,7 @@ func (s *Service) AuthenticateManagement(ctx context.Context, id, token string) 
 	}
 	k, err := s.store.GetManagementKey(ctx, id)
 	if err != nil {
+		_ = Match(token, noSecretHash[:]) // the same work as a wrong secret
 		return nil, unauthorizedOr(err)
 	}
 	if !Match(token, k.SecretHash) {
@@ -136,6 +151,11 @@ func (s *Service) AuthorizeManagement(ctx context.Context, id, token, projectID 
 	}
 	return k, nil
 }
+
+// noSecretHash is compared with the presented secret of an unknown key id,
+// so that it costs what a wrong secret costs. No secret hashes to it
+// (it is not a SHA-256 output anyone can find).
+var noSecretHash = TokenHash{0: 0xff, 31: 0xff}
 
 func unauthorizedOr(err error) error {
 	if errors.Is(err, promotype.ErrNotFound) {

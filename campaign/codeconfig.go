@@ -41,6 +41,9 @@ func (c CodeConfig) Normalize() (CodeConfig, error) {
 	case n > MaxCharsetLength:
 		return out, InvalidCodeConfig("Property .code_config.charset must NOT have more than %d characters", MaxCharsetLength)
 	}
+	if hasControl(charset) {
+		return out, InvalidCodeConfig("Property .code_config.charset must not hold control characters")
+	}
 	out.Charset = &charset
 	var pattern string
 	switch {
@@ -51,6 +54,9 @@ func (c CodeConfig) Normalize() (CodeConfig, error) {
 		}
 		if !utf8.ValidString(pattern) {
 			return out, InvalidCodeConfig("Property .code_config.pattern must be UTF-8 text")
+		}
+		if hasControl(pattern) {
+			return out, InvalidCodeConfig("Property .code_config.pattern must not hold control characters")
 		}
 	case c.Length != nil:
 		if *c.Length < 1 || *c.Length > MaxCodeLength {
@@ -68,6 +74,14 @@ func (c CodeConfig) Normalize() (CodeConfig, error) {
 			return out, InvalidCodeConfig("Property .code_config.prefix and .postfix must be UTF-8 text")
 		}
 	}
+	for _, f := range []struct {
+		name string
+		s    *string
+	}{{"prefix", c.Prefix}, {"postfix", c.Postfix}} {
+		if f.s != nil && hasControl(*f.s) {
+			return out, InvalidCodeConfig("Property .code_config.%s must not hold control characters", f.name)
+		}
+	}
 	total := utf8.RuneCountInString(pattern)
 	if c.Prefix != nil {
 		total += utf8.RuneCountInString(*c.Prefix)
@@ -79,4 +93,11 @@ func (c CodeConfig) Normalize() (CodeConfig, error) {
 		return out, InvalidCodeConfig("A generated code (prefix, pattern and postfix) must NOT have more than %d characters", MaxCodeLength)
 	}
 	return out, nil
+}
+
+// hasControl reports whether s holds a control character (U+0000–U+001F or
+// U+007F), which an explicit code may not hold either (voucher.CheckCode):
+// generated codes must be codes a client could also have sent.
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0
 }

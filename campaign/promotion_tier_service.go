@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -20,7 +21,7 @@ type TierParams struct {
 	Metadata        promotype.Metadata `json:"metadata"`
 	ValidationRules []string           `json:"validation_rules"`
 	Active          *bool              `json:"active"`
-	Hierarchy       *int               `json:"hierarchy" validate:"omitempty,gte=0"`
+	Hierarchy       *int               `json:"hierarchy" validate:"omitempty,gte=0,lte=2147483647"` // ≤ MaxHierarchy
 	ValidityParams
 	Category   *string `json:"category" validate:"omitempty,min=1,max=300"`
 	CategoryID *string `json:"category_id"`
@@ -113,6 +114,9 @@ func (s *TierService) CreateIn(ctx context.Context, st TierServiceStore, c *Camp
 			return nil, err
 		}
 		if in.Hierarchy == nil {
+			if high >= MaxHierarchy {
+				return nil, promotype.InvalidPayload("Property .hierarchy is required: the campaign's tiers already reach the largest hierarchy %d", MaxHierarchy)
+			}
 			t.Hierarchy = high + 1
 		}
 		high = max(high, t.Hierarchy)
@@ -442,7 +446,7 @@ func presentTier(ctx context.Context, st TierServiceStore, t *PromotionTier) (*P
 func SortTiers(ts []*PromotionTier) {
 	slices.SortStableFunc(ts, func(a, b *PromotionTier) int {
 		if a.Hierarchy != b.Hierarchy {
-			return a.Hierarchy - b.Hierarchy
+			return cmp.Compare(a.Hierarchy, b.Hierarchy)
 		}
 		return a.CreatedAt.Compare(b.CreatedAt.Time)
 	})

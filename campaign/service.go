@@ -46,10 +46,16 @@ type ListParams struct {
 	ExpandCategory bool          // expand=category fills categories
 }
 
+// MaxHierarchy bounds the hierarchy of categories and promotion tiers:
+// the largest value of PostgreSQL's integer column (2^31 − 1), so that both
+// stores keep every accepted value and the next tier's hierarchy (the
+// highest plus one) cannot overflow.
+const MaxHierarchy = 1<<31 - 1
+
 // CategoryParams is the body of a category create.
 type CategoryParams struct {
 	Name      *string `json:"name" validate:"omitempty,min=1,max=300"`
-	Hierarchy *int    `json:"hierarchy" validate:"omitempty,gte=0"`
+	Hierarchy *int    `json:"hierarchy" validate:"omitempty,gte=0,lte=2147483647"` // ≤ MaxHierarchy
 }
 
 // Create checks in, resolves its category (a `category` naming no category

@@ -9,7 +9,7 @@ type ProductParams struct {
 	ID         *string            `json:"id"`
 	SourceID   *string            `json:"source_id" validate:"omitempty,min=1,max=200"`
 	Name       *string            `json:"name" validate:"omitempty,max=300"`
-	Price      *int64             `json:"price" validate:"omitempty,gte=0"`
+	Price      *int64             `json:"price" validate:"omitempty,gte=0,lte=9007199254740991"` // ≤ order.MaxAmount
 	Attributes []string           `json:"attributes" validate:"omitempty,max=100,dive,min=1,max=100"`
 	Metadata   promotype.Metadata `json:"metadata"`
 	ImageURL   *string            `json:"image_url" validate:"omitempty,imageurl"`
@@ -20,7 +20,7 @@ type SKUParams struct {
 	ID         *string            `json:"id"`
 	SourceID   *string            `json:"source_id" validate:"omitempty,min=1,max=200"`
 	SKU        *string            `json:"sku" validate:"omitempty,max=300"`
-	Price      *int64             `json:"price" validate:"omitempty,gte=0"`
+	Price      *int64             `json:"price" validate:"omitempty,gte=0,lte=9007199254740991"` // ≤ order.MaxAmount
 	Currency   *string            `json:"currency" validate:"omitempty,len=3,alpha"`
 	Attributes promotype.Metadata `json:"attributes"`
 	ImageURL   *string            `json:"image_url" validate:"omitempty,imageurl"`

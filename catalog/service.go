@@ -61,7 +61,7 @@ func (s *Service) CreateProduct(ctx context.Context, projectID string, in Produc
 		}
 	}
 	var out *Product
-	err := s.write(ctx, projectID, func(ctx context.Context, st Store) error {
+	upsert := func(ctx context.Context, st Store) error {
 		p, err := promotype.UpsertTarget(ctx, "product", in.ID, in.SourceID, st.GetProduct, st.FindProductBySourceID, projectID)
 		if err != nil {
 			return err
@@ -77,7 +77,8 @@ func (s *Service) CreateProduct(ctx context.Context, projectID string, in Produc
 		in.apply(p)
 		out = p
 		return st.InsertProduct(ctx, p)
-	})
+	}
+	err := promotype.RetryUpsert(ctx, func() error { return s.write(ctx, projectID, upsert) })
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +170,7 @@ func (s *Service) CreateSKU(ctx context.Context, projectID, productRef string, i
 		return nil, err
 	}
 	var out *SKU
-	err := s.write(ctx, projectID, func(ctx context.Context, st Store) error {
+	upsert := func(ctx context.Context, st Store) error {
 		p, err := s.resolveProduct(ctx, st, projectID, productRef)
 		if err != nil {
 			return err
@@ -195,7 +196,8 @@ func (s *Service) CreateSKU(ctx context.Context, projectID, productRef string, i
 		in.apply(sku)
 		out = sku
 		return st.InsertSKU(ctx, sku)
-	})
+	}
+	err := promotype.RetryUpsert(ctx, func() error { return s.write(ctx, projectID, upsert) })
 	if err != nil {
 		return nil, err
 	}

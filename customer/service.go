@@ -32,11 +32,12 @@ func (s *Service) Upsert(ctx context.Context, projectID string, in Params) (*Cus
 		}
 	}
 	var out *Customer
-	err := s.tx(ctx, func(ctx context.Context, st Store) error {
+	upsert := func(ctx context.Context, st Store) error {
 		c, err := Upsert(ctx, st, s.env, projectID, in)
 		out = c
 		return err
-	})
+	}
+	err := promotype.RetryUpsert(ctx, func() error { return s.tx(ctx, upsert) })
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package discount
 import (
 	"github.com/shopspring/decimal"
 
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 )
 
@@ -29,9 +30,18 @@ func (d *Discount) Validate(path string) error {
 	if d.Effect != "" && !hasEffect(allowed, d.Effect) {
 		return bad(".effect must be one of %v for a %s discount", allowed, d.Type)
 	}
+	// Money fields are integers in the smallest currency unit, bounded like
+	// every order amount: a fraction would be rounded and a larger value
+	// could never be applied.
 	nonNegative := func(name string, v *promotype.Decimal) error {
-		if v != nil && v.IsNegative() {
+		switch {
+		case v == nil:
+		case v.IsNegative():
 			return bad(".%s must be >= 0", name)
+		case !v.IsInteger():
+			return bad(".%s must be an integer (an amount in the smallest currency unit)", name)
+		case v.GreaterThan(decimal.NewFromInt(order.MaxAmount)):
+			return bad(".%s must be <= %d", name, order.MaxAmount)
 		}
 		return nil
 	}
@@ -68,6 +78,9 @@ func (d *Discount) Validate(path string) error {
 	if d.AggregatedAmountLimit != nil && *d.AggregatedAmountLimit < 0 {
 		return bad(".aggregated_amount_limit must be >= 0")
 	}
+	if d.AggregatedAmountLimit != nil && *d.AggregatedAmountLimit > order.MaxAmount {
+		return bad(".aggregated_amount_limit must be <= %d", order.MaxAmount)
+	}
 	d.IsDynamic = d.AmountOffFormula != nil || d.PercentOffFormula != nil || d.FixedAmountFormula != nil || d.UnitOffFormula != nil
 	return nil
 }
@@ -92,6 +105,9 @@ func (d *Discount) validateUnits(path string) error {
 			if u.UnitOff == nil || *u.UnitOff < 1 {
 				return bad(".units[%d].unit_off must be >= 1", i)
 			}
+			if *u.UnitOff > order.MaxAmount {
+				return bad(".units[%d].unit_off must be <= %d", i, order.MaxAmount)
+			}
 			if u.Effect != AddMissingItems && u.Effect != AddNewItems {
 				return bad(".units[%d].effect must be equal to one of the allowed values: ADD_MISSING_ITEMS, ADD_NEW_ITEMS", i)
 			}
@@ -106,6 +122,9 @@ func (d *Discount) validateUnits(path string) error {
 	}
 	if d.UnitOff == nil || *d.UnitOff < 1 {
 		return bad(".unit_off must be >= 1")
+	}
+	if *d.UnitOff > order.MaxAmount {
+		return bad(".unit_off must be <= %d", order.MaxAmount)
 	}
 	if d.Effect == "" {
 		d.Effect = AddMissingItems

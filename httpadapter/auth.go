@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 
@@ -48,11 +49,21 @@ type authedHandler func(w http.ResponseWriter, r *http.Request, p principal)
 // that sch requires and calls next with the principal, or answers 401
 // (missing or wrong credentials), 403 (a token whose scopes do not cover
 // the path) or 404 (a project the management key is not granted, answered
-// exactly as a project that does not exist).
+// exactly as a project that does not exist). A client that failed too often
+// is answered 429 before its credentials are checked (see
+// AuthFailureLimit).
 func (s *server) authenticate(sch scheme, next authedHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if retry := s.authLimit.retryAfter(r); retry > 0 {
+			setRetryAfter(w, retry)
+			s.writeError(w, r, errTooManyFailures(retry))
+			return
+		}
 		p, err := s.principal(r, sch)
 		if err != nil {
+			if errors.Is(err, promotype.ErrUnauthorized) {
+				s.authLimit.fail(r)
+			}
 			s.writeError(w, r, err)
 			return
 		}

@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -37,6 +38,10 @@ var encoders = sync.Pool{New: func() any {
 // in full before the header is written, so an encoding failure can still be
 // answered with a 500.
 func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
+	if st, ok := v.(jsonStreamer); ok {
+		s.writeStream(w, r, status, st)
+		return
+	}
 	if a, ok := v.(jsonAppender); ok {
 		// Big bodies (a validation's priced orders) encode straight into
 		// one buffer of about their size and are written from it.
@@ -130,6 +135,54 @@ func (s *server) encodingFailed(w http.ResponseWriter, r *http.Request, err erro
 // would (a promotions validation: many priced orders sharing their lines).
 type jsonAppender interface {
 	AppendJSON(dst []byte) ([]byte, error)
+}
+
+// jsonStreamer is a response that writes itself in pieces of about chunk
+// bytes (a promotions validation: hundreds of megabytes for many tiers of a
+// big cart), so that it never sits whole in memory.
+type jsonStreamer interface {
+	WriteJSON(w io.Writer, chunk int) error
+}
+
+// streamChunk is the size of the pieces a jsonStreamer writes.
+const streamChunk = 64 << 10
+
+// writeStream answers with status and st's JSON, streamed in pieces of
+// about streamChunk bytes (no Content-Length). An encoding failure before
+// the first piece is answered with a 500; after it, the response has
+// started and the connection is cut, so that the client cannot take the
+// partial body for a whole one.
+func (s *server) writeStream(w http.ResponseWriter, r *http.Request, status int, st jsonStreamer) {
+	sw := &startingWriter{w: w, status: status}
+	if err := st.WriteJSON(sw, streamChunk); err != nil {
+		if !sw.started {
+			s.encodingFailed(w, r, err)
+			return
+		}
+		if r.Context().Err() != nil {
+			return // the client left
+		}
+		s.logger.LogAttrs(r.Context(), slog.LevelError, "httpadapter: encoding the response",
+			slog.String("request_id", requestIDOf(w)), slog.String("path", r.URL.Path), slog.Any("error", err))
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// startingWriter writes the header (Content-Type and the status) before
+// the first piece of a streamed body.
+type startingWriter struct {
+	w       http.ResponseWriter
+	status  int
+	started bool
+}
+
+func (sw *startingWriter) Write(p []byte) (int, error) {
+	if !sw.started {
+		sw.started = true
+		sw.w.Header()["Content-Type"] = contentTypeJSONValue
+		sw.w.WriteHeader(sw.status)
+	}
+	return sw.w.Write(p)
 }
 
 // writeNoContent answers 204 with no body.

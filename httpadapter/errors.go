@@ -1,11 +1,18 @@
 package httpadapter
 
 import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/promoengine/promo/promotype"
 )
@@ -14,8 +21,19 @@ import (
 // status. An error that is not a *promotype.Error is logged and answered with
 // a bare 500 internal_error: its text may hold internals and is never sent.
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, context.Canceled) && errors.Is(r.Context().Err(), context.Canceled) {
+		s.clientClosed(w, r, err)
+		return
+	}
 	var pe *promotype.Error
 	known := errors.As(err, &pe)
+	if !known && r.Context().Err() == nil && storeUnavailable(err) {
+		// The store is stalled or gone: the client may retry later. Logged
+		// (below) as the 503 it is; the cause is not sent.
+		setRetryAfter(w, unavailableRetryAfter)
+		err = fmt.Errorf("%w (%w)", errServiceUnavailable(), err)
+		known = true
+	}
 	e := *promotype.AsError(err) // a copy: the request id must not leak into a shared value
 	if e.Code < 400 || e.Code > 599 {
 		e.Code = http.StatusInternalServerError
@@ -30,6 +48,49 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	e.RequestID = requestIDOf(w)
 	s.writeJSON(w, r, e.Code, &e)
+}
+
+// statusClientClosedRequest is the status (nginx's 499) recorded when the
+// client closed the connection before its answer was ready: no server
+// error, and nobody reads the answer.
+const statusClientClosedRequest = 499
+
+// clientClosed handles an error caused by the client going away: it is
+// logged at debug level as what it is, not as a failed request, and
+// answered with 499 (for the access log and the metrics; the client is
+// gone).
+func (s *server) clientClosed(w http.ResponseWriter, r *http.Request, err error) {
+	s.logger.LogAttrs(r.Context(), slog.LevelDebug, "httpadapter: client closed request",
+		slog.String("request_id", requestIDOf(w)),
+		slog.String("method", r.Method),
+		slog.String("path", r.URL.Path),
+		slog.Int("status", statusClientClosedRequest),
+		slog.Any("error", err))
+	e := promotype.Newf(statusClientClosedRequest, "client_closed_request", "Client closed request",
+		"The client closed the connection before the answer was ready")
+	e.RequestID = requestIDOf(w)
+	s.writeJSON(w, r, e.Code, e)
+}
+
+// unavailableRetryAfter is the Retry-After of a 503.
+const unavailableRetryAfter = 2 * time.Second
+
+// errServiceUnavailable is the 503 of a store that did not answer in time
+// or could not be reached.
+func errServiceUnavailable() *promotype.Error {
+	return promotype.Newf(promotype.StatusServiceUnavailable, "service_unavailable", "Service unavailable",
+		"The database did not answer in time or cannot be reached; retry later")
+}
+
+// storeUnavailable reports whether err means the store did not answer (a
+// deadline of the store's own ran out while the client still waits) or
+// could not be reached (a network error, a connection lost or refused),
+// rather than a bug.
+func storeUnavailable(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) || errors.Is(err, driver.ErrBadConn) ||
+		errors.Is(err, sql.ErrConnDone) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // errNotFoundRoute is the 404 of a path no route serves.

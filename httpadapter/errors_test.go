@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -66,6 +67,13 @@ func faultyServer(t *testing.T) (*server, *lockedBuilder) {
 			_, _ = c.w.Write([]byte(`{"partial":`))
 			panic("late boom")
 		}},
+		route{http.MethodGet, "/v1/test/client-gone", appKey, withoutBody(func(c *call) (any, error) {
+			if cancel, ok := c.ctx().Value(cancelKey{}).(context.CancelFunc); ok {
+				cancel() // the client disconnects while the store works
+			}
+			<-c.ctx().Done()
+			return nil, fmt.Errorf("bunstore: list products: %w", c.ctx().Err())
+		})},
 		route{http.MethodGet, "/v1/test/unencodable", appKey, withoutBody(func(*call) (any, error) {
 			return map[string]any{"f": func() {}}, nil
 		})},
@@ -118,6 +126,37 @@ func TestPanicIsRecovered(t *testing.T) {
 	// The server goes on serving.
 	if rec := serve(s, "/v1/products"); rec.Code != http.StatusOK {
 		t.Errorf("after panics: GET /v1/products = %d", rec.Code)
+	}
+}
+
+type cancelKey struct{}
+
+// A client that disconnects is no server error: logged at debug level as a
+// closed request (499), never as an ERROR with status 500.
+func TestClientClosedRequest(t *testing.T) {
+	s, logs := faultyServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := httptest.NewRequestWithContext(context.WithValue(ctx, cancelKey{}, cancel), http.MethodGet, "/v1/test/client-gone", nil)
+	r.Header.Set("X-App-Id", "app")
+	r.Header.Set("X-App-Token", "app-secret-0123456789")
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, r)
+	if rec.Code != statusClientClosedRequest {
+		t.Errorf("status %d, want %d", rec.Code, statusClientClosedRequest)
+	}
+	if got := logs.String(); strings.Contains(got, "level=ERROR") || strings.Contains(got, "status=500") {
+		t.Errorf("a closed request is logged as a server error:\n%s", got)
+	}
+	// At debug level it is visible, as what it is.
+	var debug lockedBuilder
+	s.logger = slog.New(slog.NewTextHandler(&debug, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	r = r.Clone(context.WithValue(ctx2, cancelKey{}, cancel2))
+	s.ServeHTTP(httptest.NewRecorder(), r)
+	if got := debug.String(); !strings.Contains(got, "level=DEBUG") || !strings.Contains(got, "client closed request") || !strings.Contains(got, "status=499") {
+		t.Errorf("debug log:\n%s", got)
 	}
 }
 

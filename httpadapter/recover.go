@@ -16,6 +16,9 @@ func (s *server) recoverPanic(w *responseWriter, r *http.Request) {
 	if v == nil {
 		return
 	}
+	if v == http.ErrAbortHandler {
+		panic(v) // a deliberate cut (a stream that failed mid-way): net/http closes the connection
+	}
 	s.logger.LogAttrs(r.Context(), slog.LevelError, "httpadapter: panic in handler",
 		slog.String("request_id", w.requestID[0]),
 		slog.String("method", r.Method),

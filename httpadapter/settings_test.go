@@ -16,7 +16,7 @@ func TestWebhooks(t *testing.T) {
 		t.Errorf("create: %v", created)
 	}
 	h.run(t, "webhooks", []step{
-		{"create_inactive", req{method: http.MethodPost, target: mp + "/webhooks", body: `{"target_url":"http://203.0.113.7:8080/in","events":["voucher.created"],"active":false}`}, 200},
+		{"create_inactive", req{method: http.MethodPost, target: mp + "/webhooks", body: `{"target_url":"http://1.2.3.4:8080/in","events":["voucher.created"],"active":false}`}, 200},
 		{"get", req{method: http.MethodGet, target: mp + "/webhooks/" + id}, 200},
 		{"list", req{method: http.MethodGet, target: mp + "/webhooks"}, 200},
 		{"update_replaces_events", req{method: http.MethodPut, target: mp + "/webhooks/" + id, body: `{"target_url":"https://hooks.example.com/v2","events":["customer.created"],"active":false}`}, 200},

@@ -35,7 +35,7 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Ord
 		return nil, err
 	}
 	var out *Order
-	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
+	upsert := func(ctx context.Context, st ServiceStore) error {
 		target, err := promotype.UpsertTarget(ctx, "order", in.ID, in.SourceID.Value, st.GetOrder, st.FindOrderBySourceID, projectID)
 		if err != nil {
 			return err
@@ -66,7 +66,8 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Ord
 		}
 		out = o
 		return st.InsertOrder(ctx, o)
-	})
+	}
+	err := promotype.RetryUpsert(ctx, func() error { return s.tx(ctx, upsert) })
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"slices"
 	"strconv"
 
@@ -46,6 +47,49 @@ func (v *Validation) AppendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, ']')
 	}
 	return append(dst, '}'), nil
+}
+
+// WriteJSON writes what AppendJSON appends, and a newline, to w in pieces: it fills a
+// buffer of about chunk bytes (at least one tier) and writes it whenever it
+// is full, so that a validation of many big tiers (500 lines × 1,000 tiers
+// make hundreds of megabytes) never sits whole in memory. An answer
+// smaller than chunk is written with one call.
+func (v *Validation) WriteJSON(w io.Writer, chunk int) error {
+	dst := make([]byte, 0, chunk+chunk/4)
+	flush := func(force bool) error {
+		if len(dst) == 0 || (!force && len(dst) < chunk) {
+			return nil
+		}
+		_, err := w.Write(dst)
+		dst = dst[:0]
+		return err
+	}
+	dst = append(dst, `{"valid":`...)
+	dst = strconv.AppendBool(dst, v.Valid)
+	dst = append(dst, `,"tracking_id":`...)
+	dst = strconv.AppendQuote(dst, v.TrackingID)
+	dst = append(dst, `,"promotions":`...)
+	if v.Promotions == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '[')
+		var sh shellEncoder
+		for i, tv := range v.Promotions {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = tv.appendJSON(dst, &sh); err != nil {
+				return err
+			}
+			if err := flush(false); err != nil {
+				return err
+			}
+		}
+		dst = append(dst, ']')
+	}
+	dst = append(dst, '}', '\n')
+	return flush(true)
 }
 
 // orderKey is where a tier's order goes in its JSON encoded without it: no

@@ -40,3 +40,22 @@ func UpsertTarget[T any](ctx context.Context, kind string, id, sourceID *string,
 	}
 	return v, err
 }
+
+// upsertAttempts bounds RetryUpsert.
+const upsertAttempts = 3
+
+// RetryUpsert runs upsert (a whole transaction: find the row a key names,
+// then update it or insert one) again while it fails with duplicate_found.
+// Two writers that both found no row for a new source_id both insert; the
+// store refuses the loser's insert, and its retry finds the winner's row
+// and updates it, as it would have had it come second. A conflict that is
+// no race (an update to a source_id another row holds) fails the same way
+// every time and is returned after the last attempt.
+func RetryUpsert(ctx context.Context, upsert func() error) error {
+	for attempt := 1; ; attempt++ {
+		err := upsert()
+		if attempt == upsertAttempts || !errors.Is(err, ErrDuplicateFound) || ctx.Err() != nil {
+			return err
+		}
+	}
+}

@@ -3,9 +3,12 @@ package reward
 import (
 	"context"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/internal/validate"
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 )
 
@@ -233,6 +236,13 @@ func (s *Service) checkParameters(ctx context.Context, st Store, projectID strin
 	case p.Coin != nil:
 		if !p.Coin.ExchangeRatio.IsPositive() {
 			return promotype.InvalidPayload("Property .parameters.coin.exchange_ratio must be > 0")
+		}
+		// A cash amount: no more than any order amount can be.
+		if p.Coin.ExchangeRatio.GreaterThan(decimal.NewFromInt(order.MaxAmount)) {
+			return promotype.InvalidPayload("Property .parameters.coin.exchange_ratio must be <= %d", order.MaxAmount)
+		}
+		if p.Coin.PointsRatio != nil && *p.Coin.PointsRatio > order.MaxAmount {
+			return promotype.InvalidPayload("Property .parameters.coin.points_ratio must be <= %d", order.MaxAmount)
 		}
 		if p.Coin.PointsRatio == nil {
 			p.Coin.PointsRatio = promotype.Ptr[int64](1)

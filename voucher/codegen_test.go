@@ -2,6 +2,7 @@ package voucher
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,10 +21,17 @@ func codeRE(cfg campaign.CodeConfig) *regexp.Regexp {
 	if cfg.Prefix != nil {
 		b.WriteString(regexp.QuoteMeta(*cfg.Prefix))
 	}
-	class := "[" + regexp.QuoteMeta(*cfg.Charset) + "]"
+	// QuoteMeta leaves '-' alone, which inside a class makes a range
+	// ("0-0" would match only '0'): spell every character as \x{...}.
+	var class strings.Builder
+	class.WriteString("[")
+	for _, r := range *cfg.Charset {
+		fmt.Fprintf(&class, `\x{%x}`, r)
+	}
+	class.WriteString("]")
 	for _, r := range *cfg.Pattern {
 		if r == '#' {
-			b.WriteString(class)
+			b.WriteString(class.String())
 		} else {
 			b.WriteString(regexp.QuoteMeta(string(r)))
 		}
@@ -121,7 +129,8 @@ func TestIDMaker(t *testing.T) {
 // invalid_code_config or makes codes that follow it.
 func FuzzCodePattern(f *testing.F) {
 	for _, s := range [][4]string{{"", "", "", ""}, {"##-##", "ABC", "P", "S"}, {"#", "0", "", ""}, {"no hash", "", "", ""},
-		{"ŻÓŁ#", "ąę", "x", ""}, {"#\x00#", "\xff", "", ""}, {"####", "#", "#", "#"}} {
+		{"ŻÓŁ#", "ąę", "x", ""}, {"#\x00#", "\xff", "", ""}, {"####", "#", "#", "#"},
+		{"#", "0-0", "0", "0"}, {"#", "a-z^]\\", "", ""}} {
 		f.Add(s[0], s[1], s[2], s[3], 5)
 	}
 	f.Fuzz(func(t *testing.T, pattern, charset, prefix, postfix string, length int) {

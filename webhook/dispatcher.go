@@ -208,20 +208,34 @@ func (p *planner) plan(e *promotype.Event, hooks []*Webhook) []*Sendout {
 func (d *Dispatcher) deliverLoop(ctx context.Context, stop <-chan struct{}, outcomes chan<- Outcome) {
 	const freed = 1 // the index of d.freed among the wake channels
 	backlog := true
+	failures := 0
 	startstop.Loop(ctx, stop, d.cfg.poll, func(ctx context.Context, cause int) bool {
 		if cause != freed {
 			backlog = true // a fan-out left sendouts, a retry is due or the poll interval passed
 		}
 		if room := d.cfg.concurrency - int(d.busy.Load()); backlog && room > 0 {
 			n, err := d.claim(ctx, room, outcomes)
-			if err != nil && ctx.Err() == nil {
-				d.cfg.logger.LogAttrs(ctx, slog.LevelError, "webhook: claiming sendouts", slog.Any("error", err))
+			if err != nil {
+				if ctx.Err() == nil {
+					d.cfg.logger.LogAttrs(ctx, slog.LevelError, "webhook: claiming sendouts", slog.Any("error", err))
+				}
+				// The store is failing: back off (with jitter) before
+				// claiming again, whatever wakes the loop meanwhile.
+				failures++
+				return startstop.Sleep(ctx, stop, startstop.Backoff(failures, claimBackoff, maxClaimBackoff))
 			}
-			backlog = err == nil && n == room // more may be due
+			failures = 0
+			backlog = n == room // more may be due
 		}
 		return false
 	}, d.workWake, d.freed)
 }
+
+// Claim errors back off from claimBackoff up to maxClaimBackoff.
+const (
+	claimBackoff    = 100 * time.Millisecond
+	maxClaimBackoff = 30 * time.Second
+)
 
 // claim leases up to room due sendouts and starts their tries, which hand
 // their outcomes to the recorder.

@@ -1,8 +1,11 @@
 package webhook
 
 import (
+	"context"
 	"encoding/json"
+	"net"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -164,4 +167,101 @@ func FuzzMarshalRoundTrip(f *testing.F) {
 			t.Fatalf("round trip of %q gave %q", s, back["k"])
 		}
 	})
+}
+
+// Every range of the IANA special-purpose registries that is not globally
+// reachable is refused when a target is saved (in any numeric spelling)
+// and again when the default client dials it; globally reachable entries
+// and ordinary public addresses pass.
+func TestTargetPolicySpecialPurpose(t *testing.T) {
+	t.Parallel()
+	refused := []struct{ name, host string }{
+		{"this network 0/8", "0.1.2.3"},
+		{"private 10/8", "10.0.0.1"},
+		{"shared 100.64/10", "100.64.0.1"},
+		{"shared 100.64/10 top", "100.127.255.254"},
+		{"loopback 127/8", "127.0.0.2"},
+		{"link-local 169.254/16", "169.254.169.254"},
+		{"private 172.16/12", "172.31.0.1"},
+		{"IETF 192.0.0/24", "192.0.0.8"},
+		{"IETF 192.0.0/24 NAT64 discovery", "192.0.0.170"},
+		{"TEST-NET-1", "192.0.2.1"},
+		{"6to4 relay anycast", "192.88.99.1"},
+		{"private 192.168/16", "192.168.1.1"},
+		{"benchmarking 198.18/15", "198.18.0.1"},
+		{"benchmarking 198.18/15 top", "198.19.255.255"},
+		{"TEST-NET-2", "198.51.100.7"},
+		{"TEST-NET-3", "203.0.113.9"},
+		{"multicast", "224.0.0.1"},
+		{"reserved 240/4", "240.0.0.1"},
+		{"limited broadcast", "255.255.255.255"},
+		{"unspecified ::", "[::]"},
+		{"loopback ::1", "[::1]"},
+		{"IPv4-mapped private", "[::ffff:10.0.0.1]"},
+		{"IPv4-compatible loopback", "[::127.0.0.1]"},
+		{"NAT64 of loopback", "[64:ff9b::7f00:1]"},
+		{"local-use translation 64:ff9b:1::/48", "[64:ff9b:1::1]"},
+		{"discard-only 100::/64", "[100::1]"},
+		{"dummy 100:0:0:1::/64", "[100:0:0:1::1]"},
+		{"IETF 2001::/23", "[2001:1::4]"},
+		{"TEREDO 2001::/32", "[2001::1]"},
+		{"benchmarking 2001:2::/48", "[2001:2::1]"},
+		{"documentation 2001:db8::/32", "[2001:db8::1]"},
+		{"6to4 2002::/16", "[2002:7f00:1::1]"},
+		{"documentation 3fff::/20", "[3fff::1]"},
+		{"SRv6 5f00::/16", "[5f00::1]"},
+		{"unique-local fc00::/7", "[fd00::1]"},
+		{"link-local fe80::/10", "[fe80::1]"},
+		{"link-local zoned", "[fe80::1%25eth0]"},
+		{"site-local fec0::/10", "[fec0::1]"},
+		{"multicast ff00::/8", "[ff02::1]"},
+	}
+	strict := TargetPolicy{}
+	dial := strict.DialContext(&net.Dialer{Timeout: 5 * time.Second})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, tc := range refused {
+		if err := strict.CheckURL("https://" + tc.host + "/hook"); err == nil {
+			t.Errorf("%s: CheckURL accepted %s", tc.name, tc.host)
+		}
+		addr := strings.Trim(strings.Replace(tc.host, "%25", "%", 1), "[]")
+		conn, err := dial(ctx, "tcp", net.JoinHostPort(addr, "443"))
+		if err == nil {
+			_ = conn.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), "must ") {
+			t.Errorf("%s: dial %s not refused by the policy: %v", tc.name, addr, err)
+		}
+	}
+
+	// Numeric spellings and localhost names are normalised before the check.
+	for _, host := range []string{"127.1", "2130706433", "0x7f000001", "0x7F.1", "0177.0.0.1", "127.0.1",
+		"LOCALHOST", "localhost.", "Api.LocalHost", "10.1", "167772161", "0xa9fea9fe", "0.0", "0"} {
+		if err := strict.CheckURL("http://" + host + ":8080/"); err == nil {
+			t.Errorf("CheckURL accepted numeric or local host %q", host)
+		}
+	}
+	// Numeric hosts that are no address at all are refused too.
+	for _, host := range []string{"1.2.3.4.5", "256.1.1.1", "4294967296", "1.2.3.256", "0x", "example.123"} {
+		if err := strict.CheckURL("http://" + host + "/"); err == nil {
+			t.Errorf("CheckURL accepted invalid numeric host %q", host)
+		}
+	}
+	// Globally reachable addresses, including registry exceptions, pass.
+	for _, host := range []string{"8.8.8.8", "134744072", "1.1.1.1", "192.0.0.9", "192.31.196.1", "100.128.0.1", "198.20.0.1",
+		"[2606:4700:4700::1111]", "[64:ff9b::808:808]", "[2001:4:112::1]", "[2001:20::1]", "123.example.com", "hooks.example.com."} {
+		if err := strict.CheckURL("https://" + host + "/"); err != nil {
+			t.Errorf("CheckURL refused public host %q: %v", host, err)
+		}
+	}
+	// Loopback stays allowed when configured, in any spelling.
+	loop := TargetPolicy{AllowLoopback: true}
+	for _, host := range []string{"127.1", "0x7f000001", "LOCALHOST", "localhost.", "[::1]"} {
+		if err := loop.CheckURL("http://" + host + "/"); err != nil {
+			t.Errorf("AllowLoopback refused %q: %v", host, err)
+		}
+	}
+	if err := loop.CheckURL("http://100.64.0.1/"); err == nil {
+		t.Error("AllowLoopback accepted shared address space")
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/auth"
@@ -13,6 +14,9 @@ import (
 	"github.com/promoengine/promo/storage/bunstore"
 	"github.com/promoengine/promo/storage/memory"
 )
+
+// migrateTimeout bounds the schema migration at startup.
+const migrateTimeout = 10 * time.Minute
 
 // openStore returns the memory store, or the PostgreSQL store (migrated)
 // when cfg.DatabaseURL is set, and a function that releases it.
@@ -24,7 +28,11 @@ func openStore(ctx context.Context, cfg config) (storage.Store, func() error, er
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening %s: %w", envDatabaseURL, err)
 	}
-	if err := bunstore.Migrate(ctx, db); err != nil {
+	// Connecting is bounded by bunstore's connect timeout; the migration,
+	// which may take minutes on a large database, by migrateTimeout.
+	mctx, cancel := context.WithTimeout(ctx, migrateTimeout)
+	defer cancel()
+	if err := bunstore.Migrate(mctx, db); err != nil {
 		_ = db.Close()
 		return nil, nil, fmt.Errorf("migrating the database: %w", err)
 	}

@@ -31,13 +31,15 @@ func (s *Store) RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx
 	if !ok {
 		return s.RunInTx(ctx, fn)
 	}
+	ctx, cancel := withDeadline(ctx, s.txTimeout)
+	defer cancel()
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return fail("bulk transaction", err, nil)
 	}
 	defer conn.Close()
 	return conn.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, storage.Handle(&Store{db: copyTx{Tx: tx, conn: conn}}))
+		return fn(ctx, storage.Handle(&Store{db: copyTx{Tx: tx, conn: conn}, txTimeout: s.txTimeout}))
 	})
 }
 

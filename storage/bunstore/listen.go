@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -154,7 +155,7 @@ func keepListening(ctx context.Context, db *sql.DB, session func(context.Context
 		}
 		select {
 		case <-ctx.Done():
-		case <-time.After(backoff):
+		case <-time.After(backoff/2 + rand.N(backoff/2+1)): // jitter: replicas do not reconnect in step
 		}
 		backoff = min(2*backoff, feedMaxBackoff)
 	}

@@ -26,8 +26,11 @@ const migrateLockKey = 0x70726f6d
 // promo_schema_migrations does not list yet, in name order, all in one
 // transaction that holds a transaction-scoped advisory lock first. It is
 // idempotent and safe to run from several processes at once: a second caller
-// waits for the first and then finds nothing left to do.
+// waits for the first and then finds nothing left to do. Its statements
+// are not bounded by the query deadline of [Open] (a migration may take
+// minutes): ctx's deadline bounds them.
 func Migrate(ctx context.Context, db *bun.DB) error {
+	ctx = withoutQueryDeadline(ctx)
 	files, err := fs.Glob(migrations, "migrations/*.sql")
 	if err != nil {
 		return fmt.Errorf("bunstore: list migrations: %w", err)

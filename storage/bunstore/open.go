@@ -23,10 +23,22 @@ import (
 // The pool keeps up to 4 connections per CPU (at least 4), all of which may
 // idle, each closed after 5 idle minutes or 30 minutes of life; a host
 // changes them through db.DB (a *sql.DB).
-func Open(dsn string) (*bun.DB, error) {
+//
+// Every query is bounded by DefaultQueryTimeout and every connection
+// attempt by DefaultConnectTimeout (unless dsn sets connect_timeout), so
+// that a database that accepts connections but never answers fails calls
+// instead of hanging them; opts change both.
+func Open(dsn string, opts ...OpenOption) (*bun.DB, error) {
+	oc := openConfig{query: DefaultQueryTimeout, connect: DefaultConnectTimeout}
+	for _, o := range opts {
+		o(&oc)
+	}
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("bunstore: parse dsn: %w", err)
+	}
+	if !strings.Contains(dsn, "connect_timeout") {
+		cfg.ConnectTimeout = oc.connect
 	}
 	if !strings.Contains(dsn, "default_query_exec_mode") {
 		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
@@ -37,5 +49,7 @@ func Open(dsn string) (*bun.DB, error) {
 	sqldb.SetMaxIdleConns(conns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	sqldb.SetConnMaxLifetime(30 * time.Minute)
-	return bun.NewDB(sqldb, pgdialect.New()), nil
+	db := bun.NewDB(sqldb, pgdialect.New())
+	AddQueryDeadline(db, oc.query)
+	return db, nil
 }

@@ -1,6 +1,8 @@
 package bunstore
 
 import (
+	"time"
+
 	"github.com/uptrace/bun"
 
 	"github.com/promoengine/promo/storage"
@@ -10,7 +12,8 @@ import (
 // built over a *bun.DB; one built over a bun.Tx (as RunInTx hands to its fn)
 // is bound to that transaction.
 type Store struct {
-	db bun.IDB
+	db        bun.IDB
+	txTimeout time.Duration
 }
 
 var (
@@ -21,6 +24,14 @@ var (
 // New returns a store over db: a *bun.DB (the usual case, see [Open] and
 // [Migrate]), a bun.Conn, or a bun.Tx of the host application, in which case
 // every call, RunInTx included, joins that transaction.
-func New(db bun.IDB) *Store {
-	return &Store{db: db}
+//
+// Each transaction the store runs is bounded by DefaultTxTimeout (see
+// WithTxTimeout); each query by the deadline [Open] or
+// [AddQueryDeadline] set on db.
+func New(db bun.IDB, opts ...Option) *Store {
+	s := &Store{db: db, txTimeout: DefaultTxTimeout}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }

@@ -17,7 +17,9 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx sto
 	case bun.Tx, *bun.Tx:
 		return fn(ctx, storage.Handle(s))
 	}
+	ctx, cancel := withDeadline(ctx, s.txTimeout)
+	defer cancel()
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, storage.Handle(&Store{db: tx}))
+		return fn(ctx, storage.Handle(&Store{db: tx, txTimeout: s.txTimeout}))
 	})
 }
