@@ -28,6 +28,7 @@ import (
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
@@ -45,6 +46,7 @@ type Tx interface {
 	rule.Store
 	campaign.TierStore
 	campaign.StackStore
+	redemption.Store
 	customer.Store
 	order.Store
 	voucher.Store
