@@ -27,11 +27,12 @@ type Engine struct {
 	rewards   *reward.Service
 	auth      *auth.Service
 
-	access     accessServices
-	sales      salesServices
-	promos     promoServices
-	ruleSvc    ruleServices
-	promotions promotionServices
+	access      accessServices
+	sales       salesServices
+	promos      promoServices
+	ruleSvc     ruleServices
+	promotions  promotionServices
+	validations validationServices // engine_validations.go
 
 	settings settingsServices // engine_settings.go
 	webhooks webhookState     // engine_webhooks.go: delivery
@@ -61,11 +62,12 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.locations = location.NewService(store, e.env)
 	e.rewards = reward.NewService(store, storage.TxFor(store, func(s storage.Tx) reward.Store { return s }), e.env)
 	e.auth = auth.NewService(store, e.env)
-	e.wireAccess()     // engine_access.go: OAuth tokens
-	e.wireSales()      // engine_sales.go: customers, orders
-	e.wirePromos()     // engine_promos.go: campaigns, vouchers, async actions
-	e.wireRules()      // engine_rules.go: validation rules and assignments
-	e.wirePromotions() // engine_promotions.go: promotion tiers, validation, stacks
+	e.wireAccess()      // engine_access.go: OAuth tokens
+	e.wireSales()       // engine_sales.go: customers, orders
+	e.wirePromos()      // engine_promos.go: campaigns, vouchers, async actions
+	e.wireRules()       // engine_rules.go: validation rules and assignments
+	e.wirePromotions()  // engine_promotions.go: promotion tiers, validation, stacks
+	e.wireValidations() // engine_validations.go: stackable validation, stacking rules
 	return e, nil
 }
 

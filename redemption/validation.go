@@ -76,8 +76,8 @@ type RedeemableResult struct {
 	ApplicableTo   *promotype.List[discount.Target] `json:"applicable_to,omitempty"`
 	InapplicableTo *promotype.List[discount.Target] `json:"inapplicable_to,omitempty"`
 	Result         Result                           `json:"result"`
-	Metadata       promotype.Metadata               `json:"metadata,omitempty"`
-	Categories     []*Category                      `json:"categories,omitempty"`
+	Metadata       promotype.Metadata               `json:"metadata,omitzero"`
+	Categories     []*Category                      `json:"categories,omitzero"`
 	CampaignName   *string                          `json:"campaign_name,omitempty"`
 	CampaignID     *string                          `json:"campaign_id,omitempty"`
 	Name           *string                          `json:"name,omitempty"`
