@@ -15,7 +15,7 @@ func (e *Engine) wireValidations() {
 	v := &e.validations
 	v.stackingRules = redemption.NewStackingRulesService(e.store,
 		storage.TxFor(e.store, func(s storage.Tx) redemption.Store { return s }), e.env)
-	v.validations = redemption.NewService(e.store, e.env, e.promotionSnapshot)
+	v.validations = redemption.NewService(e.store, e.env, e.promotions.validation.Snapshot)
 }
 
 // Validations is stackable validation (POST /v1/validations).

@@ -48,7 +48,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 		o(&cfg)
 	}
 	e := &Engine{store: store, env: cfg.env, logger: cfg.logger}
-	e.env.Changed = e.promotionsChanged
+	e.wireValidation() // engine_promotions.go: validation, told of every change
 	// Metadata schemas first: every other service checks metadata through
 	// the env's hook, which reads them.
 	e.settings.metadataSchemas = project.NewMetadataSchemaService(store, e.env)
@@ -66,7 +66,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.wireSales()       // engine_sales.go: customers, orders
 	e.wirePromos()      // engine_promos.go: campaigns, vouchers, async actions
 	e.wireRules()       // engine_rules.go: validation rules and assignments
-	e.wirePromotions()  // engine_promotions.go: promotion tiers, validation, stacks
+	e.wirePromotions()  // engine_promotions.go: promotion tiers, stacks
 	e.wireValidations() // engine_validations.go: stackable validation, stacking rules
 	return e, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotion"
 )
 
 // A tier created through one engine is validated by another over the same
@@ -28,10 +29,10 @@ func TestPromotionSnapshotAcrossReplicas(t *testing.T) {
 			t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
 			p := must[*project.Project](t)(a.CreateProject(ctx, project.Params{Name: "Shop"}))
 			c := must[*campaign.Campaign](t)(a.Campaigns().Create(ctx, p.ID, decode[campaign.Params](t, `{"name":"Promos","campaign_type":"PROMOTION"}`)))
-			in := decode[promo.PromotionValidationParams](t, `{"order":`+cart72100+`}`)
+			in := decode[promotion.ValidationParams](t, `{"order":`+cart72100+`}`)
 			valid := func(e *promo.Engine) int {
 				t.Helper()
-				return len(must[*promo.PromotionValidation](t)(e.ValidatePromotions(ctx, p.ID, in, promo.PromotionValidationQuery{})).Promotions)
+				return len(must[*promotion.Validation](t)(e.Promotions().Validate(ctx, p.ID, in, promotion.ValidationQuery{})).Promotions)
 			}
 			if n := valid(b); n != 0 { // b caches an empty snapshot
 				t.Fatalf("%d valid tiers before any exists", n)

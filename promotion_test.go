@@ -6,11 +6,14 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/rule"
 )
@@ -107,8 +110,8 @@ func TestValidatePromotionsAmountOnOrder(t *testing.T) {
 		pt := f.eng.PromotionTiers()
 		tier := must[*campaign.PromotionTier](t)(pt.Create(ctx, f.project, c.ID, decode[campaign.TierParams](t,
 			`{"name":"100 off","banner":"Save","action":{"discount":{"type":"AMOUNT","amount_off":100}},"metadata":{"k":"v"}}`)))
-		in := decode[promo.PromotionValidationParams](t, `{"customer":{"source_id":"alice"},"order":`+cart72100+`}`)
-		res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		in := decode[promotion.ValidationParams](t, `{"customer":{"source_id":"alice"},"order":`+cart72100+`}`)
+		res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
 		if !res.Valid || len(res.Promotions) != 1 {
 			t.Fatalf("result = %+v", res)
 		}
@@ -127,30 +130,30 @@ func TestValidatePromotionsAmountOnOrder(t *testing.T) {
 		if p.Campaign.ID != c.ID || p.Object != "promotion_tier" || *p.Banner != "Save" || p.Hierarchy != 1 || p.TrackingID != res.TrackingID {
 			t.Errorf("tier result = %+v", p)
 		}
-		again := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		again := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
 		if again.TrackingID != res.TrackingID || len(res.TrackingID) != len("track_")+20 {
 			t.Errorf("tracking ids %q %q", res.TrackingID, again.TrackingID)
 		}
 
 		// Another project sees none of this project's tiers.
 		p2 := must[*project.Project](t)(f.eng.CreateProject(ctx, project.Params{Name: "Other"}))
-		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, p2.ID, in, promo.PromotionValidationQuery{})); res.Valid {
+		if res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, p2.ID, in, promotion.ValidationQuery{})); res.Valid {
 			t.Errorf("another project validated this project's tier: %+v", res)
 		}
 		// A filter naming another tier keeps none; a disabled tier is gone
 		// at once (the cache follows writes through the engine).
-		none := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{PromotionIDs: []string{"promo_other"}}))
+		none := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{PromotionIDs: []string{"promo_other"}}))
 		if none.Valid || len(none.Promotions) != 0 {
 			t.Errorf("filtered = %+v", none)
 		}
 		must[*campaign.PromotionTier](t)(pt.SetActive(ctx, f.project, tier.ID, false))
-		off := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		off := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
 		if off.Valid || len(off.Promotions) != 0 {
 			t.Errorf("disabled tier validated: %+v", off)
 		}
 		must[*campaign.PromotionTier](t)(pt.SetActive(ctx, f.project, tier.ID, true))
 		must[*campaign.Campaign](t)(f.eng.Campaigns().Disable(ctx, f.project, c.ID))
-		off = must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		off = must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
 		if off.Valid {
 			t.Errorf("tier of a disabled campaign validated")
 		}
@@ -171,12 +174,12 @@ func TestValidatePromotionsItemsWithRule(t *testing.T) {
 			`{"name":"1000 off each","validation_rules":["`+vr.ID+`"],"action":{"discount":{"type":"AMOUNT","amount_off":1000,"effect":"APPLY_TO_ITEMS"}}}`)))
 		order := `{"items":[{"product_id":"` + mug.ID + `","quantity":1},{"product_id":"` + pen.ID + `","quantity":1},{"product_id":"` + tv.ID + `","quantity":1}]}`
 
-		silver := decode[promo.PromotionValidationParams](t, `{"customer":{"source_id":"bob","metadata":{"tier":"silver"}},"order":`+order+`}`)
-		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, silver, promo.PromotionValidationQuery{})); res.Valid {
+		silver := decode[promotion.ValidationParams](t, `{"customer":{"source_id":"bob","metadata":{"tier":"silver"}},"order":`+order+`}`)
+		if res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, silver, promotion.ValidationQuery{})); res.Valid {
 			t.Errorf("silver customer validated: %+v", res)
 		}
-		gold := decode[promo.PromotionValidationParams](t, `{"customer":{"source_id":"ann","metadata":{"tier":"gold"}},"order":`+order+`}`)
-		res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, gold, promo.PromotionValidationQuery{}))
+		gold := decode[promotion.ValidationParams](t, `{"customer":{"source_id":"ann","metadata":{"tier":"gold"}},"order":`+order+`}`)
+		res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, gold, promotion.ValidationQuery{}))
 		if !res.Valid || len(res.Promotions) != 1 {
 			t.Fatalf("gold = %+v", res)
 		}
@@ -196,11 +199,11 @@ func TestValidatePromotionsItemsWithRule(t *testing.T) {
 		f.clock.Advance(time.Minute)
 		must[*rule.ValidationRule](t)(f.eng.ValidationRules().Update(ctx, f.project, vr.ID, ruleParams(t,
 			`{"rules":{"1":{"name":"customer.metadata","property":"tier","conditions":{"$is":["platinum"]}},"logic":"1"}}`)))
-		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, gold, promo.PromotionValidationQuery{})); res.Valid {
+		if res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, gold, promotion.ValidationQuery{})); res.Valid {
 			t.Errorf("rule update not seen: %+v", res)
 		}
 		// audienceRulesOnly still checks customer rules.
-		if res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, gold, promo.PromotionValidationQuery{AudienceRulesOnly: true})); res.Valid {
+		if res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, gold, promotion.ValidationQuery{AudienceRulesOnly: true})); res.Valid {
 			t.Errorf("audience only: customer rule ignored")
 		}
 	})
@@ -222,8 +225,8 @@ func TestEvaluateStackRunningTotals(t *testing.T) {
 		if st.Tiers.HierarchyMode != "MANUAL" || st.Object != "promotion_stack" {
 			t.Errorf("stack = %+v", st)
 		}
-		in := decode[promo.PromotionValidationParams](t, `{"order":{"items":[{"price":2000,"quantity":1},{"price":700,"quantity":1}]}}`)
-		ev := must[*promo.StackEvaluation](t)(f.eng.EvaluateStack(ctx, f.project, st.ID, in))
+		in := decode[promotion.ValidationParams](t, `{"order":{"items":[{"price":2000,"quantity":1},{"price":700,"quantity":1}]}}`)
+		ev := must[*promotion.StackEvaluation](t)(f.eng.Promotions().EvaluateStack(ctx, f.project, st.ID, in))
 		// E10 without the loyalty and gift steps: items 1000 + 700 (capped)
 		// → total 1000; 40% of 1000 = 400 → 600; 30 → 570.
 		want := []struct {
@@ -243,7 +246,7 @@ func TestEvaluateStackRunningTotals(t *testing.T) {
 		if ev.Order.TotalAmount != 570 || ev.Order.TotalDiscountAmount != 2130 {
 			t.Errorf("final order total %d total_discount %d, want 570 2130", ev.Order.TotalAmount, ev.Order.TotalDiscountAmount)
 		}
-		if _, err := f.eng.EvaluateStack(ctx, f.project, "stack_nope", in); err == nil {
+		if _, err := f.eng.Promotions().EvaluateStack(ctx, f.project, "stack_nope", in); err == nil {
 			t.Errorf("unknown stack evaluated")
 		}
 	})
@@ -264,8 +267,8 @@ func TestValidatePromotionsExpandCategory(t *testing.T) {
 			{``, nil},
 			{`,"options":{"expand":["category"]}`, []string{cat.ID}},
 		} {
-			in := decode[promo.PromotionValidationParams](t, `{"order":`+cart72100+tc.options+`}`)
-			res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+			in := decode[promotion.ValidationParams](t, `{"order":`+cart72100+tc.options+`}`)
+			res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
 			if len(res.Promotions) != 1 {
 				t.Fatalf("%d valid tiers, want 1", len(res.Promotions))
 			}
@@ -305,6 +308,84 @@ func TestDeleteTierLeavesStacks(t *testing.T) {
 		}
 		if _, err := ps.Find(ctx, f.project, onlyA.ID); err == nil {
 			t.Errorf("a stack of the deleted tier alone still exists")
+		}
+	})
+}
+
+// TestValidatePromotionsSeesCatalogChanges: a unit discount adds a catalog
+// product priced when the project's tiers are compiled; a change of that
+// price, and the product's delete, are seen by the next validation through
+// the same engine.
+func TestValidatePromotionsSeesCatalogChanges(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		gift := must[*catalog.Product](t)(f.eng.Catalog().CreateProduct(ctx, f.project, catalog.ProductParams{
+			Name: promo.Ptr("Gift"), Price: promo.Ptr(int64(700))}))
+		c := promotionCampaign(t, f, "Gifts")
+		must[*campaign.PromotionTier](t)(f.eng.PromotionTiers().Create(ctx, f.project, c.ID, decode[campaign.TierParams](t,
+			`{"name":"two gifts","action":{"discount":{"type":"UNIT","unit_off":2,"unit_type":"`+gift.ID+`","effect":"ADD_NEW_ITEMS"}}}`)))
+		in := promotion.ValidationParams{Order: order.Params{Items: []order.ItemParams{order.PricedItem(5000, 1)}}}
+		type answer struct {
+			Discounts []int64
+			Total     int64
+		}
+		validate := func() answer {
+			t.Helper()
+			res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
+			var a answer
+			for _, p := range res.Promotions {
+				a.Discounts = append(a.Discounts, p.DiscountAmount)
+				a.Total += p.Order.Amounts().TotalAmount
+			}
+			return a
+		}
+		if diff := cmp.Diff(answer{Discounts: []int64{1400}, Total: 5000}, validate()); diff != "" {
+			t.Errorf("gift at 700 (-want +got):\n%s", diff)
+		}
+		must[*catalog.Product](t)(f.eng.Catalog().UpdateProduct(ctx, f.project, gift.ID, catalog.ProductParams{Price: promo.Ptr(int64(900))}))
+		if diff := cmp.Diff(answer{Discounts: []int64{1800}, Total: 5000}, validate()); diff != "" {
+			t.Errorf("gift repriced at 900 (-want +got):\n%s", diff)
+		}
+		if err := f.eng.Catalog().DeleteProduct(ctx, f.project, gift.ID, false); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(answer{}, validate()); diff != "" {
+			t.Errorf("gift deleted: the tier cannot price (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestPromotionCacheIsPerProject: a write in one project drops only that
+// project's compiled tiers; another project's validations keep using
+// theirs (counted by Promotions().Stats()).
+func TestPromotionCacheIsPerProject(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		other := must[*project.Project](t)(f.eng.CreateProject(ctx, project.Params{Name: "Other"})).ID
+		in := decode[promotion.ValidationParams](t, `{"order":`+cart72100+`}`)
+		validate := func(projectID string) {
+			t.Helper()
+			must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, projectID, in, promotion.ValidationQuery{}))
+		}
+		validate(f.project)
+		validate(other)
+		base := f.eng.Promotions().Stats()
+		// Refreshes are left out: on a slow machine a snapshot may pass its
+		// one-second TTL and be refreshed in the background.
+		noRefreshes := cmpopts.IgnoreFields(promotion.Stats{}, "Refreshes")
+		if diff := cmp.Diff(promotion.Stats{Projects: 2, Builds: 2}, base, noRefreshes); diff != "" {
+			t.Errorf("after one validation per project (-want +got):\n%s", diff)
+		}
+		c := promotionCampaign(t, f, "Promos")
+		must[*campaign.PromotionTier](t)(f.eng.PromotionTiers().Create(ctx, f.project, c.ID, decode[campaign.TierParams](t,
+			`{"name":"100 off","action":{"discount":{"type":"AMOUNT","amount_off":100}}}`)))
+		must[*catalog.Product](t)(f.eng.Catalog().CreateProduct(ctx, f.project, catalog.ProductParams{Name: promo.Ptr("Mug")}))
+		validate(other)
+		validate(other)
+		if diff := cmp.Diff(promotion.Stats{Projects: 2, Builds: 2}, f.eng.Promotions().Stats(), noRefreshes); diff != "" {
+			t.Errorf("the other project rebuilt after writes in this one (-want +got):\n%s", diff)
+		}
+		validate(f.project)
+		if diff := cmp.Diff(promotion.Stats{Projects: 2, Builds: 3}, f.eng.Promotions().Stats(), noRefreshes); diff != "" {
+			t.Errorf("this project after its writes (-want +got):\n%s", diff)
 		}
 	})
 }

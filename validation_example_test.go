@@ -7,6 +7,10 @@ import (
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/discount"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotion"
+	"github.com/promoengine/promo/promotype"
 )
 
 // params decodes a request body as the HTTP adapter would.
@@ -21,23 +25,26 @@ func params[T any](body string) T {
 // Validating a cart against a project's promotion tiers: each valid tier
 // answers the order as it would price it; Order.Amounts() reads its totals
 // and Order.Order() builds the whole order.
-func ExampleEngine_ValidatePromotions() {
+func ExampleEngine_Promotions() {
 	ctx := context.Background()
 	eng, projectID := newProject(ctx)
-	c, err := eng.Campaigns().Create(ctx, projectID, params[campaign.Params](`{"name":"Summer","campaign_type":"PROMOTION"}`))
+	c, err := eng.Campaigns().Create(ctx, projectID, campaign.Params{Name: promo.Ptr("Summer"), CampaignType: promo.Ptr(campaign.Promotion)})
 	if err != nil {
 		panic(err)
 	}
-	for _, tier := range []string{
-		`{"name":"10% off","action":{"discount":{"type":"PERCENT","percent_off":10}}}`,
-		`{"name":"25 off","action":{"discount":{"type":"AMOUNT","amount_off":2500}}}`,
+	for _, tier := range []campaign.TierParams{
+		{Name: promo.Ptr("10% off"), Action: &campaign.TierAction{Discount: &discount.Discount{
+			Type: discount.Percent, PercentOff: promo.Ptr(promotype.NewDecimal("10"))}}},
+		{Name: promo.Ptr("25 off"), Action: &campaign.TierAction{Discount: &discount.Discount{
+			Type: discount.Amount, AmountOff: promo.Ptr(promotype.NewDecimal("2500"))}}},
 	} {
-		if _, err := eng.PromotionTiers().Create(ctx, projectID, c.ID, params[campaign.TierParams](tier)); err != nil {
+		if _, err := eng.PromotionTiers().Create(ctx, projectID, c.ID, tier); err != nil {
 			panic(err)
 		}
 	}
-	res, err := eng.ValidatePromotions(ctx, projectID, params[promo.PromotionValidationParams](
-		`{"order":{"items":[{"price":1995,"quantity":2},{"price":6000,"quantity":1}]}}`), promo.PromotionValidationQuery{})
+	res, err := eng.Promotions().Validate(ctx, projectID, promotion.ValidationParams{
+		Order: order.Params{Items: []order.ItemParams{order.PricedItem(1995, 2), order.PricedItem(6000, 1)}},
+	}, promotion.ValidationQuery{})
 	if err != nil {
 		panic(err)
 	}

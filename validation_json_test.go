@@ -8,6 +8,7 @@ import (
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/promotion"
 )
 
 // TestValidationAppendJSON checks that the validation's own encoder writes
@@ -25,9 +26,9 @@ func TestValidationAppendJSON(t *testing.T) {
 		} {
 			must[*campaign.PromotionTier](t)(f.eng.PromotionTiers().Create(ctx, f.project, c.ID, decode[campaign.TierParams](t, body)))
 		}
-		in := decode[promo.PromotionValidationParams](t, `{"customer":{"source_id":"alice"},"order":{"items":[`+
+		in := decode[promotion.ValidationParams](t, `{"customer":{"source_id":"alice"},"order":{"items":[`+
 			`{"price":2900,"quantity":2,"metadata":{"note":"<x>"}},{"price":1500,"quantity":1}],"metadata":{"channel":"web & app"}}}`)
-		res := must[*promo.PromotionValidation](t)(f.eng.ValidatePromotions(ctx, f.project, in, promo.PromotionValidationQuery{}))
+		res := must[*promotion.Validation](t)(f.eng.Promotions().Validate(ctx, f.project, in, promotion.ValidationQuery{}))
 		if len(res.Promotions) != 3 {
 			t.Fatalf("%d valid tiers, want 3", len(res.Promotions))
 		}

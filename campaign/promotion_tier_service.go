@@ -380,9 +380,14 @@ func (s *TierService) Resolve(ctx context.Context, st TierStore, projectID, id s
 	return st.GetPromotionTier(ctx, projectID, id)
 }
 
-// OfCampaigns returns the stored tiers of the campaigns, by campaign id,
-// in creation order.
-func (s *TierService) OfCampaigns(ctx context.Context, st TierStore, projectID string, ids []string) (map[string][]*PromotionTier, error) {
+// TierLister is what TiersOfCampaigns reads (a TierStore).
+type TierLister interface {
+	ListPromotionTiers(ctx context.Context, projectID string, q promotype.Query) ([]*PromotionTier, int, error)
+}
+
+// TiersOfCampaigns returns the stored tiers of the campaigns, by campaign
+// id, in creation order.
+func TiersOfCampaigns(ctx context.Context, st TierLister, projectID string, ids []string) (map[string][]*PromotionTier, error) {
 	q := promotype.Query{Limit: 1 << 20, OrderBy: "created_at", Must: []promotype.Condition{
 		{Field: "campaign_id", Op: promotype.OpIn, Values: ids}}}
 	ts, _, err := st.ListPromotionTiers(ctx, projectID, q)

@@ -61,7 +61,7 @@ func (s *Service) CreateProduct(ctx context.Context, projectID string, in Produc
 		}
 	}
 	var out *Product
-	err := s.tx(ctx, func(ctx context.Context, st Store) error {
+	err := s.write(ctx, projectID, func(ctx context.Context, st Store) error {
 		p, err := promotype.UpsertTarget(ctx, "product", in.ID, in.SourceID, st.GetProduct, st.FindProductBySourceID, projectID)
 		if err != nil {
 			return err
@@ -128,7 +128,7 @@ func (s *Service) UpdateProduct(ctx context.Context, projectID, ref string, in P
 		}
 	}
 	var out *Product
-	err := s.tx(ctx, func(ctx context.Context, st Store) error {
+	err := s.write(ctx, projectID, func(ctx context.Context, st Store) error {
 		p, err := s.resolveProduct(ctx, st, projectID, ref)
 		if err != nil {
 			return err
@@ -147,7 +147,7 @@ func (s *Service) UpdateProduct(ctx context.Context, projectID, ref string, in P
 // DeleteProduct moves a product and its SKUs to the bin, or with force
 // removes them for good. The built-in shipping product cannot be deleted.
 func (s *Service) DeleteProduct(ctx context.Context, projectID, ref string, force bool) error {
-	return s.tx(ctx, func(ctx context.Context, st Store) error {
+	return s.write(ctx, projectID, func(ctx context.Context, st Store) error {
 		p, err := s.resolveProduct(ctx, st, projectID, ref)
 		if err != nil {
 			return err
@@ -169,7 +169,7 @@ func (s *Service) CreateSKU(ctx context.Context, projectID, productRef string, i
 		return nil, err
 	}
 	var out *SKU
-	err := s.tx(ctx, func(ctx context.Context, st Store) error {
+	err := s.write(ctx, projectID, func(ctx context.Context, st Store) error {
 		p, err := s.resolveProduct(ctx, st, projectID, productRef)
 		if err != nil {
 			return err
@@ -235,7 +235,7 @@ func (s *Service) UpdateSKU(ctx context.Context, projectID, productRef, skuRef s
 		return nil, err
 	}
 	var out *SKU
-	err := s.tx(ctx, func(ctx context.Context, st Store) error {
+	err := s.write(ctx, projectID, func(ctx context.Context, st Store) error {
 		p, sku, err := s.resolveProductSKU(ctx, st, projectID, productRef, skuRef)
 		if err != nil {
 			return err
@@ -256,7 +256,7 @@ func (s *Service) UpdateSKU(ctx context.Context, projectID, productRef, skuRef s
 
 // DeleteSKU moves a SKU to the bin, or with force removes it for good.
 func (s *Service) DeleteSKU(ctx context.Context, projectID, productRef, skuRef string, force bool) error {
-	return s.tx(ctx, func(ctx context.Context, st Store) error {
+	return s.write(ctx, projectID, func(ctx context.Context, st Store) error {
 		_, sku, err := s.resolveProductSKU(ctx, st, projectID, productRef, skuRef)
 		if err != nil {
 			return err
@@ -266,6 +266,18 @@ func (s *Service) DeleteSKU(ctx context.Context, projectID, productRef, skuRef s
 		}
 		return st.BinSKU(ctx, projectID, sku.ID, s.env.Clock.Now())
 	})
+}
+
+// write runs fn in one transaction and, after the commit, tells the
+// change hook: unit discounts price the products they add from the catalog
+// when a project's promotions are compiled, so a catalog change can change
+// a validation's answer.
+func (s *Service) write(ctx context.Context, projectID string, fn func(ctx context.Context, st Store) error) error {
+	if err := s.tx(ctx, fn); err != nil {
+		return err
+	}
+	s.env.Change(projectID)
+	return nil
 }
 
 // ResolveProduct returns the live product with id or source id ref.

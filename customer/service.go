@@ -89,9 +89,15 @@ func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, 
 // customer delete, so customer.deleted is never written.
 const EventCreated = "customer.created"
 
+// Reader is what Resolve reads (a Store).
+type Reader interface {
+	GetCustomer(ctx context.Context, projectID, id string) (*Customer, error)
+	FindCustomerBySourceID(ctx context.Context, projectID, sourceID string) (*Customer, error)
+}
+
 // Resolve returns the customer with id or source id ref (404 naming ref when
 // there is none), read through st.
-func Resolve(ctx context.Context, st Store, projectID, ref string) (*Customer, error) {
+func Resolve(ctx context.Context, st Reader, projectID, ref string) (*Customer, error) {
 	c, err := promotype.Resolve(ctx, "customer", ref, projectID, st.GetCustomer, st.FindCustomerBySourceID)
 	if err != nil {
 		return nil, err

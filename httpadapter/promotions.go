@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/promoengine/promo"
-
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
 )
 
@@ -36,12 +35,12 @@ func (s *server) promotionRoutes() []route {
 		return pt.List(c.ctx(), c.projectID, campaignRef, p)
 	}
 	return []route{
-		{http.MethodPost, "/v1/promotions/validation", appKey, withBody(func(c *call, in promo.PromotionValidationParams) (*promo.PromotionValidation, error) {
+		{http.MethodPost, "/v1/promotions/validation", appKey, withBody(func(c *call, in promotion.ValidationParams) (*promotion.Validation, error) {
 			q, err := parseQuery(c.r.URL.RawQuery)
 			if err != nil {
 				return nil, err
 			}
-			var vq promo.PromotionValidationQuery
+			var vq promotion.ValidationQuery
 			if vq.AudienceRulesOnly, err = boolParam(q, "audienceRulesOnly"); err != nil {
 				return nil, err
 			}
@@ -53,7 +52,7 @@ func (s *server) promotionRoutes() []route {
 				}
 			}
 			slices.Sort(vq.PromotionIDs)
-			return s.engine.ValidatePromotions(c.ctx(), c.projectID, in, vq)
+			return s.engine.Promotions().Validate(c.ctx(), c.projectID, in, vq)
 		})},
 		{http.MethodGet, "/v1/promotions/tiers", appKey, withoutBody(func(c *call) (*promotype.List[*campaign.PromotionTier], error) {
 			return list(c, "")

@@ -59,6 +59,18 @@ type ItemParams struct {
 	Metadata       promotype.Metadata `json:"metadata"`
 }
 
+// PricedItem is a free-form line: quantity units at price each (in the
+// smallest currency unit), joined to no catalog product.
+func PricedItem(price, quantity int64) ItemParams {
+	return ItemParams{Price: &price, Quantity: Qty(quantity)}
+}
+
+// ProductItem is a line of quantity units of the catalog product with id
+// productID, priced from the catalog.
+func ProductItem(productID string, quantity int64) ItemParams {
+	return ItemParams{ProductID: &productID, Quantity: Qty(quantity)}
+}
+
 // ItemProductParams overrides the product data of one line.
 type ItemProductParams struct {
 	Name     *string            `json:"name"`

@@ -2,10 +2,6 @@ package redemption
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"errors"
 	"slices"
 	"strings"
@@ -88,7 +84,7 @@ func (s *Service) Validate(ctx context.Context, projectID string, in ValidationP
 		}
 	}
 	out := Evaluate(rules, r.cands, req)
-	tracking := trackingID(projectID, sourceID)
+	tracking := promotion.TrackingID(projectID, sourceID)
 	if in.TrackingID != nil && *in.TrackingID != "" && sourceID == "" {
 		tracking = *in.TrackingID
 	}
@@ -158,51 +154,15 @@ func (s *Service) request(ctx context.Context, projectID string, in ValidationPa
 		return Request{}, "", err
 	}
 	req := Request{Order: o, Redemption: in.Metadata}
-	c := in.Customer
-	if c == nil {
+	if in.Customer == nil {
 		return req, "", nil
 	}
-	req.Customer = c.Metadata
-	sourceID := ""
-	if c.SourceID != nil {
-		sourceID = *c.SourceID
-	}
-	ref := ""
-	switch {
-	case c.ID != nil:
-		ref = *c.ID
-	case c.SourceID != nil && c.Metadata == nil:
-		ref = *c.SourceID
-	}
-	if ref == "" {
-		return req, sourceID, nil
-	}
-	stored, err := customer.Resolve(ctx, s.store, projectID, ref)
-	switch {
-	case err == nil:
-		req.Customer = stored.Metadata
-		if stored.SourceID != nil {
-			sourceID = *stored.SourceID
-		}
-	case c.ID != nil || !errors.Is(err, promotype.ErrNotFound):
+	meta, sourceID, err := promotion.ResolveCustomer(ctx, s.store, projectID, in.Customer)
+	if err != nil {
 		return Request{}, "", err
 	}
+	req.Customer = meta
 	return req, sourceID, nil
-}
-
-// trackingID is "track_" and a keyed hash of the customer's source id,
-// stable per project (the same as promotion validation's); random without
-// a customer.
-func trackingID(projectID, sourceID string) string {
-	sum := make([]byte, 16)
-	if sourceID == "" {
-		_, _ = rand.Read(sum)
-	} else {
-		m := hmac.New(sha256.New, []byte(projectID))
-		m.Write([]byte(sourceID))
-		sum = m.Sum(nil)
-	}
-	return "track_" + base64.RawURLEncoding.EncodeToString(sum)[:20]
 }
 
 func expandOf(o *ValidationOptions) map[string]bool {

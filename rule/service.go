@@ -375,9 +375,14 @@ func (in Params) apply(r *ValidationRule) error {
 	return nil
 }
 
+// AssignmentLister is what AssignmentsByObject reads (a Store).
+type AssignmentLister interface {
+	ListAssignments(ctx context.Context, projectID string, q promotype.Query) ([]*Assignment, int, error)
+}
+
 // AssignmentsByObject returns the validation rule assignments of objects of
 // one type, by object id, oldest first.
-func AssignmentsByObject(ctx context.Context, st Store, projectID, objectType string, ids []string) (map[string][]*Assignment, error) {
+func AssignmentsByObject(ctx context.Context, st AssignmentLister, projectID, objectType string, ids []string) (map[string][]*Assignment, error) {
 	q := promotype.Query{Limit: 100_000, OrderBy: "created_at", Must: []promotype.Condition{
 		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
 		{Field: "related_object_id", Op: promotype.OpIn, Values: ids},

@@ -11,8 +11,8 @@ func asyncField(a *project.AsyncAction, name string) promotype.Value { return a.
 func asyncID(a *project.AsyncAction) string                          { return a.ID }
 
 // InsertAsyncAction implements project.AsyncStore.
-func (s *Store) InsertAsyncAction(_ context.Context, a *project.AsyncAction) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertAsyncAction(ctx context.Context, a *project.AsyncAction) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.campaigns.actions.get(a.ProjectID, a.ID); ok {
 			return promotype.Duplicate("async_action", "Duplicated async_action exists with id %s", a.ID)
 		}
@@ -22,8 +22,8 @@ func (s *Store) InsertAsyncAction(_ context.Context, a *project.AsyncAction) err
 }
 
 // GetAsyncAction implements project.AsyncStore.
-func (s *Store) GetAsyncAction(_ context.Context, projectID, id string) (out *project.AsyncAction, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetAsyncAction(ctx context.Context, projectID, id string) (out *project.AsyncAction, err error) {
+	s.read(ctx, func(d *data) {
 		a, ok := d.campaigns.actions.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("async_action", id)
@@ -35,8 +35,8 @@ func (s *Store) GetAsyncAction(_ context.Context, projectID, id string) (out *pr
 }
 
 // ListAsyncActions implements project.AsyncStore.
-func (s *Store) ListAsyncActions(_ context.Context, projectID string, q promotype.Query) (out []*project.AsyncAction, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListAsyncActions(ctx context.Context, projectID string, q promotype.Query) (out []*project.AsyncAction, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.campaigns.actions.rows[projectID], q, asyncField, asyncID, nil, (*project.AsyncAction).Clone)
 	})
 	return out, total, nil
@@ -55,7 +55,7 @@ func claimable(a *project.AsyncAction, now promotype.Time) bool {
 
 // ClaimAsyncAction implements project.AsyncStore. The store's lock makes
 // the claim atomic.
-func (s *Store) ClaimAsyncAction(_ context.Context, owner string, now, until promotype.Time) (out *project.AsyncAction, err error) {
+func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (out *project.AsyncAction, err error) {
 	oldest := func(d *data) *project.AsyncAction {
 		var best *project.AsyncAction
 		for _, rows := range d.campaigns.actions.rows {
@@ -72,11 +72,11 @@ func (s *Store) ClaimAsyncAction(_ context.Context, owner string, now, until pro
 	}
 	// Idle runners poll: look under the shared lock first.
 	var found bool
-	s.read(func(d *data) { found = oldest(d) != nil })
+	s.read(ctx, func(d *data) { found = oldest(d) != nil })
 	if !found {
 		return nil, nil
 	}
-	err = s.write(func(d *data, u *undo) error {
+	err = s.write(ctx, func(d *data, u *undo) error {
 		best := oldest(d)
 		if best == nil {
 			return nil
@@ -99,8 +99,8 @@ func (s *Store) ClaimAsyncAction(_ context.Context, owner string, now, until pro
 
 // LockAsyncAction implements project.AsyncStore: inside a transaction the
 // store's lock keeps the lease as it is until the end.
-func (s *Store) LockAsyncAction(_ context.Context, projectID, id, owner string) (out *project.AsyncAction, err error) {
-	s.read(func(d *data) {
+func (s *Store) LockAsyncAction(ctx context.Context, projectID, id, owner string) (out *project.AsyncAction, err error) {
+	s.read(ctx, func(d *data) {
 		a, ok := d.campaigns.actions.get(projectID, id)
 		switch {
 		case !ok:
@@ -115,8 +115,8 @@ func (s *Store) LockAsyncAction(_ context.Context, projectID, id, owner string) 
 }
 
 // UpdateAsyncAction implements project.AsyncStore.
-func (s *Store) UpdateAsyncAction(_ context.Context, a *project.AsyncAction) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateAsyncAction(ctx context.Context, a *project.AsyncAction) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.campaigns.actions.get(a.ProjectID, a.ID); !ok {
 			return promotype.NotFound("async_action", a.ID)
 		}

@@ -27,8 +27,8 @@ func tokenKey(h auth.TokenHash) string { return string(h[:]) }
 // DeleteAppKey implements auth.Store. The key and its tokens go in one
 // step; subscribers hear of it inside the write (before a surrounding
 // transaction commits: a rollback only costs them a cache miss).
-func (s *Store) DeleteAppKey(_ context.Context, projectID, appID string, at promotype.Time) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteAppKey(ctx context.Context, projectID, appID string, at promotype.Time) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		k, ok := d.appKeys.get("", appID)
 		if !ok || k.ProjectID != projectID {
 			return promotype.NotFound("app_key", appID)
@@ -48,8 +48,8 @@ func (s *Store) DeleteAppKey(_ context.Context, projectID, appID string, at prom
 
 // InsertToken implements auth.Store. It runs under the store's write lock,
 // so the live count cannot be raced.
-func (s *Store) InsertToken(_ context.Context, t *auth.Token, maxLive int) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertToken(ctx context.Context, t *auth.Token, maxLive int) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if k, ok := d.appKeys.get("", t.ClientID); !ok || k.ProjectID != t.ProjectID {
 			return promotype.Unauthorized()
 		}
@@ -77,8 +77,8 @@ func (s *Store) InsertToken(_ context.Context, t *auth.Token, maxLive int) error
 }
 
 // GetToken implements auth.Store.
-func (s *Store) GetToken(_ context.Context, h auth.TokenHash) (out *auth.Token, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetToken(ctx context.Context, h auth.TokenHash) (out *auth.Token, err error) {
+	s.read(ctx, func(d *data) {
 		key := tokenKey(h)
 		if p, ok := d.auth.tokenOwner[[2]string{"", key}]; ok {
 			if t, ok := d.auth.tokens.get(p, key); ok {
@@ -92,8 +92,8 @@ func (s *Store) GetToken(_ context.Context, h auth.TokenHash) (out *auth.Token, 
 }
 
 // RevokeToken implements auth.Store.
-func (s *Store) RevokeToken(_ context.Context, projectID string, h auth.TokenHash, at promotype.Time) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) RevokeToken(ctx context.Context, projectID string, h auth.TokenHash, at promotype.Time) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		key := tokenKey(h)
 		t, ok := d.auth.tokens.get(projectID, key)
 		if !ok || !t.Live(at) {
@@ -117,8 +117,8 @@ func (s *Store) WatchCredentials(fn func(auth.Invalidation)) (current func() boo
 func alwaysCurrent() bool { return true }
 
 // InsertAppKey implements auth.Store.
-func (s *Store) InsertAppKey(_ context.Context, k *auth.AppKey) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertAppKey(ctx context.Context, k *auth.AppKey) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.appKeys.get("", k.AppID); ok {
 			return promotype.Duplicate("app_key", "Duplicated application key exists with id %s", k.AppID)
 		}
@@ -130,8 +130,8 @@ func (s *Store) InsertAppKey(_ context.Context, k *auth.AppKey) error {
 }
 
 // GetAppKey implements auth.Store.
-func (s *Store) GetAppKey(_ context.Context, appID string) (out *auth.AppKey, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetAppKey(ctx context.Context, appID string) (out *auth.AppKey, err error) {
+	s.read(ctx, func(d *data) {
 		k, ok := d.appKeys.get("", appID)
 		if !ok {
 			err = promotype.NotFound("app_key", appID)
@@ -145,8 +145,8 @@ func (s *Store) GetAppKey(_ context.Context, appID string) (out *auth.AppKey, er
 }
 
 // InsertManagementKey implements auth.Store.
-func (s *Store) InsertManagementKey(_ context.Context, k *auth.ManagementKey) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertManagementKey(ctx context.Context, k *auth.ManagementKey) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.mgmtKeys.get("", k.ID); ok {
 			return promotype.Duplicate("management_key", "Duplicated management key exists with id %s", k.ID)
 		}
@@ -156,8 +156,8 @@ func (s *Store) InsertManagementKey(_ context.Context, k *auth.ManagementKey) er
 }
 
 // GetManagementKey implements auth.Store.
-func (s *Store) GetManagementKey(_ context.Context, id string) (out *auth.ManagementKey, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetManagementKey(ctx context.Context, id string) (out *auth.ManagementKey, err error) {
+	s.read(ctx, func(d *data) {
 		k, ok := d.mgmtKeys.get("", id)
 		if !ok {
 			err = promotype.NotFound("management_key", id)
@@ -169,8 +169,8 @@ func (s *Store) GetManagementKey(_ context.Context, id string) (out *auth.Manage
 }
 
 // UpdateManagementKey implements auth.Store.
-func (s *Store) UpdateManagementKey(_ context.Context, k *auth.ManagementKey) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateManagementKey(ctx context.Context, k *auth.ManagementKey) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.mgmtKeys.get("", k.ID); !ok {
 			return promotype.NotFound("management_key", k.ID)
 		}

@@ -62,8 +62,8 @@ func (d *data) putCampaign(u *undo, c *campaign.Campaign) error {
 }
 
 // InsertCampaign implements campaign.CampaignStore.
-func (s *Store) InsertCampaign(_ context.Context, c *campaign.Campaign) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertCampaign(ctx context.Context, c *campaign.Campaign) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.campaigns.campaigns.get(c.ProjectID, c.ID); ok {
 			return promotype.Duplicate("campaign", "Duplicated campaign exists with id %s", c.ID)
 		}
@@ -72,8 +72,8 @@ func (s *Store) InsertCampaign(_ context.Context, c *campaign.Campaign) error {
 }
 
 // UpdateCampaign implements campaign.CampaignStore.
-func (s *Store) UpdateCampaign(_ context.Context, c *campaign.Campaign) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateCampaign(ctx context.Context, c *campaign.Campaign) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		old, err := d.liveCampaign(c.ProjectID, c.ID)
 		if err != nil {
 			return err
@@ -85,8 +85,8 @@ func (s *Store) UpdateCampaign(_ context.Context, c *campaign.Campaign) error {
 }
 
 // GetCampaign implements campaign.CampaignStore.
-func (s *Store) GetCampaign(_ context.Context, projectID, id string) (out *campaign.Campaign, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetCampaign(ctx context.Context, projectID, id string) (out *campaign.Campaign, err error) {
+	s.read(ctx, func(d *data) {
 		var c *campaign.Campaign
 		if c, err = d.liveCampaign(projectID, id); err == nil {
 			out = c.Clone()
@@ -96,8 +96,8 @@ func (s *Store) GetCampaign(_ context.Context, projectID, id string) (out *campa
 }
 
 // FindCampaignByName implements campaign.CampaignStore.
-func (s *Store) FindCampaignByName(_ context.Context, projectID, name string) (out *campaign.Campaign, err error) {
-	s.read(func(d *data) {
+func (s *Store) FindCampaignByName(ctx context.Context, projectID, name string) (out *campaign.Campaign, err error) {
+	s.read(ctx, func(d *data) {
 		id, ok := d.campaigns.campaignNames[[2]string{projectID, name}]
 		if !ok {
 			err = promotype.NotFound("campaign", name)
@@ -112,16 +112,16 @@ func (s *Store) FindCampaignByName(_ context.Context, projectID, name string) (o
 }
 
 // ListCampaigns implements campaign.CampaignStore.
-func (s *Store) ListCampaigns(_ context.Context, projectID string, q promotype.Query) (out []*campaign.Campaign, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListCampaigns(ctx context.Context, projectID string, q promotype.Query) (out []*campaign.Campaign, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.campaigns.campaigns.rows[projectID], q, campaignField, campaignID, liveCampaign, (*campaign.Campaign).Clone)
 	})
 	return out, total, nil
 }
 
 // SetCampaignStatus implements campaign.CampaignStore.
-func (s *Store) SetCampaignStatus(_ context.Context, projectID, id string, status campaign.Status, revision int) (done bool, err error) {
-	err = s.write(func(d *data, u *undo) error {
+func (s *Store) SetCampaignStatus(ctx context.Context, projectID, id string, status campaign.Status, revision int) (done bool, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
 		c, ok := d.campaigns.campaigns.get(projectID, id)
 		if !ok {
 			return promotype.NotFound("campaign", id)
@@ -139,8 +139,8 @@ func (s *Store) SetCampaignStatus(_ context.Context, projectID, id string, statu
 }
 
 // AddCampaignVouchers implements campaign.CampaignStore.
-func (s *Store) AddCampaignVouchers(_ context.Context, projectID, id string, delta int64) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) AddCampaignVouchers(ctx context.Context, projectID, id string, delta int64) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		c, ok := d.campaigns.campaigns.get(projectID, id)
 		if !ok {
 			return promotype.NotFound("campaign", id)
@@ -153,8 +153,8 @@ func (s *Store) AddCampaignVouchers(_ context.Context, projectID, id string, del
 }
 
 // BinCampaign implements campaign.CampaignStore.
-func (s *Store) BinCampaign(_ context.Context, projectID, id string, at promotype.Time) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) BinCampaign(ctx context.Context, projectID, id string, at promotype.Time) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		c, err := d.liveCampaign(projectID, id)
 		if err != nil {
 			return err
@@ -168,8 +168,8 @@ func (s *Store) BinCampaign(_ context.Context, projectID, id string, at promotyp
 }
 
 // DeleteCampaign implements campaign.CampaignStore.
-func (s *Store) DeleteCampaign(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteCampaign(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		c, ok := d.campaigns.campaigns.get(projectID, id)
 		if !ok {
 			return promotype.NotFound("campaign", id)
@@ -187,8 +187,8 @@ func categoryField(c *campaign.Category, name string) promotype.Value { return c
 func categoryID(c *campaign.Category) string { return c.ID }
 
 // InsertCategory implements campaign.CampaignStore.
-func (s *Store) InsertCategory(_ context.Context, c *campaign.Category) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertCategory(ctx context.Context, c *campaign.Category) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		p := &d.campaigns
 		if _, ok := p.categories.get(c.ProjectID, c.ID); ok {
 			return promotype.Duplicate("category", "Duplicated category exists with id %s", c.ID)
@@ -203,8 +203,8 @@ func (s *Store) InsertCategory(_ context.Context, c *campaign.Category) error {
 }
 
 // GetCategory implements campaign.CampaignStore.
-func (s *Store) GetCategory(_ context.Context, projectID, id string) (out *campaign.Category, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetCategory(ctx context.Context, projectID, id string) (out *campaign.Category, err error) {
+	s.read(ctx, func(d *data) {
 		c, ok := d.campaigns.categories.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("category", id)
@@ -217,7 +217,7 @@ func (s *Store) GetCategory(_ context.Context, projectID, id string) (out *campa
 
 // FindCategoryByName implements campaign.CampaignStore.
 func (s *Store) FindCategoryByName(ctx context.Context, projectID, name string) (out *campaign.Category, err error) {
-	s.read(func(d *data) {
+	s.read(ctx, func(d *data) {
 		id, ok := d.campaigns.categoryNames[[2]string{projectID, name}]
 		if !ok {
 			err = promotype.NotFound("category", name)
@@ -230,8 +230,8 @@ func (s *Store) FindCategoryByName(ctx context.Context, projectID, name string) 
 }
 
 // ListCategories implements campaign.CampaignStore.
-func (s *Store) ListCategories(_ context.Context, projectID string, q promotype.Query) (out []*campaign.Category, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListCategories(ctx context.Context, projectID string, q promotype.Query) (out []*campaign.Category, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.campaigns.categories.rows[projectID], q, categoryField, categoryID, nil, (*campaign.Category).Clone)
 	})
 	return out, total, nil
@@ -242,8 +242,8 @@ func tierID(t *campaign.PromotionTier) string { return t.ID }
 func tierField(t *campaign.PromotionTier, name string) promotype.Value { return t.Field(name) }
 
 // InsertPromotionTier implements campaign.TierStore.
-func (s *Store) InsertPromotionTier(_ context.Context, t *campaign.PromotionTier) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertPromotionTier(ctx context.Context, t *campaign.PromotionTier) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.tiers.get(t.ProjectID, t.ID); ok {
 			return promotype.Duplicate("promotion_tier", "Duplicated promotion_tier exists with id %s", t.ID)
 		}
@@ -253,8 +253,8 @@ func (s *Store) InsertPromotionTier(_ context.Context, t *campaign.PromotionTier
 }
 
 // UpdatePromotionTier implements campaign.TierStore.
-func (s *Store) UpdatePromotionTier(_ context.Context, t *campaign.PromotionTier) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdatePromotionTier(ctx context.Context, t *campaign.PromotionTier) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.tiers.get(t.ProjectID, t.ID); !ok {
 			return promotype.NotFound("promotion_tier", t.ID)
 		}
@@ -264,8 +264,8 @@ func (s *Store) UpdatePromotionTier(_ context.Context, t *campaign.PromotionTier
 }
 
 // GetPromotionTier implements campaign.TierStore.
-func (s *Store) GetPromotionTier(_ context.Context, projectID, id string) (out *campaign.PromotionTier, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetPromotionTier(ctx context.Context, projectID, id string) (out *campaign.PromotionTier, err error) {
+	s.read(ctx, func(d *data) {
 		t, ok := d.tiers.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("promotion_tier", id)
@@ -277,16 +277,16 @@ func (s *Store) GetPromotionTier(_ context.Context, projectID, id string) (out *
 }
 
 // ListPromotionTiers implements campaign.TierStore.
-func (s *Store) ListPromotionTiers(_ context.Context, projectID string, q promotype.Query) (out []*campaign.PromotionTier, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListPromotionTiers(ctx context.Context, projectID string, q promotype.Query) (out []*campaign.PromotionTier, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.tiers.rows[projectID], q, tierField, tierID, nil, (*campaign.PromotionTier).Clone)
 	})
 	return out, total, nil
 }
 
 // DeletePromotionTier implements campaign.TierStore.
-func (s *Store) DeletePromotionTier(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeletePromotionTier(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.tiers.get(projectID, id); !ok {
 			return promotype.NotFound("promotion_tier", id)
 		}
@@ -300,8 +300,8 @@ func stackID(s *campaign.PromotionStack) string { return s.ID }
 func stackField(s *campaign.PromotionStack, name string) promotype.Value { return s.Field(name) }
 
 // InsertPromotionStack implements campaign.StackStore.
-func (s *Store) InsertPromotionStack(_ context.Context, ps *campaign.PromotionStack) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertPromotionStack(ctx context.Context, ps *campaign.PromotionStack) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.stacks.get(ps.ProjectID, ps.ID); ok {
 			return promotype.Duplicate("promotion_stack", "Duplicated promotion_stack exists with id %s", ps.ID)
 		}
@@ -311,8 +311,8 @@ func (s *Store) InsertPromotionStack(_ context.Context, ps *campaign.PromotionSt
 }
 
 // UpdatePromotionStack implements campaign.StackStore.
-func (s *Store) UpdatePromotionStack(_ context.Context, ps *campaign.PromotionStack) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdatePromotionStack(ctx context.Context, ps *campaign.PromotionStack) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.stacks.get(ps.ProjectID, ps.ID); !ok {
 			return promotype.NotFound("promotion_stack", ps.ID)
 		}
@@ -322,8 +322,8 @@ func (s *Store) UpdatePromotionStack(_ context.Context, ps *campaign.PromotionSt
 }
 
 // GetPromotionStack implements campaign.StackStore.
-func (s *Store) GetPromotionStack(_ context.Context, projectID, id string) (out *campaign.PromotionStack, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetPromotionStack(ctx context.Context, projectID, id string) (out *campaign.PromotionStack, err error) {
+	s.read(ctx, func(d *data) {
 		ps, ok := d.stacks.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("promotion_stack", id)
@@ -335,16 +335,16 @@ func (s *Store) GetPromotionStack(_ context.Context, projectID, id string) (out 
 }
 
 // ListPromotionStacks implements campaign.StackStore.
-func (s *Store) ListPromotionStacks(_ context.Context, projectID string, q promotype.Query) (out []*campaign.PromotionStack, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListPromotionStacks(ctx context.Context, projectID string, q promotype.Query) (out []*campaign.PromotionStack, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.stacks.rows[projectID], q, stackField, stackID, nil, (*campaign.PromotionStack).Clone)
 	})
 	return out, total, nil
 }
 
 // DeletePromotionStack implements campaign.StackStore.
-func (s *Store) DeletePromotionStack(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeletePromotionStack(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.stacks.get(projectID, id); !ok {
 			return promotype.NotFound("promotion_stack", id)
 		}

@@ -89,8 +89,8 @@ func (d *data) liveSKU(projectID, id string) (*catalog.SKU, error) {
 }
 
 // InsertProduct implements catalog.Store.
-func (s *Store) InsertProduct(_ context.Context, p *catalog.Product) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertProduct(ctx context.Context, p *catalog.Product) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.products.get(p.ProjectID, p.ID); ok {
 			return promotype.Duplicate("product", "Duplicated product exists with id %s", p.ID)
 		}
@@ -99,8 +99,8 @@ func (s *Store) InsertProduct(_ context.Context, p *catalog.Product) error {
 }
 
 // UpdateProduct implements catalog.Store.
-func (s *Store) UpdateProduct(_ context.Context, p *catalog.Product) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateProduct(ctx context.Context, p *catalog.Product) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, err := d.liveProduct(p.ProjectID, p.ID); err != nil {
 			return err
 		}
@@ -109,8 +109,8 @@ func (s *Store) UpdateProduct(_ context.Context, p *catalog.Product) error {
 }
 
 // GetProduct implements catalog.Store.
-func (s *Store) GetProduct(_ context.Context, projectID, id string) (out *catalog.Product, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetProduct(ctx context.Context, projectID, id string) (out *catalog.Product, err error) {
+	s.read(ctx, func(d *data) {
 		var p *catalog.Product
 		if p, err = d.liveProduct(projectID, id); err == nil {
 			out = p.Clone()
@@ -120,8 +120,8 @@ func (s *Store) GetProduct(_ context.Context, projectID, id string) (out *catalo
 }
 
 // FindProductBySourceID implements catalog.Store.
-func (s *Store) FindProductBySourceID(_ context.Context, projectID, sourceID string) (out *catalog.Product, err error) {
-	s.read(func(d *data) {
+func (s *Store) FindProductBySourceID(ctx context.Context, projectID, sourceID string) (out *catalog.Product, err error) {
+	s.read(ctx, func(d *data) {
 		id, ok := d.productSources[[2]string{projectID, sourceID}]
 		if !ok {
 			err = promotype.NotFound("product", sourceID)
@@ -136,16 +136,16 @@ func (s *Store) FindProductBySourceID(_ context.Context, projectID, sourceID str
 }
 
 // ListProducts implements catalog.Store.
-func (s *Store) ListProducts(_ context.Context, projectID string, q promotype.Query) (out []*catalog.Product, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListProducts(ctx context.Context, projectID string, q promotype.Query) (out []*catalog.Product, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.products.rows[projectID], q, productField, productID, liveProduct, (*catalog.Product).Clone)
 	})
 	return out, total, nil
 }
 
 // BinProduct implements catalog.Store.
-func (s *Store) BinProduct(_ context.Context, projectID, id string, at promotype.Time) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) BinProduct(ctx context.Context, projectID, id string, at promotype.Time) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		p, err := d.liveProduct(projectID, id)
 		if err != nil {
 			return err
@@ -178,8 +178,8 @@ func (d *data) binSKU(u *undo, sku *catalog.SKU, at promotype.Time) error {
 }
 
 // DeleteProduct implements catalog.Store.
-func (s *Store) DeleteProduct(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteProduct(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		p, ok := d.products.get(projectID, id)
 		if !ok {
 			return promotype.NotFound("product", id)
@@ -205,8 +205,8 @@ func (d *data) deleteSKU(u *undo, sku *catalog.SKU) {
 }
 
 // InsertSKU implements catalog.Store.
-func (s *Store) InsertSKU(_ context.Context, sku *catalog.SKU) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertSKU(ctx context.Context, sku *catalog.SKU) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.skus.get(sku.ProjectID, sku.ID); ok {
 			return promotype.Duplicate("sku", "Duplicated sku exists with id %s", sku.ID)
 		}
@@ -215,8 +215,8 @@ func (s *Store) InsertSKU(_ context.Context, sku *catalog.SKU) error {
 }
 
 // UpdateSKU implements catalog.Store.
-func (s *Store) UpdateSKU(_ context.Context, sku *catalog.SKU) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateSKU(ctx context.Context, sku *catalog.SKU) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, err := d.liveSKU(sku.ProjectID, sku.ID); err != nil {
 			return err
 		}
@@ -225,8 +225,8 @@ func (s *Store) UpdateSKU(_ context.Context, sku *catalog.SKU) error {
 }
 
 // GetSKU implements catalog.Store.
-func (s *Store) GetSKU(_ context.Context, projectID, id string) (out *catalog.SKU, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetSKU(ctx context.Context, projectID, id string) (out *catalog.SKU, err error) {
+	s.read(ctx, func(d *data) {
 		var sku *catalog.SKU
 		if sku, err = d.liveSKU(projectID, id); err == nil {
 			out = sku.Clone()
@@ -236,8 +236,8 @@ func (s *Store) GetSKU(_ context.Context, projectID, id string) (out *catalog.SK
 }
 
 // FindSKUBySourceID implements catalog.Store.
-func (s *Store) FindSKUBySourceID(_ context.Context, projectID, sourceID string) (out *catalog.SKU, err error) {
-	s.read(func(d *data) {
+func (s *Store) FindSKUBySourceID(ctx context.Context, projectID, sourceID string) (out *catalog.SKU, err error) {
+	s.read(ctx, func(d *data) {
 		id, ok := d.skuSources[[2]string{projectID, sourceID}]
 		if !ok {
 			err = promotype.NotFound("sku", sourceID)
@@ -252,20 +252,20 @@ func (s *Store) FindSKUBySourceID(_ context.Context, projectID, sourceID string)
 }
 
 // ListSKUs implements catalog.Store.
-func (s *Store) ListSKUs(_ context.Context, projectID, productID string, q promotype.Query) (out []*catalog.SKU, total int, err error) {
+func (s *Store) ListSKUs(ctx context.Context, projectID, productID string, q promotype.Query) (out []*catalog.SKU, total int, err error) {
 	live := liveSKU
 	if productID != "" {
 		live = func(sku *catalog.SKU) bool { return liveSKU(sku) && sku.ProductID == productID }
 	}
-	s.read(func(d *data) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.skus.rows[projectID], q, skuField, skuID, live, (*catalog.SKU).Clone)
 	})
 	return out, total, nil
 }
 
 // BinSKU implements catalog.Store.
-func (s *Store) BinSKU(_ context.Context, projectID, id string, at promotype.Time) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) BinSKU(ctx context.Context, projectID, id string, at promotype.Time) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		sku, err := d.liveSKU(projectID, id)
 		if err != nil {
 			return err
@@ -275,8 +275,8 @@ func (s *Store) BinSKU(_ context.Context, projectID, id string, at promotype.Tim
 }
 
 // DeleteSKU implements catalog.Store.
-func (s *Store) DeleteSKU(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteSKU(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		sku, ok := d.skus.get(projectID, id)
 		if !ok {
 			return promotype.NotFound("sku", id)
@@ -287,16 +287,16 @@ func (s *Store) DeleteSKU(_ context.Context, projectID, id string) error {
 }
 
 // FindProducts implements catalog.Store.
-func (s *Store) FindProducts(_ context.Context, projectID string, ids, sourceIDs []string) (out []*catalog.Product, err error) {
-	s.read(func(d *data) {
+func (s *Store) FindProducts(ctx context.Context, projectID string, ids, sourceIDs []string) (out []*catalog.Product, err error) {
+	s.read(ctx, func(d *data) {
 		out = findByKeys(d.products.rows[projectID], d.productSources, projectID, ids, sourceIDs, liveProduct, (*catalog.Product).Clone)
 	})
 	return out, nil
 }
 
 // FindSKUs implements catalog.Store.
-func (s *Store) FindSKUs(_ context.Context, projectID string, ids, sourceIDs []string) (out []*catalog.SKU, err error) {
-	s.read(func(d *data) {
+func (s *Store) FindSKUs(ctx context.Context, projectID string, ids, sourceIDs []string) (out []*catalog.SKU, err error) {
+	s.read(ctx, func(d *data) {
 		out = findByKeys(d.skus.rows[projectID], d.skuSources, projectID, ids, sourceIDs, liveSKU, (*catalog.SKU).Clone)
 	})
 	return out, nil

@@ -38,8 +38,8 @@ func putKeyed(u *undo, ix index, projectID, id string, key, old *string, kind st
 }
 
 // InsertCustomer implements customer.Store.
-func (s *Store) InsertCustomer(_ context.Context, c *customer.Customer) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertCustomer(ctx context.Context, c *customer.Customer) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.customers.get(c.ProjectID, c.ID); ok {
 			return promotype.Duplicate("customer", "Duplicated customer exists with id %s", c.ID)
 		}
@@ -48,8 +48,8 @@ func (s *Store) InsertCustomer(_ context.Context, c *customer.Customer) error {
 }
 
 // UpdateCustomer implements customer.Store.
-func (s *Store) UpdateCustomer(_ context.Context, c *customer.Customer) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateCustomer(ctx context.Context, c *customer.Customer) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.customers.get(c.ProjectID, c.ID); !ok {
 			return promotype.NotFound("customer", c.ID)
 		}
@@ -58,8 +58,8 @@ func (s *Store) UpdateCustomer(_ context.Context, c *customer.Customer) error {
 }
 
 // GetCustomer implements customer.Store.
-func (s *Store) GetCustomer(_ context.Context, projectID, id string) (out *customer.Customer, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetCustomer(ctx context.Context, projectID, id string) (out *customer.Customer, err error) {
+	s.read(ctx, func(d *data) {
 		c, ok := d.customers.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("customer", id)
@@ -71,8 +71,8 @@ func (s *Store) GetCustomer(_ context.Context, projectID, id string) (out *custo
 }
 
 // FindCustomerBySourceID implements customer.Store.
-func (s *Store) FindCustomerBySourceID(_ context.Context, projectID, sourceID string) (out *customer.Customer, err error) {
-	s.read(func(d *data) {
+func (s *Store) FindCustomerBySourceID(ctx context.Context, projectID, sourceID string) (out *customer.Customer, err error) {
+	s.read(ctx, func(d *data) {
 		id, ok := d.customerSources[[2]string{projectID, sourceID}]
 		c, found := d.customers.get(projectID, id)
 		if !ok || !found {

@@ -28,8 +28,8 @@ func orderField(o *order.Order, name string) promotype.Value {
 func orderID(o *order.Order) string { return o.ID }
 
 // InsertOrder implements order.Store.
-func (s *Store) InsertOrder(_ context.Context, o *order.Order) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertOrder(ctx context.Context, o *order.Order) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.orders.get(o.ProjectID, o.ID); ok {
 			return promotype.Duplicate("order", "Duplicated order exists with id %s", o.ID)
 		}
@@ -38,8 +38,8 @@ func (s *Store) InsertOrder(_ context.Context, o *order.Order) error {
 }
 
 // UpdateOrder implements order.Store.
-func (s *Store) UpdateOrder(_ context.Context, o *order.Order) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateOrder(ctx context.Context, o *order.Order) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.orders.get(o.ProjectID, o.ID); !ok {
 			return promotype.NotFound("order", o.ID)
 		}
@@ -48,8 +48,8 @@ func (s *Store) UpdateOrder(_ context.Context, o *order.Order) error {
 }
 
 // GetOrder implements order.Store.
-func (s *Store) GetOrder(_ context.Context, projectID, id string) (out *order.Order, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetOrder(ctx context.Context, projectID, id string) (out *order.Order, err error) {
+	s.read(ctx, func(d *data) {
 		o, ok := d.orders.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("order", id)
@@ -61,8 +61,8 @@ func (s *Store) GetOrder(_ context.Context, projectID, id string) (out *order.Or
 }
 
 // FindOrderBySourceID implements order.Store.
-func (s *Store) FindOrderBySourceID(_ context.Context, projectID, sourceID string) (out *order.Order, err error) {
-	s.read(func(d *data) {
+func (s *Store) FindOrderBySourceID(ctx context.Context, projectID, sourceID string) (out *order.Order, err error) {
+	s.read(ctx, func(d *data) {
 		id, ok := d.orderSources[[2]string{projectID, sourceID}]
 		o, found := d.orders.get(projectID, id)
 		if !ok || !found {
@@ -75,8 +75,8 @@ func (s *Store) FindOrderBySourceID(_ context.Context, projectID, sourceID strin
 }
 
 // ListOrders implements order.Store.
-func (s *Store) ListOrders(_ context.Context, projectID string, q promotype.Query) (out []*order.Order, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListOrders(ctx context.Context, projectID string, q promotype.Query) (out []*order.Order, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.orders.rows[projectID], q, orderField, orderID, nil, (*order.Order).Clone)
 	})
 	return out, total, nil

@@ -9,8 +9,8 @@ import (
 )
 
 // InsertProject implements project.Store.
-func (s *Store) InsertProject(_ context.Context, p *project.Project) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertProject(ctx context.Context, p *project.Project) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.projects.get("", p.ID); ok {
 			return promotype.Duplicate("project", "Duplicated project exists with id %s", p.ID)
 		}
@@ -21,8 +21,8 @@ func (s *Store) InsertProject(_ context.Context, p *project.Project) error {
 }
 
 // GetProject implements project.Store.
-func (s *Store) GetProject(_ context.Context, id string) (out *project.Project, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetProject(ctx context.Context, id string) (out *project.Project, err error) {
+	s.read(ctx, func(d *data) {
 		p, ok := d.projects.get("", id)
 		if !ok {
 			err = promotype.NotFound("project", id)
@@ -68,8 +68,8 @@ func rowField[V any, P interface {
 }
 
 // InsertMetadataSchema implements project.SettingsStore.
-func (s *Store) InsertMetadataSchema(_ context.Context, m *project.MetadataSchema) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertMetadataSchema(ctx context.Context, m *project.MetadataSchema) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.settings.metaObjects[[2]string{m.ProjectID, m.RelatedObject}]; ok {
 			return promotype.Duplicate("metadata_schema", "Duplicated metadata schema exists with related_object %s", m.RelatedObject)
 		}
@@ -83,8 +83,8 @@ func (s *Store) InsertMetadataSchema(_ context.Context, m *project.MetadataSchem
 }
 
 // GetMetadataSchema implements project.SettingsStore.
-func (s *Store) GetMetadataSchema(_ context.Context, projectID, id string) (out *project.MetadataSchema, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetMetadataSchema(ctx context.Context, projectID, id string) (out *project.MetadataSchema, err error) {
+	s.read(ctx, func(d *data) {
 		m, ok := d.settings.metaSchemas.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("metadata_schema", id)
@@ -96,8 +96,8 @@ func (s *Store) GetMetadataSchema(_ context.Context, projectID, id string) (out 
 }
 
 // FindMetadataSchema implements project.SettingsStore.
-func (s *Store) FindMetadataSchema(_ context.Context, projectID, relatedObject string) (out *project.MetadataSchema, err error) {
-	s.read(func(d *data) {
+func (s *Store) FindMetadataSchema(ctx context.Context, projectID, relatedObject string) (out *project.MetadataSchema, err error) {
+	s.read(ctx, func(d *data) {
 		id, ok := d.settings.metaObjects[[2]string{projectID, relatedObject}]
 		m, found := d.settings.metaSchemas.get(projectID, id)
 		if !ok || !found {
@@ -110,8 +110,8 @@ func (s *Store) FindMetadataSchema(_ context.Context, projectID, relatedObject s
 }
 
 // ListMetadataSchemas implements project.SettingsStore.
-func (s *Store) ListMetadataSchemas(_ context.Context, projectID string, q promotype.Query) (out []*project.MetadataSchema, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListMetadataSchemas(ctx context.Context, projectID string, q promotype.Query) (out []*project.MetadataSchema, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.settings.metaSchemas.rows[projectID], q, rowField[project.MetadataSchema], func(m *project.MetadataSchema) string { return m.ID }, nil, (*project.MetadataSchema).Clone)
 	})
 	return out, total, nil
@@ -119,8 +119,8 @@ func (s *Store) ListMetadataSchemas(_ context.Context, projectID string, q promo
 
 // UpdateMetadataSchema implements project.SettingsStore (related_object
 // does not change).
-func (s *Store) UpdateMetadataSchema(_ context.Context, m *project.MetadataSchema) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateMetadataSchema(ctx context.Context, m *project.MetadataSchema) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		old, ok := d.settings.metaSchemas.get(m.ProjectID, m.ID)
 		if !ok {
 			return promotype.NotFound("metadata_schema", m.ID)
@@ -133,8 +133,8 @@ func (s *Store) UpdateMetadataSchema(_ context.Context, m *project.MetadataSchem
 }
 
 // DeleteMetadataSchema implements project.SettingsStore.
-func (s *Store) DeleteMetadataSchema(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteMetadataSchema(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		m, ok := d.settings.metaSchemas.get(projectID, id)
 		if !ok {
 			return promotype.NotFound("metadata_schema", id)
@@ -146,8 +146,8 @@ func (s *Store) DeleteMetadataSchema(_ context.Context, projectID, id string) er
 }
 
 // InsertCustomEventSchema implements project.SettingsStore.
-func (s *Store) InsertCustomEventSchema(_ context.Context, c *project.CustomEventSchema) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertCustomEventSchema(ctx context.Context, c *project.CustomEventSchema) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.settings.eventNames[[2]string{c.ProjectID, c.Name}]; ok {
 			return promotype.Duplicate("custom_event_schema", "Duplicated custom_event_schema exists with name %s", c.Name)
 		}
@@ -161,8 +161,8 @@ func (s *Store) InsertCustomEventSchema(_ context.Context, c *project.CustomEven
 }
 
 // GetCustomEventSchema implements project.SettingsStore.
-func (s *Store) GetCustomEventSchema(_ context.Context, projectID, id string) (out *project.CustomEventSchema, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetCustomEventSchema(ctx context.Context, projectID, id string) (out *project.CustomEventSchema, err error) {
+	s.read(ctx, func(d *data) {
 		c, ok := d.settings.eventSchemas.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("custom_event_schema", id)
@@ -174,8 +174,8 @@ func (s *Store) GetCustomEventSchema(_ context.Context, projectID, id string) (o
 }
 
 // FindCustomEventSchema implements project.SettingsStore.
-func (s *Store) FindCustomEventSchema(_ context.Context, projectID, name string) (out *project.CustomEventSchema, err error) {
-	s.read(func(d *data) {
+func (s *Store) FindCustomEventSchema(ctx context.Context, projectID, name string) (out *project.CustomEventSchema, err error) {
+	s.read(ctx, func(d *data) {
 		id, ok := d.settings.eventNames[[2]string{projectID, name}]
 		c, found := d.settings.eventSchemas.get(projectID, id)
 		if !ok || !found {
@@ -188,8 +188,8 @@ func (s *Store) FindCustomEventSchema(_ context.Context, projectID, name string)
 }
 
 // ListCustomEventSchemas implements project.SettingsStore.
-func (s *Store) ListCustomEventSchemas(_ context.Context, projectID string, q promotype.Query) (out []*project.CustomEventSchema, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListCustomEventSchemas(ctx context.Context, projectID string, q promotype.Query) (out []*project.CustomEventSchema, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.settings.eventSchemas.rows[projectID], q, rowField[project.CustomEventSchema], func(c *project.CustomEventSchema) string { return c.ID }, nil, (*project.CustomEventSchema).Clone)
 	})
 	return out, total, nil
@@ -197,8 +197,8 @@ func (s *Store) ListCustomEventSchemas(_ context.Context, projectID string, q pr
 
 // UpdateCustomEventSchema implements project.SettingsStore (the name does
 // not change).
-func (s *Store) UpdateCustomEventSchema(_ context.Context, c *project.CustomEventSchema) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateCustomEventSchema(ctx context.Context, c *project.CustomEventSchema) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		old, ok := d.settings.eventSchemas.get(c.ProjectID, c.ID)
 		if !ok {
 			return promotype.NotFound("custom_event_schema", c.ID)
@@ -211,8 +211,8 @@ func (s *Store) UpdateCustomEventSchema(_ context.Context, c *project.CustomEven
 }
 
 // DeleteCustomEventSchema implements project.SettingsStore.
-func (s *Store) DeleteCustomEventSchema(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteCustomEventSchema(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		c, ok := d.settings.eventSchemas.get(projectID, id)
 		if !ok {
 			return promotype.NotFound("custom_event_schema", id)
@@ -224,8 +224,8 @@ func (s *Store) DeleteCustomEventSchema(_ context.Context, projectID, id string)
 }
 
 // InsertBranding implements project.SettingsStore.
-func (s *Store) InsertBranding(_ context.Context, b *project.Branding) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertBranding(ctx context.Context, b *project.Branding) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if len(d.settings.brandings.rows[b.ProjectID]) > 0 {
 			return project.ErrBrandingExists()
 		}
@@ -235,8 +235,8 @@ func (s *Store) InsertBranding(_ context.Context, b *project.Branding) error {
 }
 
 // GetBranding implements project.SettingsStore.
-func (s *Store) GetBranding(_ context.Context, projectID, id string) (out *project.Branding, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetBranding(ctx context.Context, projectID, id string) (out *project.Branding, err error) {
+	s.read(ctx, func(d *data) {
 		b, ok := d.settings.brandings.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("branding_details", id)
@@ -248,16 +248,16 @@ func (s *Store) GetBranding(_ context.Context, projectID, id string) (out *proje
 }
 
 // ListBrandings implements project.SettingsStore.
-func (s *Store) ListBrandings(_ context.Context, projectID string, q promotype.Query) (out []*project.Branding, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListBrandings(ctx context.Context, projectID string, q promotype.Query) (out []*project.Branding, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.settings.brandings.rows[projectID], q, rowField[project.Branding], func(b *project.Branding) string { return b.ID }, nil, (*project.Branding).Clone)
 	})
 	return out, total, nil
 }
 
 // UpdateBranding implements project.SettingsStore.
-func (s *Store) UpdateBranding(_ context.Context, b *project.Branding) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateBranding(ctx context.Context, b *project.Branding) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.settings.brandings.get(b.ProjectID, b.ID); !ok {
 			return promotype.NotFound("branding_details", b.ID)
 		}
@@ -267,8 +267,8 @@ func (s *Store) UpdateBranding(_ context.Context, b *project.Branding) error {
 }
 
 // DeleteBranding implements project.SettingsStore.
-func (s *Store) DeleteBranding(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteBranding(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.settings.brandings.get(projectID, id); !ok {
 			return promotype.NotFound("branding_details", id)
 		}
@@ -278,8 +278,8 @@ func (s *Store) DeleteBranding(_ context.Context, projectID, id string) error {
 }
 
 // InsertCustomEvent implements project.SettingsStore.
-func (s *Store) InsertCustomEvent(_ context.Context, e *project.CustomEvent) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertCustomEvent(ctx context.Context, e *project.CustomEvent) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.settings.events.get(e.ProjectID, e.ID); ok {
 			return promotype.Duplicate("event", "Duplicated event exists with id %s", e.ID)
 		}
@@ -289,8 +289,8 @@ func (s *Store) InsertCustomEvent(_ context.Context, e *project.CustomEvent) err
 }
 
 // ListCustomEvents implements project.SettingsStore.
-func (s *Store) ListCustomEvents(_ context.Context, projectID string, q promotype.Query) (out []*project.CustomEvent, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListCustomEvents(ctx context.Context, projectID string, q promotype.Query) (out []*project.CustomEvent, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.settings.events.rows[projectID], q, rowField[project.CustomEvent], func(e *project.CustomEvent) string { return e.ID }, nil, (*project.CustomEvent).Clone)
 	})
 	return out, total, nil

@@ -10,30 +10,30 @@ import (
 const stackingRulesKey = "stacking_rules"
 
 // InsertStackingRules implements redemption.Store.
-func (s *Store) InsertStackingRules(_ context.Context, r *redemption.StackingRules) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertStackingRules(ctx context.Context, r *redemption.StackingRules) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		return insertNew(&d.stackingRules, u, r.ProjectID, stackingRulesKey, "stacking_rules", r.Clone())
 	})
 }
 
 // UpdateStackingRules implements redemption.Store.
-func (s *Store) UpdateStackingRules(_ context.Context, r *redemption.StackingRules) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateStackingRules(ctx context.Context, r *redemption.StackingRules) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		return replace(&d.stackingRules, u, r.ProjectID, stackingRulesKey, "stacking_rules", r.Clone())
 	})
 }
 
 // GetStackingRules implements redemption.Store.
-func (s *Store) GetStackingRules(_ context.Context, projectID string) (out *redemption.StackingRules, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetStackingRules(ctx context.Context, projectID string) (out *redemption.StackingRules, err error) {
+	s.read(ctx, func(d *data) {
 		out, err = getClone(&d.stackingRules, projectID, stackingRulesKey, "stacking_rules", (*redemption.StackingRules).Clone)
 	})
 	return out, err
 }
 
 // DeleteStackingRules implements redemption.Store.
-func (s *Store) DeleteStackingRules(_ context.Context, projectID string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteStackingRules(ctx context.Context, projectID string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		return remove(&d.stackingRules, u, projectID, stackingRulesKey, "stacking_rules")
 	})
 }

@@ -55,38 +55,38 @@ func cloneAssignment(a *rule.Assignment) *rule.Assignment {
 }
 
 // InsertValidationRule implements rule.Store.
-func (s *Store) InsertValidationRule(_ context.Context, r *rule.ValidationRule) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertValidationRule(ctx context.Context, r *rule.ValidationRule) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		return insertNew(&d.rules.rules, u, r.ProjectID, r.ID, "validation_rules", r.Clone())
 	})
 }
 
 // UpdateValidationRule implements rule.Store.
-func (s *Store) UpdateValidationRule(_ context.Context, r *rule.ValidationRule) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateValidationRule(ctx context.Context, r *rule.ValidationRule) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		return replace(&d.rules.rules, u, r.ProjectID, r.ID, "validation_rules", r.Clone())
 	})
 }
 
 // GetValidationRule implements rule.Store.
-func (s *Store) GetValidationRule(_ context.Context, projectID, id string) (out *rule.ValidationRule, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetValidationRule(ctx context.Context, projectID, id string) (out *rule.ValidationRule, err error) {
+	s.read(ctx, func(d *data) {
 		out, err = getClone(&d.rules.rules, projectID, id, "validation_rules", (*rule.ValidationRule).Clone)
 	})
 	return out, err
 }
 
 // ListValidationRules implements rule.Store.
-func (s *Store) ListValidationRules(_ context.Context, projectID string, q promotype.Query) (out []*rule.ValidationRule, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListValidationRules(ctx context.Context, projectID string, q promotype.Query) (out []*rule.ValidationRule, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.rules.rules.rows[projectID], q, ruleField, ruleID, nil, (*rule.ValidationRule).Clone)
 	})
 	return out, total, nil
 }
 
 // DeleteValidationRule implements rule.Store: the rule and its assignments.
-func (s *Store) DeleteValidationRule(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteValidationRule(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.rules.rules.get(projectID, id); !ok {
 			return promotype.NotFound("validation_rules", id)
 		}
@@ -101,8 +101,8 @@ func (s *Store) DeleteValidationRule(_ context.Context, projectID, id string) er
 }
 
 // InsertAssignment implements rule.Store.
-func (s *Store) InsertAssignment(_ context.Context, a *rule.Assignment) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertAssignment(ctx context.Context, a *rule.Assignment) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		for _, o := range d.rules.assignments.rows[a.ProjectID] {
 			if o.ID == a.ID || (o.RuleID == a.RuleID && o.RelatedObjectType == a.RelatedObjectType && o.RelatedObjectID == a.RelatedObjectID) {
 				return promotype.Duplicate("validation_rules_assignment", "Duplicated validation_rules_assignment exists with id %s", o.ID)
@@ -114,23 +114,23 @@ func (s *Store) InsertAssignment(_ context.Context, a *rule.Assignment) error {
 }
 
 // GetAssignment implements rule.Store.
-func (s *Store) GetAssignment(_ context.Context, projectID, id string) (out *rule.Assignment, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetAssignment(ctx context.Context, projectID, id string) (out *rule.Assignment, err error) {
+	s.read(ctx, func(d *data) {
 		out, err = getClone(&d.rules.assignments, projectID, id, "validation_rules_assignment", cloneAssignment)
 	})
 	return out, err
 }
 
 // DeleteAssignment implements rule.Store.
-func (s *Store) DeleteAssignment(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteAssignment(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		return remove(&d.rules.assignments, u, projectID, id, "validation_rules_assignment")
 	})
 }
 
 // ListAssignments implements rule.Store.
-func (s *Store) ListAssignments(_ context.Context, projectID string, q promotype.Query) (out []*rule.Assignment, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListAssignments(ctx context.Context, projectID string, q promotype.Query) (out []*rule.Assignment, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.rules.assignments.rows[projectID], q, assignmentField, assignmentID, nil, cloneAssignment)
 	})
 	return out, total, nil

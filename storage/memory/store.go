@@ -80,9 +80,23 @@ func New() *Store {
 	}}
 }
 
+// txOwner is the context key of a running transaction: its value is the
+// lock the transaction holds.
+type txOwner struct{}
+
+// outside panics when ctx belongs to a transaction of this store and the
+// call did not come through the transaction's handle: taking the lock again
+// would deadlock. The fn of a transaction must use the tx it is given.
+func (s *Store) outside(ctx context.Context) {
+	if s.tx == nil && ctx.Value(txOwner{}) == s.mu {
+		panic("memory: a call through the store inside one of its own transactions (it would deadlock); use the transaction's tx")
+	}
+}
+
 // read runs f under the shared lock (or inside the held transaction lock).
-func (s *Store) read(f func(d *data)) {
+func (s *Store) read(ctx context.Context, f func(d *data)) {
 	if s.tx == nil {
+		s.outside(ctx)
 		s.mu.RLock()
 		defer s.mu.RUnlock()
 	}
@@ -91,7 +105,7 @@ func (s *Store) read(f func(d *data)) {
 
 // write runs f under the exclusive lock. Outside a transaction a failing f is
 // undone at once; inside, its undo entries join the transaction's log.
-func (s *Store) write(f func(d *data, u *undo) error) error {
+func (s *Store) write(ctx context.Context, f func(d *data, u *undo) error) error {
 	if s.tx != nil {
 		mark := len(*s.tx)
 		if err := f(s.d, s.tx); err != nil {
@@ -101,6 +115,7 @@ func (s *Store) write(f func(d *data, u *undo) error) error {
 		}
 		return nil
 	}
+	s.outside(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var u undo
@@ -118,9 +133,11 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx sto
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	s.outside(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	tx := &Store{mu: s.mu, d: s.d, tx: &undo{}}
+	ctx = context.WithValue(ctx, txOwner{}, s.mu)
 	defer func() {
 		if p := recover(); p != nil {
 			tx.tx.rollback()

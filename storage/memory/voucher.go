@@ -312,8 +312,8 @@ func (p *voucherProject) get(id string) (*voucher.Voucher, bool) {
 }
 
 // InsertVoucher implements voucher.Store.
-func (s *Store) InsertVoucher(_ context.Context, v *voucher.Voucher) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertVoucher(ctx context.Context, v *voucher.Voucher) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		p := d.voucherProject(v.ProjectID)
 		if p.idTaken(v.ID) {
 			return promotype.Duplicate("voucher", "Duplicated voucher exists with id %s", v.ID)
@@ -327,8 +327,8 @@ func (s *Store) InsertVoucher(_ context.Context, v *voucher.Voucher) error {
 }
 
 // InsertVouchers implements voucher.Store.
-func (s *Store) InsertVouchers(_ context.Context, vs []*voucher.Voucher) (rejected []int, err error) {
-	err = s.write(func(d *data, u *undo) error {
+func (s *Store) InsertVouchers(ctx context.Context, vs []*voucher.Voucher) (rejected []int, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
 		for i, v := range vs {
 			p := d.voucherProject(v.ProjectID)
 			if p.idTaken(v.ID) || (v.BinnedAt == nil && p.codeTaken(v.Code)) {
@@ -343,8 +343,8 @@ func (s *Store) InsertVouchers(_ context.Context, vs []*voucher.Voucher) (reject
 }
 
 // InsertBatch implements voucher.Store: the batch becomes one slab.
-func (s *Store) InsertBatch(_ context.Context, b *voucher.Batch) (rejected []int, err error) {
-	err = s.write(func(d *data, u *undo) error {
+func (s *Store) InsertBatch(ctx context.Context, b *voucher.Batch) (rejected []int, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
 		p := d.voucherProject(b.Template.ProjectID)
 		ids, idEnds, codes, codeEnds := b.Packed()
 		n := len(idEnds)
@@ -393,8 +393,8 @@ func (s *Store) InsertBatch(_ context.Context, b *voucher.Batch) (rejected []int
 }
 
 // UpdateVoucher implements voucher.Store.
-func (s *Store) UpdateVoucher(_ context.Context, v *voucher.Voucher) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateVoucher(ctx context.Context, v *voucher.Voucher) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		p := d.voucherProject(v.ProjectID)
 		old, r, ok := p.live(v.ID)
 		if !ok {
@@ -414,8 +414,8 @@ func (s *Store) UpdateVoucher(_ context.Context, v *voucher.Voucher) error {
 }
 
 // GetVoucher implements voucher.Store.
-func (s *Store) GetVoucher(_ context.Context, projectID, id string) (out *voucher.Voucher, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetVoucher(ctx context.Context, projectID, id string) (out *voucher.Voucher, err error) {
+	s.read(ctx, func(d *data) {
 		p := d.campaigns.vouchers[projectID]
 		var ok bool
 		if p != nil {
@@ -429,8 +429,8 @@ func (s *Store) GetVoucher(_ context.Context, projectID, id string) (out *vouche
 }
 
 // FindVoucherByCode implements voucher.Store.
-func (s *Store) FindVoucherByCode(_ context.Context, projectID, code string) (out *voucher.Voucher, err error) {
-	s.read(func(d *data) {
+func (s *Store) FindVoucherByCode(ctx context.Context, projectID, code string) (out *voucher.Voucher, err error) {
+	s.read(ctx, func(d *data) {
 		err = promotype.NotFound("voucher", code)
 		p := d.campaigns.vouchers[projectID]
 		if p == nil {
@@ -461,8 +461,8 @@ func (it item) field(name string) promotype.Value {
 
 // ListVouchers implements voucher.Store. Slab rows are filtered and ordered
 // without being materialized; only the page is.
-func (s *Store) ListVouchers(_ context.Context, projectID string, q promotype.Query) (out []*voucher.Voucher, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListVouchers(ctx context.Context, projectID string, q promotype.Query) (out []*voucher.Voucher, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out = []*voucher.Voucher{}
 		p := d.campaigns.vouchers[projectID]
 		if p == nil {
@@ -530,8 +530,8 @@ func needsRow(q promotype.Query) bool {
 }
 
 // BinVoucher implements voucher.Store.
-func (s *Store) BinVoucher(_ context.Context, projectID, id string, at promotype.Time) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) BinVoucher(ctx context.Context, projectID, id string, at promotype.Time) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		p := d.voucherProject(projectID)
 		v, r, ok := p.live(id)
 		if !ok {
@@ -548,8 +548,8 @@ func (s *Store) BinVoucher(_ context.Context, projectID, id string, at promotype
 }
 
 // DeleteVoucher implements voucher.Store.
-func (s *Store) DeleteVoucher(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteVoucher(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		p := d.voucherProject(projectID)
 		if v, ok := p.rows[id]; ok {
 			if v.BinnedAt == nil {
@@ -575,8 +575,8 @@ func (s *Store) DeleteVoucher(_ context.Context, projectID, id string) error {
 // UpdateCampaignVouchers implements voucher.Store. From the start
 // (afterID "") it changes every voucher of the campaign at once: a slab by
 // replacing its template. Past afterID it changes rows one by one.
-func (s *Store) UpdateCampaignVouchers(_ context.Context, projectID, campaignID string, f voucher.CampaignFields, afterID string, _ int) (n int, last string, err error) {
-	err = s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateCampaignVouchers(ctx context.Context, projectID, campaignID string, f voucher.CampaignFields, afterID string, _ int) (n int, last string, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
 		p := d.voucherProject(projectID)
 		for _, v := range p.rows {
 			if v.BinnedAt == nil && v.CampaignID != nil && *v.CampaignID == campaignID && v.ID > afterID && f.Applies(v) {
@@ -619,8 +619,8 @@ func (s *Store) UpdateCampaignVouchers(_ context.Context, projectID, campaignID 
 }
 
 // BinCampaignVouchers implements voucher.Store: all of them at once.
-func (s *Store) BinCampaignVouchers(_ context.Context, projectID, campaignID string, at promotype.Time, _ int) (n int, err error) {
-	err = s.write(func(d *data, u *undo) error {
+func (s *Store) BinCampaignVouchers(ctx context.Context, projectID, campaignID string, at promotype.Time, _ int) (n int, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
 		p := d.voucherProject(projectID)
 		for _, v := range p.rows {
 			if v.BinnedAt == nil && v.CampaignID != nil && *v.CampaignID == campaignID {
@@ -662,8 +662,8 @@ func (s *Store) BinCampaignVouchers(_ context.Context, projectID, campaignID str
 }
 
 // DeleteCampaignVouchers implements voucher.Store: all of them at once.
-func (s *Store) DeleteCampaignVouchers(_ context.Context, projectID, campaignID string, _ int) (n int, err error) {
-	err = s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteCampaignVouchers(ctx context.Context, projectID, campaignID string, _ int) (n int, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
 		p := d.voucherProject(projectID)
 		for id, v := range p.rows {
 			if v.CampaignID != nil && *v.CampaignID == campaignID {

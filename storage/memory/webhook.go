@@ -50,9 +50,9 @@ func (o *outboxData) init() {
 // Inside a transaction they are woken before the commit, but what they do
 // next (FanOutEvents) waits for the store's lock, so it sees the events
 // once they are committed and never if they are rolled back.
-func (s *Store) AppendEvents(_ context.Context, events ...*promotype.Event) error {
+func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) error {
 	added := 0
-	err := s.write(func(d *data, u *undo) error {
+	err := s.write(ctx, func(d *data, u *undo) error {
 		n := len(d.outbox.events)
 		for _, e := range events {
 			if heard(d, e) {
@@ -73,7 +73,7 @@ func (s *Store) AppendEvents(_ context.Context, events ...*promotype.Event) erro
 // (for tests that check what a change recorded).
 func (s *Store) Events(projectID string) []*promotype.Event {
 	var out []*promotype.Event
-	s.read(func(d *data) {
+	s.read(context.Background(), func(d *data) {
 		for _, e := range d.outbox.events {
 			if e.ProjectID == projectID {
 				out = append(out, e.Clone())
@@ -84,8 +84,8 @@ func (s *Store) Events(projectID string) []*promotype.Event {
 }
 
 // FanOutEvents implements webhook.OutboxStore.
-func (s *Store) FanOutEvents(_ context.Context, limit int, plan func(*promotype.Event, []*webhook.Webhook) []*webhook.Sendout) (events int, stored []*webhook.Delivery, err error) {
-	err = s.write(func(d *data, u *undo) error {
+func (s *Store) FanOutEvents(ctx context.Context, limit int, plan func(*promotype.Event, []*webhook.Webhook) []*webhook.Sendout) (events int, stored []*webhook.Delivery, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
 		o := &d.outbox
 		o.init()
 		from := o.fanned
@@ -169,9 +169,9 @@ func (o *outboxData) insertSendout(u *undo, sd *webhook.Sendout, event *promotyp
 }
 
 // ClaimSendouts implements webhook.OutboxStore.
-func (s *Store) ClaimSendouts(_ context.Context, now, leaseUntil promotype.Time, limit int) ([]*webhook.Delivery, error) {
+func (s *Store) ClaimSendouts(ctx context.Context, now, leaseUntil promotype.Time, limit int) ([]*webhook.Delivery, error) {
 	var out []*webhook.Delivery
-	err := s.write(func(d *data, u *undo) error {
+	err := s.write(ctx, func(d *data, u *undo) error {
 		o := &d.outbox
 		o.init()
 		var due []*sendoutRow
@@ -208,8 +208,8 @@ func (s *Store) ClaimSendouts(_ context.Context, now, leaseUntil promotype.Time,
 }
 
 // RecordSendouts implements webhook.OutboxStore.
-func (s *Store) RecordSendouts(_ context.Context, outcomes ...webhook.Outcome) (lost []string, err error) {
-	err = s.write(func(d *data, u *undo) error {
+func (s *Store) RecordSendouts(ctx context.Context, outcomes ...webhook.Outcome) (lost []string, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
 		o := &d.outbox
 		o.init()
 		for _, oc := range outcomes {
@@ -253,8 +253,8 @@ func (o *outboxData) record(d *data, u *undo, oc webhook.Outcome) bool {
 }
 
 // PruneOutbox implements webhook.OutboxStore.
-func (s *Store) PruneOutbox(_ context.Context, before promotype.Time, limit int) (removed int, err error) {
-	err = s.write(func(d *data, u *undo) error {
+func (s *Store) PruneOutbox(ctx context.Context, before promotype.Time, limit int) (removed int, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
 		o := &d.outbox
 		o.init()
 		used := map[*promotype.Event]bool{} // events with a sendout left
@@ -289,8 +289,8 @@ func (s *Store) PruneOutbox(_ context.Context, before promotype.Time, limit int)
 }
 
 // ListSendouts implements webhook.OutboxStore.
-func (s *Store) ListSendouts(_ context.Context, projectID, webhookID string, q promotype.Query) (out []*webhook.Sendout, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListSendouts(ctx context.Context, projectID, webhookID string, q promotype.Query) (out []*webhook.Sendout, total int, err error) {
+	s.read(ctx, func(d *data) {
 		rows, n := list(d.outbox.sendouts[projectID], q,
 			func(r *sendoutRow, name string) promotype.Value { return r.s.Field(name) },
 			func(r *sendoutRow) string { return r.s.ID },
@@ -342,8 +342,8 @@ func (f *eventFeed) wake() {
 }
 
 // InsertWebhook implements webhook.Store.
-func (s *Store) InsertWebhook(_ context.Context, w *webhook.Webhook) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) InsertWebhook(ctx context.Context, w *webhook.Webhook) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.settings.webhooks.get(w.ProjectID, w.ID); ok {
 			return promotype.Duplicate("webhook", "Duplicated webhook exists with id %s", w.ID)
 		}
@@ -353,8 +353,8 @@ func (s *Store) InsertWebhook(_ context.Context, w *webhook.Webhook) error {
 }
 
 // GetWebhook implements webhook.Store.
-func (s *Store) GetWebhook(_ context.Context, projectID, id string) (out *webhook.Webhook, err error) {
-	s.read(func(d *data) {
+func (s *Store) GetWebhook(ctx context.Context, projectID, id string) (out *webhook.Webhook, err error) {
+	s.read(ctx, func(d *data) {
 		w, ok := d.settings.webhooks.get(projectID, id)
 		if !ok {
 			err = promotype.NotFound("webhook", id)
@@ -366,16 +366,16 @@ func (s *Store) GetWebhook(_ context.Context, projectID, id string) (out *webhoo
 }
 
 // ListWebhooks implements webhook.Store.
-func (s *Store) ListWebhooks(_ context.Context, projectID string, q promotype.Query) (out []*webhook.Webhook, total int, err error) {
-	s.read(func(d *data) {
+func (s *Store) ListWebhooks(ctx context.Context, projectID string, q promotype.Query) (out []*webhook.Webhook, total int, err error) {
+	s.read(ctx, func(d *data) {
 		out, total = list(d.settings.webhooks.rows[projectID], q, rowField[webhook.Webhook], func(w *webhook.Webhook) string { return w.ID }, nil, (*webhook.Webhook).Clone)
 	})
 	return out, total, nil
 }
 
 // UpdateWebhook implements webhook.Store.
-func (s *Store) UpdateWebhook(_ context.Context, w *webhook.Webhook) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) UpdateWebhook(ctx context.Context, w *webhook.Webhook) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.settings.webhooks.get(w.ProjectID, w.ID); !ok {
 			return promotype.NotFound("webhook", w.ID)
 		}
@@ -385,8 +385,8 @@ func (s *Store) UpdateWebhook(_ context.Context, w *webhook.Webhook) error {
 }
 
 // DeleteWebhook implements webhook.Store.
-func (s *Store) DeleteWebhook(_ context.Context, projectID, id string) error {
-	return s.write(func(d *data, u *undo) error {
+func (s *Store) DeleteWebhook(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.settings.webhooks.get(projectID, id); !ok {
 			return promotype.NotFound("webhook", id)
 		}

@@ -1,4 +1,4 @@
-package promo
+package promotion
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 // order lines; each tier's order is copied from the lines encoded once
 // (order.View), and only the rest of each tier goes through encoding/json.
 // The HTTP adapter writes validations with it.
-func (v *PromotionValidation) AppendJSON(dst []byte) ([]byte, error) {
+func (v *Validation) AppendJSON(dst []byte) ([]byte, error) {
 	size := 128
 	for _, tv := range v.Promotions {
 		if tv != nil {
@@ -85,7 +85,7 @@ func (tv *TierValidation) appendJSON(dst []byte, sh *shellEncoder) ([]byte, erro
 	}
 	at := bytes.Index(whole, orderKey)
 	if at < 0 {
-		return dst, errors.New("promo: tier validation JSON without its order")
+		return dst, errors.New("promotion: tier validation JSON without its order")
 	}
 	dst = append(dst, whole[:at+len(orderKey)-len("null")]...)
 	dst, err = tv.Order.AppendJSON(dst)
