@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/promoengine/promo/async"
+
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
@@ -33,27 +35,27 @@ func TestAsyncActionLifecycle(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := must[*project.Project](t)(eng.CreateProject(ctx, project.Params{Name: "Shop"}))
-			c := must[*campaign.Campaign](t)(eng.Campaigns().Create(promo.WithRequestID(ctx, "v-000000000000000001"), p.ID, discountCampaign("Spring", 25)))
-			l := must[*promo.List[*project.AsyncAction]](t)(eng.AsyncActions().List(ctx, p.ID, promo.ListParams{}))
+			c := must[*campaign.Campaign](t)(eng.Campaigns().Create(async.WithRequestID(ctx, "v-000000000000000001"), p.ID, discountCampaign("Spring", 25)))
+			l := must[*promo.List[*async.Action]](t)(eng.AsyncActions().List(ctx, p.ID, promo.ListParams{}))
 			if l.Total != 1 {
 				t.Fatalf("actions after create: %d", l.Total)
 			}
-			a := must[*project.AsyncAction](t)(eng.AsyncActions().Get(ctx, p.ID, l.Data[0].ID))
-			if a.Type != project.ActionVouchersGenerate || a.Status != project.AsyncEnqueued || a.OperationStatus != project.OperationUnknown ||
+			a := must[*async.Action](t)(eng.AsyncActions().Get(ctx, p.ID, l.Data[0].ID))
+			if a.Type != campaign.ActionVouchersGenerate || a.Status != async.StatusEnqueued || a.OperationStatus != async.OperationUnknown ||
 				a.Progress != 0 || a.ProcessingTime != 0 || a.RequestID != "v-000000000000000001" || a.UpdatedAt != nil || a.Object != "async_action" ||
 				string(a.Result) != "null" {
 				t.Errorf("enqueued action %+v %s", a, a.Result)
 			}
-			n, err := eng.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{ChunkSize: 10})
+			n, err := eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 10})
 			if err != nil || n != 1 {
 				t.Fatalf("RunPending = %d, %v", n, err)
 			}
-			a = must[*project.AsyncAction](t)(eng.AsyncActions().Get(ctx, p.ID, a.ID))
-			if a.Status != project.AsyncDone || a.OperationStatus != project.OperationSuccess || a.Progress != 100 || a.ProcessingTime <= 0 ||
+			a = must[*async.Action](t)(eng.AsyncActions().Get(ctx, p.ID, a.ID))
+			if a.Status != async.StatusDone || a.OperationStatus != async.OperationSuccess || a.Progress != 100 || a.ProcessingTime <= 0 ||
 				a.UpdatedAt == nil || string(a.Result) != `{"message":"Generated 25 vouchers.","done_count":25}` {
 				t.Errorf("done action %+v %s", a, a.Result)
 			}
-			l = must[*promo.List[*project.AsyncAction]](t)(eng.AsyncActions().List(ctx, p.ID, promo.ListParams{}))
+			l = must[*promo.List[*async.Action]](t)(eng.AsyncActions().List(ctx, p.ID, promo.ListParams{}))
 			if l.Data[0].Result != nil {
 				t.Errorf("a list item has a result: %s", l.Data[0].Result)
 			}
@@ -64,7 +66,7 @@ func TestAsyncActionLifecycle(t *testing.T) {
 			if e := wantErr(t, err, 404, "not_found"); e.ResourceType != "async_action" {
 				t.Errorf("404 %+v", e)
 			}
-			if n, err := eng.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{}); n != 0 || err != nil {
+			if n, err := eng.AsyncActions().RunPending(ctx, async.Config{}); n != 0 || err != nil {
 				t.Errorf("nothing left to run: %d, %v", n, err)
 			}
 		})
@@ -82,19 +84,19 @@ func TestAsyncActionInterruptedTooOften(t *testing.T) {
 			p := must[*project.Project](t)(eng.CreateProject(ctx, project.Params{Name: "Shop"}))
 			c := must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p.ID, discountCampaign("Spring", 5)))
 			// A runner takes the action and dies.
-			ghost := must[*project.AsyncAction](t)(store.ClaimAsyncAction(ctx, "ghost", clock.Now(), at(time.Minute)))
+			ghost := must[*async.Action](t)(store.ClaimAsyncAction(ctx, "ghost", clock.Now(), at(time.Minute)))
 			if ghost == nil {
 				t.Fatal("nothing to claim")
 			}
-			if n, _ := eng.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{}); n != 0 {
+			if n, _ := eng.AsyncActions().RunPending(ctx, async.Config{}); n != 0 {
 				t.Error("an action was taken over while its lease ran")
 			}
 			clock.Advance(2 * time.Minute)
-			if n, err := eng.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{MaxAttempts: 1}); n != 1 || err != nil {
+			if n, err := eng.AsyncActions().RunPending(ctx, async.Config{MaxAttempts: 1}); n != 1 || err != nil {
 				t.Fatalf("RunPending = %d, %v", n, err)
 			}
-			a := must[*project.AsyncAction](t)(eng.AsyncActions().Get(ctx, p.ID, ghost.ID))
-			if a.Status != project.AsyncFailed || a.OperationStatus != project.OperationFailed ||
+			a := must[*async.Action](t)(eng.AsyncActions().Get(ctx, p.ID, ghost.ID))
+			if a.Status != async.StatusFailed || a.OperationStatus != async.OperationFailed ||
 				string(a.Result) != `{"done_count":0,"message":"The action was interrupted 1 times and was not retried."}` {
 				t.Errorf("action %+v %s", a, a.Result)
 			}
@@ -133,8 +135,8 @@ func TestAsyncRunnerInBackground(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			eng := must[*promo.Engine](t)(promo.New(newStore(t)))
 			p := must[*project.Project](t)(eng.CreateProject(ctx, project.Params{Name: "Shop"}))
-			must[struct{}](t)(struct{}{}, eng.StartAsyncRunner(context.Background(), promo.AsyncRunnerConfig{Workers: 2, ChunkSize: 1000}))
-			if err := eng.StartAsyncRunner(context.Background(), promo.AsyncRunnerConfig{}); err == nil {
+			must[struct{}](t)(struct{}{}, eng.StartAsyncRunner(context.Background(), async.Config{Workers: 2, ChunkSize: 1000}))
+			if err := eng.StartAsyncRunner(context.Background(), async.Config{}); err == nil {
 				t.Error("a second start did not fail")
 			}
 			defer eng.Close()
@@ -180,10 +182,10 @@ func TestAsyncResumeAfterCrash(t *testing.T) {
 			p := must[*project.Project](t)(first.CreateProject(ctx, project.Params{Name: "Shop"}))
 			c := must[*campaign.Campaign](t)(first.Campaigns().Create(ctx, p.ID, discountCampaign("Spring", 30_000)))
 			runCtx, crash := context.WithCancel(context.Background())
-			must[struct{}](t)(struct{}{}, first.StartAsyncRunner(runCtx, promo.AsyncRunnerConfig{ChunkSize: 500, Lease: time.Second}))
-			var a *project.AsyncAction
+			must[struct{}](t)(struct{}{}, first.StartAsyncRunner(runCtx, async.Config{ChunkSize: 500, Lease: time.Second}))
+			var a *async.Action
 			for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
-				l := must[*promo.List[*project.AsyncAction]](t)(first.AsyncActions().List(ctx, p.ID, promo.ListParams{}))
+				l := must[*promo.List[*async.Action]](t)(first.AsyncActions().List(ctx, p.ID, promo.ListParams{}))
 				a = l.Data[0]
 				if a.Progress > 0 || time.Now().After(deadline) {
 					break
@@ -191,8 +193,8 @@ func TestAsyncResumeAfterCrash(t *testing.T) {
 			}
 			crash()
 			time.Sleep(100 * time.Millisecond) // the cancelled chunk rolls back
-			a = must[*project.AsyncAction](t)(store.GetAsyncAction(ctx, p.ID, a.ID))
-			if a.Status != project.AsyncInProgress || a.Progress == 0 || a.Progress == 100 {
+			a = must[*async.Action](t)(store.GetAsyncAction(ctx, p.ID, a.ID))
+			if a.Status != async.StatusInProgress || a.Progress == 0 || a.Progress == 100 {
 				t.Fatalf("after the crash: %s at %d%% (the generation must be under way; make it longer)", a.Status, a.Progress)
 			}
 			if saved := must[*campaign.Campaign](t)(store.GetCampaign(ctx, p.ID, c.ID)); saved.VouchersCount != 0 || saved.CreationStatus != campaign.StatusInProgress {
@@ -201,15 +203,15 @@ func TestAsyncResumeAfterCrash(t *testing.T) {
 
 			// A second engine (a restarted process) waits for the lease, then resumes.
 			second := must[*promo.Engine](t)(promo.New(store))
-			if n, _ := second.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{}); n != 0 {
+			if n, _ := second.AsyncActions().RunPending(ctx, async.Config{}); n != 0 {
 				t.Error("the action was taken over before its lease ran out")
 			}
 			time.Sleep(1100 * time.Millisecond)
-			if n, err := second.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{ChunkSize: 5000}); n != 1 || err != nil {
+			if n, err := second.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 5000}); n != 1 || err != nil {
 				t.Fatalf("RunPending = %d, %v", n, err)
 			}
-			a = must[*project.AsyncAction](t)(store.GetAsyncAction(ctx, p.ID, a.ID))
-			if a.Status != project.AsyncDone || a.Attempts != 2 || string(a.Result) != `{"message":"Generated 30000 vouchers.","done_count":30000}` {
+			a = must[*async.Action](t)(store.GetAsyncAction(ctx, p.ID, a.ID))
+			if a.Status != async.StatusDone || a.Attempts != 2 || string(a.Result) != `{"message":"Generated 30000 vouchers.","done_count":30000}` {
 				t.Errorf("resumed action %+v %s", a, a.Result)
 			}
 			got := must[*campaign.Campaign](t)(second.Campaigns().Get(ctx, p.ID, c.ID))
@@ -254,7 +256,7 @@ func TestAsyncTwoEnginesOnePostgres(t *testing.T) {
 	var engines []*promo.Engine
 	for i, s := range stores {
 		eng := must[*promo.Engine](t)(promo.New(s))
-		must[struct{}](t)(struct{}{}, eng.StartAsyncRunner(context.Background(), promo.AsyncRunnerConfig{Workers: 2, ChunkSize: 700, PollInterval: 20 * time.Millisecond, Owner: []string{"one", "two"}[i]}))
+		must[struct{}](t)(struct{}{}, eng.StartAsyncRunner(context.Background(), async.Config{Workers: 2, ChunkSize: 700, PollInterval: 20 * time.Millisecond, Owner: []string{"one", "two"}[i]}))
 		defer eng.Close()
 		engines = append(engines, eng)
 	}
@@ -292,10 +294,10 @@ func TestAsyncTwoEnginesOnePostgres(t *testing.T) {
 	if rows != 18_000 || distinct != 18_000 {
 		t.Errorf("%d vouchers, %d distinct codes; want 18000 of each", rows, distinct)
 	}
-	l := must[*promo.List[*project.AsyncAction]](t)(engines[0].AsyncActions().List(ctx, p.ID, promo.ListParams{Limit: 100}))
+	l := must[*promo.List[*async.Action]](t)(engines[0].AsyncActions().List(ctx, p.ID, promo.ListParams{Limit: 100}))
 	for _, a := range l.Data {
-		full := must[*project.AsyncAction](t)(stores[0].GetAsyncAction(ctx, p.ID, a.ID))
-		if full.Status != project.AsyncDone || full.Attempts != 1 {
+		full := must[*async.Action](t)(stores[0].GetAsyncAction(ctx, p.ID, a.ID))
+		if full.Status != async.StatusDone || full.Attempts != 1 {
 			t.Errorf("action %s: %s after %d attempts", a.ID, full.Status, full.Attempts)
 		}
 	}

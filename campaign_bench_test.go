@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
 )
@@ -42,7 +43,7 @@ func BenchmarkGenerateVouchers(b *testing.B) {
 					if _, err := eng.Campaigns().Create(ctx, p.ID, in); err != nil {
 						b.Fatal(err)
 					}
-					if _, err := eng.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{ChunkSize: 10_000}); err != nil {
+					if _, err := eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 10_000}); err != nil {
 						b.Fatal(err)
 					}
 					elapsed += time.Since(start)

@@ -3,7 +3,7 @@ package promo_test
 import (
 	"testing"
 
-	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
@@ -33,7 +33,7 @@ func TestCampaignDeleteUnassignsItsVouchers(t *testing.T) {
 			if n := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, vr.ID)).AssignmentsCount; n != 3 {
 				t.Fatalf("assignments_count %d before the delete, want 3", n)
 			}
-			must[*promo.ActionRef](t)(f.eng.Campaigns().Delete(ctx, f.project, doomed.ID, force))
+			must[*async.Ref](t)(f.eng.Campaigns().Delete(ctx, f.project, doomed.ID, force))
 			runPending(t, f)
 			got := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, vr.ID))
 			if got.AssignmentsCount != 1 {

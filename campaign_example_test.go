@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/voucher"
@@ -29,7 +30,7 @@ func Example_campaign() {
 	}
 	fmt.Println(c.CreationStatus, c.VouchersCount)
 
-	n, err := eng.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{})
+	n, err := eng.AsyncActions().RunPending(ctx, async.Config{})
 	if err != nil {
 		panic(err)
 	}

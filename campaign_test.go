@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/promoengine/promo/async"
+
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
-	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
@@ -17,7 +18,7 @@ import (
 // runPending runs every pending async action.
 func runPending(t testing.TB, f fixture) int {
 	t.Helper()
-	n, err := f.eng.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{ChunkSize: 7})
+	n, err := f.eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 7})
 	if err != nil {
 		t.Fatalf("RunPending: %v", err)
 	}
@@ -295,7 +296,7 @@ func TestCampaignRefusals(t *testing.T) {
 			})
 		}
 		l := must[*promo.List[*campaign.Campaign]](t)(f.eng.Campaigns().List(ctx, f.project, campaign.ListParams{}))
-		acts := must[*promo.List[*project.AsyncAction]](t)(f.eng.AsyncActions().List(ctx, f.project, promo.ListParams{}))
+		acts := must[*promo.List[*async.Action]](t)(f.eng.AsyncActions().List(ctx, f.project, promo.ListParams{}))
 		if l.Total != 1 || acts.Total != 1 {
 			t.Errorf("refused creates stored something: %d campaigns, %d actions", l.Total, acts.Total)
 		}
@@ -339,12 +340,12 @@ func TestCampaignUpdateTransitions(t *testing.T) {
 				t.Errorf("voucher %s after the campaign update: %+v %v", code, v.Discount, v.ExpirationDate)
 			}
 		}
-		acts := must[*promo.List[*project.AsyncAction]](t)(f.eng.AsyncActions().List(ctx, f.project, promo.ListParams{}))
-		if acts.Total != 3 || acts.Data[0].Type != project.ActionVouchersUpdate || acts.Data[0].Status != project.AsyncDone {
+		acts := must[*promo.List[*async.Action]](t)(f.eng.AsyncActions().List(ctx, f.project, promo.ListParams{}))
+		if acts.Total != 3 || acts.Data[0].Type != campaign.ActionVouchersUpdate || acts.Data[0].Status != async.StatusDone {
 			t.Errorf("actions %+v", acts.Data)
 		}
-		a := must[*project.AsyncAction](t)(f.eng.AsyncActions().Get(ctx, f.project, acts.Data[0].ID))
-		var res project.CountResult
+		a := must[*async.Action](t)(f.eng.AsyncActions().Get(ctx, f.project, acts.Data[0].ID))
+		var res async.CountResult
 		if err := a.DecodeResult(&res); err != nil || res.DoneCount != 3 || res.Message != "Updated 3 vouchers." {
 			t.Errorf("update result %+v %v", res, err)
 		}
@@ -406,7 +407,7 @@ func TestCampaignEnableDisableDelete(t *testing.T) {
 		wantErr(t, err, 404, "not_found")
 
 		codes := allCodes(t, f, c.ID)
-		ref := must[*promo.ActionRef](t)(f.eng.Campaigns().Delete(ctx, f.project, "Spring", false))
+		ref := must[*async.Ref](t)(f.eng.Campaigns().Delete(ctx, f.project, "Spring", false))
 		_, err = f.eng.Campaigns().Get(ctx, f.project, c.ID)
 		wantErr(t, err, 404, "not_found")
 		_, err = f.eng.Campaigns().Delete(ctx, f.project, c.ID, false)
@@ -414,9 +415,9 @@ func TestCampaignEnableDisableDelete(t *testing.T) {
 		// The name is free at once.
 		again := createCampaign(t, f, discountCampaign("Spring", 1))
 		runPending(t, f)
-		a := must[*project.AsyncAction](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
-		var res project.CountResult
-		if err := a.DecodeResult(&res); err != nil || a.Type != project.ActionVouchersDelete || a.Status != project.AsyncDone || res.DoneCount != 5 {
+		a := must[*async.Action](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
+		var res async.CountResult
+		if err := a.DecodeResult(&res); err != nil || a.Type != campaign.ActionVouchersDelete || a.Status != async.StatusDone || res.DoneCount != 5 {
 			t.Errorf("delete action %+v %+v", a, res)
 		}
 		for _, code := range codes {
@@ -427,10 +428,10 @@ func TestCampaignEnableDisableDelete(t *testing.T) {
 			t.Errorf("vouchers left: %d", l.Total)
 		}
 		// Force: the vouchers and the campaign go for good.
-		ref = must[*promo.ActionRef](t)(f.eng.Campaigns().Delete(ctx, f.project, again.ID, true))
+		ref = must[*async.Ref](t)(f.eng.Campaigns().Delete(ctx, f.project, again.ID, true))
 		runPending(t, f)
-		a = must[*project.AsyncAction](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
-		if a.Status != project.AsyncDone || string(a.Result) != `{"message":"Deleted 1 vouchers.","done_count":1}` {
+		a = must[*async.Action](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
+		if a.Status != async.StatusDone || string(a.Result) != `{"message":"Deleted 1 vouchers.","done_count":1}` {
 			t.Errorf("force delete action %+v %s", a, a.Result)
 		}
 		if l := listVouchers(t, f, voucher.ListParams{}); l.Total != 0 {
@@ -444,26 +445,26 @@ func TestCampaignAddAndImportVouchers(t *testing.T) {
 		in := discountCampaign("Spring", 2)
 		in.Voucher.CodeConfig = &campaign.CodeConfig{Prefix: promo.Ptr("SPR-"), Length: promo.Ptr(6)}
 		c := createCampaign(t, f, in)
-		_, err := f.eng.Campaigns().Import(ctx, f.project, c.ID, []voucher.ImportItem{{Code: promo.Ptr("X")}})
+		_, err := f.eng.Vouchers().ImportToCampaign(ctx, f.project, c.ID, []voucher.ImportItem{{Code: promo.Ptr("X")}})
 		wantErr(t, err, 400, "invalid_campaign") // still generating
 		runPending(t, f)
 
 		// One voucher, with a given code or one of the campaign's config.
-		v := must[*voucher.Voucher](t)(f.eng.Campaigns().AddVoucher(ctx, f.project, "Spring", voucher.CampaignParams{
+		v := must[*voucher.Voucher](t)(f.eng.Vouchers().CreateInCampaign(ctx, f.project, "Spring", voucher.CampaignParams{
 			Common: voucher.Common{Metadata: promo.Metadata{"k": "v"}, AdditionalInfo: promo.Ptr("added")}}, promo.Ptr("MINE-1")))
 		if v.Code != "MINE-1" || *v.CampaignID != c.ID || v.Metadata["k"] != "v" || *v.AdditionalInfo != "added" || !v.Discount.PercentOff.Equal(promotype.NewDecimal("10")) {
 			t.Errorf("added voucher %+v", v)
 		}
-		v = must[*voucher.Voucher](t)(f.eng.Campaigns().AddVoucher(ctx, f.project, c.ID, voucher.CampaignParams{}, nil))
+		v = must[*voucher.Voucher](t)(f.eng.Vouchers().CreateInCampaign(ctx, f.project, c.ID, voucher.CampaignParams{}, nil))
 		if !strings.HasPrefix(v.Code, "SPR-") || len(v.Code) != 10 {
 			t.Errorf("generated code %q", v.Code)
 		}
-		_, err = f.eng.Campaigns().AddVoucher(ctx, f.project, c.ID, voucher.CampaignParams{}, promo.Ptr("MINE-1"))
+		_, err = f.eng.Vouchers().CreateInCampaign(ctx, f.project, c.ID, voucher.CampaignParams{}, promo.Ptr("MINE-1"))
 		if e := wantErr(t, err, 409, "duplicate_found"); e.Details != "Duplicated voucher exists with id MINE-1" {
 			t.Errorf("details %q", e.Details)
 		}
 		// Many: an async generation; the campaign is IN_PROGRESS meanwhile.
-		ref := must[*promo.ActionRef](t)(f.eng.Campaigns().AddVouchers(ctx, f.project, c.ID, voucher.CampaignParams{VouchersCount: promo.Ptr[int64](20),
+		ref := must[*async.Ref](t)(f.eng.Vouchers().GenerateInCampaign(ctx, f.project, c.ID, voucher.CampaignParams{VouchersCount: promo.Ptr[int64](20),
 			Common: voucher.Common{Category: promo.Ptr("Bulk")}}))
 		if got := getCampaign(t, f, c.ID); got.CreationStatus != campaign.StatusInProgress {
 			t.Errorf("campaign while adding: %s", got.CreationStatus)
@@ -477,14 +478,14 @@ func TestCampaignAddAndImportVouchers(t *testing.T) {
 		if l := listVouchers(t, f, voucher.ListParams{Category: promo.Ptr("Bulk")}); l.Total != 20 || *l.Data[0].CategoryID != bulk.ID || *l.Data[0].Category != "Bulk" {
 			t.Errorf("vouchers in category Bulk: %d", l.Total)
 		}
-		a := must[*project.AsyncAction](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
-		if a.Type != project.ActionVouchersGenerate || string(a.Result) != `{"message":"Generated 20 vouchers.","done_count":20}` {
+		a := must[*async.Action](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
+		if a.Type != campaign.ActionVouchersGenerate || string(a.Result) != `{"message":"Generated 20 vouchers.","done_count":20}` {
 			t.Errorf("add action %+v %s", a, a.Result)
 		}
 		// A STANDALONE or PROMOTION campaign takes no generated vouchers.
 		alone := createCampaign(t, f, campaign.Params{Name: promo.Ptr("Alone"), Type: promo.Ptr(campaign.Standalone), Voucher: &campaign.VoucherParams{Discount: percentOff("5")}})
 		runPending(t, f)
-		_, err = f.eng.Campaigns().AddVoucher(ctx, f.project, alone.ID, voucher.CampaignParams{}, nil)
+		_, err = f.eng.Vouchers().CreateInCampaign(ctx, f.project, alone.ID, voucher.CampaignParams{}, nil)
 		if e := wantErr(t, err, 400, "invalid_campaign"); e.Details != "You can not generate vouchers for STANDALONE type campaign." {
 			t.Errorf("details %q", e.Details)
 		}
@@ -498,20 +499,20 @@ func TestCampaignAddAndImportVouchers(t *testing.T) {
 			{Code: promo.Ptr("IMP-1")},
 			{Code: promo.Ptr("IMP-3"), Gift: &voucher.GiftParams{Amount: promo.Ptr[int64](5)}},
 		}
-		ref = must[*promo.ActionRef](t)(f.eng.Campaigns().Import(project.WithRequestID(ctx, "v-import"), f.project, "Spring", items))
-		a = must[*project.AsyncAction](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
-		if a.Status != project.AsyncEnqueued || a.OperationStatus != project.OperationUnknown || a.Progress != 0 || a.RequestID != "v-import" || string(a.Result) != "null" {
+		ref = must[*async.Ref](t)(f.eng.Vouchers().ImportToCampaign(async.WithRequestID(ctx, "v-import"), f.project, "Spring", items))
+		a = must[*async.Action](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
+		if a.Status != async.StatusEnqueued || a.OperationStatus != async.OperationUnknown || a.Progress != 0 || a.RequestID != "v-import" || string(a.Result) != "null" {
 			t.Errorf("import action before running: %+v", a)
 		}
 		runPending(t, f)
-		a = must[*project.AsyncAction](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
-		var res project.ImportResult
+		a = must[*async.Action](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
+		var res async.ImportResult
 		if err := a.DecodeResult(&res); err != nil {
 			t.Fatal(err)
 		}
-		diff(t, "import result", project.ImportResult{
+		diff(t, "import result", async.ImportResult{
 			Message: "2 voucher(s) imported successfully, 4 failed.",
-			Failed: []project.ImportFailure{
+			Failed: []async.ImportFailure{
 				{Code: "MINE-1", Reason: "Duplicated voucher exists with code MINE-1"},
 				{Code: "", Reason: "Property 'code' is required"},
 				{Code: "IMP-1", Reason: "Duplicated voucher exists with code IMP-1"},
@@ -526,7 +527,7 @@ func TestCampaignAddAndImportVouchers(t *testing.T) {
 		if got := getCampaign(t, f, c.ID); got.VouchersCount != 26 {
 			t.Errorf("vouchers_count after import %d", got.VouchersCount)
 		}
-		_, err = f.eng.Campaigns().Import(ctx, f.project, c.ID, nil)
+		_, err = f.eng.Vouchers().ImportToCampaign(ctx, f.project, c.ID, nil)
 		wantErr(t, err, 400, "invalid_payload")
 	})
 }
@@ -575,10 +576,10 @@ func TestGenerationRunsOutOfCodes(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		ref := must[*promo.ActionRef](t)(f.eng.Campaigns().AddVouchers(ctx, f.project, "One", voucher.CampaignParams{VouchersCount: promo.Ptr[int64](1)}))
+		ref := must[*async.Ref](t)(f.eng.Vouchers().GenerateInCampaign(ctx, f.project, "One", voucher.CampaignParams{VouchersCount: promo.Ptr[int64](1)}))
 		runPending(t, f)
-		a := must[*project.AsyncAction](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
-		if a.Status != project.AsyncFailed || a.OperationStatus != project.OperationFailed ||
+		a := must[*async.Action](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
+		if a.Status != async.StatusFailed || a.OperationStatus != async.OperationFailed ||
 			string(a.Result) != `{"done_count":0,"message":"Generated 0 of 1 vouchers: no free code left in the code config's code space."}` {
 			t.Errorf("exhausted generation: %+v %s", a, a.Result)
 		}
@@ -635,7 +636,7 @@ func TestCampaignAndVoucherValidationRules(t *testing.T) {
 			t.Errorf("assignments_count %d, want 3", got.AssignmentsCount)
 		}
 		must[struct{}](t)(struct{}{}, f.eng.Vouchers().Delete(ctx, f.project, "RULED", false))
-		must[*promo.ActionRef](t)(f.eng.Campaigns().Delete(ctx, f.project, "Spring", false))
+		must[*async.Ref](t)(f.eng.Campaigns().Delete(ctx, f.project, "Spring", false))
 		if got := must[*rule.ValidationRule](t)(vr.Get(ctx, f.project, r.ID)); got.AssignmentsCount != 1 {
 			t.Errorf("assignments_count after deletes %d, want 1 (the generated voucher's)", got.AssignmentsCount)
 		}

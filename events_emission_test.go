@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
@@ -182,11 +183,11 @@ func TestEventsEmittedByOperations(t *testing.T) {
 			return []outboxEvent{ev("campaign.disabled", coupons.ID, "campaign"), ev("campaign.enabled", coupons.ID, "campaign")}
 		}},
 		{"one voucher added to the campaign", func(t *testing.T) []outboxEvent {
-			single = must[*voucher.Voucher](t)(e.Campaigns().AddVoucher(ctx, p, coupons.ID, voucher.CampaignParams{}, promo.Ptr("ONE")))
+			single = must[*voucher.Voucher](t)(e.Vouchers().CreateInCampaign(ctx, p, coupons.ID, voucher.CampaignParams{}, promo.Ptr("ONE")))
 			return []outboxEvent{ev("voucher.created", single.ID, "voucher", "campaign"), ev("campaign.vouchers.aded", coupons.ID, "campaign", "count=")}
 		}},
 		{"vouchers generated for the campaign", func(t *testing.T) []outboxEvent {
-			must[*promo.ActionRef](t)(e.Campaigns().AddVouchers(ctx, p, coupons.ID, voucher.CampaignParams{VouchersCount: promo.Ptr[int64](9)}))
+			must[*async.Ref](t)(e.Vouchers().GenerateInCampaign(ctx, p, coupons.ID, voucher.CampaignParams{VouchersCount: promo.Ptr[int64](9)}))
 			runPending(t, f.fixture)
 			return []outboxEvent{
 				ev("campaign.vouchers.generation.started", coupons.ID, "campaign", "count="),
@@ -194,7 +195,7 @@ func TestEventsEmittedByOperations(t *testing.T) {
 			}
 		}},
 		{"vouchers imported", func(t *testing.T) []outboxEvent {
-			must[*promo.ActionRef](t)(e.Campaigns().Import(ctx, p, coupons.ID, []voucher.ImportItem{{Code: promo.Ptr("IMP-1")}, {Code: promo.Ptr("IMP-2")}}))
+			must[*async.Ref](t)(e.Vouchers().ImportToCampaign(ctx, p, coupons.ID, []voucher.ImportItem{{Code: promo.Ptr("IMP-1")}, {Code: promo.Ptr("IMP-2")}}))
 			runPending(t, f.fixture)
 			return []outboxEvent{ev("campaign.vouchers.aded", coupons.ID, "campaign", "count=")}
 		}},
@@ -274,8 +275,8 @@ func TestEventsEmittedByOperations(t *testing.T) {
 			return []outboxEvent{ev("campaign.promotion_tier.deleted", tierB.ID, "campaign", "promotion_tier")}
 		}},
 		{"campaign delete", func(t *testing.T) []outboxEvent {
-			must[*promo.ActionRef](t)(e.Campaigns().Delete(ctx, p, coupons.ID, false))
-			must[*promo.ActionRef](t)(e.Campaigns().Delete(ctx, p, promos.ID, false))
+			must[*async.Ref](t)(e.Campaigns().Delete(ctx, p, coupons.ID, false))
+			must[*async.Ref](t)(e.Campaigns().Delete(ctx, p, promos.ID, false))
 			runPending(t, f.fixture) // moving the vouchers to the bin records nothing
 			return []outboxEvent{
 				ev("campaign.deleted", coupons.ID, "campaign", "deleted_at="),
@@ -316,7 +317,7 @@ func TestEventsOfAFailedGeneration(t *testing.T) {
 		must[*voucher.Voucher](t)(f.eng.Vouchers().Create(ctx, f.project, voucher.Params{Code: &code, Type: promo.Ptr(campaign.DiscountVoucher), Discount: percentOff("1")}))
 	}
 	from := f.count()
-	must[*promo.ActionRef](t)(f.eng.Campaigns().AddVouchers(ctx, f.project, c.ID, voucher.CampaignParams{VouchersCount: promo.Ptr[int64](1)}))
+	must[*async.Ref](t)(f.eng.Vouchers().GenerateInCampaign(ctx, f.project, c.ID, voucher.CampaignParams{VouchersCount: promo.Ptr[int64](1)}))
 	runPending(t, f.fixture)
 	diff(t, "events of the failed generation", []outboxEvent{
 		ev("campaign.vouchers.generation.started", c.ID, "campaign", "count="),

@@ -3,6 +3,8 @@ package promo_test
 import (
 	"testing"
 
+	"github.com/promoengine/promo/async"
+
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
@@ -88,26 +90,26 @@ func TestCampaignVouchersMetadataSchema(t *testing.T) {
 		c := createCampaign(t, f, discountCampaign("Spring", 1))
 		runPending(t, f)
 		schema(t, f, "voucher", "batch", true)
-		cs := f.eng.Campaigns()
+		vs := f.eng.Vouchers()
 		bad := voucher.Common{Metadata: promo.Metadata{"batch": "c"}}
 		const details = "batch: must be a string, must be equal to one of a,b (actual value is 'c')"
-		_, err := cs.AddVoucher(ctx, f.project, c.ID, voucher.CampaignParams{Common: bad}, promo.Ptr("ONE"))
+		_, err := vs.CreateInCampaign(ctx, f.project, c.ID, voucher.CampaignParams{Common: bad}, promo.Ptr("ONE"))
 		wantMetaErr(t, err, details)
-		_, err = cs.AddVouchers(ctx, f.project, c.ID, voucher.CampaignParams{VouchersCount: promo.Ptr[int64](5), Common: bad})
+		_, err = vs.GenerateInCampaign(ctx, f.project, c.ID, voucher.CampaignParams{VouchersCount: promo.Ptr[int64](5), Common: bad})
 		wantMetaErr(t, err, details)
 		if n := runPending(t, f); n != 0 {
 			t.Errorf("%d actions after refused adds", n)
 		}
-		ref := must[*promo.ActionRef](t)(cs.Import(ctx, f.project, c.ID, []voucher.ImportItem{
+		ref := must[*async.Ref](t)(vs.ImportToCampaign(ctx, f.project, c.ID, []voucher.ImportItem{
 			{Code: promo.Ptr("GOOD"), Common: voucher.Common{Metadata: promo.Metadata{"batch": "a"}}},
 			{Code: promo.Ptr("BAD"), Common: bad},
 		}))
 		runPending(t, f)
-		var res project.ImportResult
-		if err := must[*project.AsyncAction](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID)).DecodeResult(&res); err != nil {
+		var res async.ImportResult
+		if err := must[*async.Action](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID)).DecodeResult(&res); err != nil {
 			t.Fatal(err)
 		}
-		diff(t, "import result", []project.ImportFailure{{Code: "BAD", Reason: details}}, res.Failed)
+		diff(t, "import result", []async.ImportFailure{{Code: "BAD", Reason: details}}, res.Failed)
 		if got := getCampaign(t, f, c.ID); got.VouchersCount != 2 || got.CreationStatus != campaign.StatusDone {
 			t.Errorf("campaign after the refused adds and the import: %d vouchers, %s", got.VouchersCount, got.CreationStatus)
 		}

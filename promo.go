@@ -67,6 +67,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.wirePromos()      // engine_promos.go: campaigns, vouchers, async actions
 	e.wireRules()       // engine_rules.go: validation rules and assignments
 	e.wirePromotions()  // engine_promotions.go: promotion tiers, stacks
+	e.wireCampaignAPI() // engine_promos.go: the campaigns API, over the tier and stack services
 	e.wireValidations() // engine_validations.go: stackable validation, stacking rules
 	return e, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/order"
@@ -89,7 +90,7 @@ func TestPromotionTierLifecycle(t *testing.T) {
 		if n := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Get(ctx, f.project, vr.ID)).AssignmentsCount; n != 1 {
 			t.Errorf("assignments_count %d, want 1", n)
 		}
-		must[*promo.ActionRef](t)(f.eng.Campaigns().Delete(ctx, f.project, c.ID, false))
+		must[*async.Ref](t)(f.eng.Campaigns().Delete(ctx, f.project, c.ID, false))
 		if _, err := pt.Get(ctx, f.project, cc.ID); err == nil {
 			t.Errorf("tier of a deleted campaign still found")
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/order"
@@ -75,7 +76,7 @@ func newStackFixture(t *testing.T, st storage.Store) *stackFixture {
 	}
 	loyalty := must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p, js[campaign.Params](t,
 		`{"name":"Loyalty","campaign_type":"LOYALTY_PROGRAM","voucher":{"type":"LOYALTY_CARD","loyalty_card":{"points":100}}}`))).ID
-	if _, err := eng.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{ChunkSize: 10}); err != nil {
+	if _, err := eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 10}); err != nil {
 		t.Fatal(err)
 	}
 	card := js[voucher.Params](t, `{"type":"LOYALTY_CARD","loyalty_card":{"points":100}}`)

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/voucher"
@@ -21,7 +21,7 @@ func (s *server) campaignRoutes() []route {
 // actx is the request's context carrying its request id, which the async
 // actions a request starts record.
 func (c *call) actx() context.Context {
-	return promo.WithRequestID(c.ctx(), requestIDOf(c.w))
+	return async.WithRequestID(c.ctx(), requestIDOf(c.w))
 }
 
 // campaignOnlyRoutes are the campaigns endpoints (scope campaigns).
@@ -67,23 +67,23 @@ func (s *server) campaignOnlyRoutes() []route {
 				return 0, nil, err
 			}
 			if in.VouchersCount != nil && *in.VouchersCount > 1 {
-				ref, err := cs.AddVouchers(c.actx(), c.projectID, c.path("campaignId"), in)
+				ref, err := s.engine.Vouchers().GenerateInCampaign(c.actx(), c.projectID, c.path("campaignId"), in)
 				return http.StatusAccepted, ref, err
 			}
-			v, err := cs.AddVoucher(c.ctx(), c.projectID, c.path("campaignId"), in, nil)
+			v, err := s.engine.Vouchers().CreateInCampaign(c.ctx(), c.projectID, c.path("campaignId"), in, nil)
 			return http.StatusOK, v, err
 		}},
 		{http.MethodPost, "/v1/campaigns/{campaignId}/vouchers/{code}", appKey, withBody(func(c *call, in voucher.CampaignParams) (*voucher.Voucher, error) {
 			code := c.path("code")
 			in.VouchersCount = nil
-			return cs.AddVoucher(c.ctx(), c.projectID, c.path("campaignId"), in, &code)
+			return s.engine.Vouchers().CreateInCampaign(c.ctx(), c.projectID, c.path("campaignId"), in, &code)
 		})},
 		{http.MethodPost, "/v1/campaigns/{campaignId}/import", appKey, func(c *call) (int, any, error) {
 			var items []voucher.ImportItem
 			if err := decodeArrayBody(c, &items); err != nil {
 				return 0, nil, err
 			}
-			ref, err := cs.Import(c.actx(), c.projectID, c.path("campaignId"), items)
+			ref, err := s.engine.Vouchers().ImportToCampaign(c.actx(), c.projectID, c.path("campaignId"), items)
 			return http.StatusAccepted, ref, err
 		}},
 	}

@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 )
 
 // runActions runs the pending async actions, as the engine's runner would.
 func (h *harness) runActions() {
 	h.t.Helper()
-	if _, err := h.engine.AsyncActions().RunPending(context.Background(), promo.AsyncRunnerConfig{ChunkSize: 2}); err != nil {
+	if _, err := h.engine.AsyncActions().RunPending(context.Background(), async.Config{ChunkSize: 2}); err != nil {
 		h.t.Fatal(err)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 )
 
 // Campaigns, categories, vouchers and async actions in the isolation test:
@@ -16,7 +16,7 @@ func init() {
 		c := h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Iso campaign","vouchers_count":2,` +
 			`"voucher":{"discount":{"type":"PERCENT","percent_off":10}},"category_id":"` + ids["categoryId"] + `"}`}, http.StatusOK)
 		ids["campaignId"] = c["id"].(string)
-		if _, err := h.engine.AsyncActions().RunPending(context.Background(), promo.AsyncRunnerConfig{}); err != nil {
+		if _, err := h.engine.AsyncActions().RunPending(context.Background(), async.Config{}); err != nil {
 			h.t.Fatal(err)
 		}
 		v := h.mustDo(req{method: http.MethodPost, target: "/v1/vouchers/ISO-CODE-1", body: `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}`}, http.StatusOK)

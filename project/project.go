@@ -42,9 +42,8 @@ type Params struct {
 	TimeZone string `json:"timezone" validate:"omitempty,max=100"`
 }
 
-// Store is the storage port of projects and their async actions.
+// Store is the storage port of projects.
 type Store interface {
-	AsyncStore
 	InsertProject(ctx context.Context, p *Project) error
 	GetProject(ctx context.Context, id string) (*Project, error)
 }

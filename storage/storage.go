@@ -20,6 +20,7 @@ package storage
 import (
 	"context"
 
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
@@ -39,6 +40,7 @@ import (
 // no RunInTx, so a transaction cannot open (or silently join) another.
 type Tx interface {
 	project.Store
+	async.Store
 	auth.Store
 	catalog.Store
 	location.Store
@@ -87,3 +89,16 @@ func TxFor[S any](s Store, bind func(Tx) S) promotype.TxFunc[S] {
 func Handle(tx Tx) Tx { return handle{tx} }
 
 type handle struct{ Tx }
+
+// BulkTxFor is TxFor over the store's bulk transaction (RunInBulkTx) when
+// it is a BulkTxStore, and over RunInTx when it is not: the wiring chooses
+// the bulk ability once, the domain gets a plain TxFunc.
+func BulkTxFor[S any](s Store, bind func(Tx) S) promotype.TxFunc[S] {
+	b, ok := s.(BulkTxStore)
+	if !ok {
+		return TxFor(s, bind)
+	}
+	return func(ctx context.Context, fn func(ctx context.Context, tx S) error) error {
+		return b.RunInBulkTx(ctx, func(ctx context.Context, tx Tx) error { return fn(ctx, bind(tx)) })
+	}
+}

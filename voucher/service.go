@@ -25,6 +25,7 @@ type Service struct {
 	env       promotype.Env
 	campaigns *campaign.Service
 	rules     *rule.Service
+	jobs      *jobs // EnableJobs
 }
 
 // NewService returns a voucher service; campaigns resolves campaigns and

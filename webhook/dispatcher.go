@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/promoengine/promo/internal/startstop"
 	"github.com/promoengine/promo/promotype"
 )
 
@@ -27,17 +28,13 @@ type Dispatcher struct {
 	store OutboxStore
 	cfg   dispatcherConfig
 
-	fanWake  chan struct{} // events may be waiting
-	workWake chan struct{} // sendouts may be due
-	freed    chan struct{} // a try ended
-	busy     atomic.Int64  // tries in flight
+	base     startstop.Base // the fan-out, prune and deliver loops; its Wake: events may be waiting
+	workWake chan struct{}  // sendouts may be due
+	freed    chan struct{}  // a try ended
+	busy     atomic.Int64   // tries in flight
 
-	stopMu   sync.Mutex // one Stop at a time
-	mu       sync.Mutex
-	running  bool
-	stop     chan struct{} // closed by Stop
-	outcomes chan Outcome  // tries → recorder; closed by Stop once the tries ended
-	loops    sync.WaitGroup
+	mu       sync.Mutex   // guards outcomes and unwatch between Start and Stop
+	outcomes chan Outcome // tries → recorder; closed by Stop once the tries ended
 	tries    sync.WaitGroup
 	recorder sync.WaitGroup
 	unwatch  func()
@@ -51,7 +48,7 @@ func NewDispatcher(store OutboxStore, opts ...Option) *Dispatcher {
 	}
 	return &Dispatcher{
 		store: store, cfg: cfg.withDefaults(),
-		fanWake: make(chan struct{}, 1), workWake: make(chan struct{}, 1), freed: make(chan struct{}, 1),
+		workWake: make(chan struct{}, 1), freed: make(chan struct{}, 1),
 	}
 }
 
@@ -62,30 +59,20 @@ func NewDispatcher(store OutboxStore, opts ...Option) *Dispatcher {
 func (d *Dispatcher) Start(ctx context.Context) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.running {
+	outcomes := make(chan Outcome, 4*d.cfg.concurrency)
+	started := d.base.Start(ctx,
+		func(ctx context.Context, stop <-chan struct{}) { d.fanLoop(ctx, stop, outcomes) },
+		d.pruneLoop,
+		func(ctx context.Context, stop <-chan struct{}) { d.deliverLoop(ctx, stop, outcomes) })
+	if !started {
 		return errors.New("webhook: the dispatcher is already running")
 	}
-	d.running = true
-	d.stop = make(chan struct{})
-	d.outcomes = make(chan Outcome, 4*d.cfg.concurrency)
+	d.outcomes = outcomes
 	d.unwatch = d.store.WatchEvents(d.Wake)
-	d.loops.Add(3)
-	go func() {
-		defer d.loops.Done()
-		d.fanLoop(ctx, d.stop, d.outcomes)
-	}()
-	go func() {
-		defer d.loops.Done()
-		d.pruneLoop(ctx, d.stop)
-	}()
-	go func() {
-		defer d.loops.Done()
-		d.deliverLoop(ctx, d.stop, d.outcomes)
-	}()
 	d.recorder.Add(1)
 	go func() {
 		defer d.recorder.Done()
-		d.recordLoop(ctx, d.outcomes)
+		d.recordLoop(ctx, outcomes)
 	}()
 	return nil
 }
@@ -95,61 +82,28 @@ func (d *Dispatcher) Start(ctx context.Context) error {
 // returns when they are. Stopping a dispatcher that is not running does
 // nothing.
 func (d *Dispatcher) Stop() {
-	d.stopMu.Lock()
-	defer d.stopMu.Unlock()
 	d.mu.Lock()
-	if !d.running {
-		d.mu.Unlock()
+	defer d.mu.Unlock()
+	if !d.base.Stop() {
 		return
 	}
-	close(d.stop)
 	d.unwatch()
-	d.mu.Unlock()
-	d.loops.Wait()
 	d.tries.Wait()
 	close(d.outcomes)
 	d.recorder.Wait()
-	d.mu.Lock()
-	d.running = false
-	d.mu.Unlock()
 }
 
 // Wake tells the dispatcher that events were committed: it fans them out
 // at once instead of at its next poll. It never blocks.
-func (d *Dispatcher) Wake() { signal(d.fanWake) }
-
-func signal(c chan struct{}) {
-	select {
-	case c <- struct{}{}:
-	default:
-	}
-}
-
-func stopped(ctx context.Context, stop <-chan struct{}) bool {
-	select {
-	case <-stop:
-		return true
-	default:
-		return ctx.Err() != nil
-	}
-}
+func (d *Dispatcher) Wake() { d.base.Wake() }
 
 // fanLoop turns new events into sendouts, and starts the tries of those
 // it has room for at once.
 func (d *Dispatcher) fanLoop(ctx context.Context, stop <-chan struct{}, outcomes chan<- Outcome) {
-	poll := time.NewTicker(d.cfg.poll)
-	defer poll.Stop()
-	for {
+	startstop.Loop(ctx, stop, d.cfg.poll, func(ctx context.Context, _ int) bool {
 		d.fanOut(ctx, stop, outcomes)
-		select {
-		case <-ctx.Done():
-			return
-		case <-stop:
-			return
-		case <-d.fanWake:
-		case <-poll.C:
-		}
-	}
+		return false
+	}, d.base.WakeC())
 }
 
 // pruneLoop prunes the outbox when the dispatcher starts and every
@@ -158,20 +112,12 @@ func (d *Dispatcher) pruneLoop(ctx context.Context, stop <-chan struct{}) {
 	if d.cfg.retention <= 0 {
 		return
 	}
-	tick := time.NewTicker(pruneInterval)
-	defer tick.Stop()
-	for {
+	startstop.Loop(ctx, stop, pruneInterval, func(ctx context.Context, _ int) bool {
 		if _, err := d.Prune(ctx); err != nil && ctx.Err() == nil {
 			d.cfg.logger.LogAttrs(ctx, slog.LevelError, "webhook: pruning the outbox", slog.Any("error", err))
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-stop:
-			return
-		case <-tick.C:
-		}
-	}
+		return false
+	})
 }
 
 // Prune removes the settled sendouts and delivered events older than the
@@ -195,7 +141,7 @@ func (d *Dispatcher) Prune(ctx context.Context) (int, error) {
 
 // fanOut fans out batches until the outbox has no event left to take.
 func (d *Dispatcher) fanOut(ctx context.Context, stop <-chan struct{}, outcomes chan<- Outcome) {
-	for !stopped(ctx, stop) {
+	for !startstop.Stopped(ctx, stop) {
 		p := d.planner()
 		events, stored, err := d.store.FanOutEvents(ctx, d.cfg.batch, p.plan)
 		if err != nil {
@@ -213,7 +159,7 @@ func (d *Dispatcher) fanOut(ctx context.Context, stop <-chan struct{}, outcomes 
 			}
 		}
 		if waiting {
-			signal(d.workWake)
+			startstop.Signal(d.workWake)
 		}
 		if events < d.cfg.batch {
 			return
@@ -260,10 +206,12 @@ func (p *planner) plan(e *promotype.Event, hooks []*Webhook) []*Sendout {
 // a retry it scheduled is due, the poll interval passed) and, while the
 // last claim filled its room, whenever a try ends.
 func (d *Dispatcher) deliverLoop(ctx context.Context, stop <-chan struct{}, outcomes chan<- Outcome) {
-	poll := time.NewTicker(d.cfg.poll)
-	defer poll.Stop()
+	const freed = 1 // the index of d.freed among the wake channels
 	backlog := true
-	for !stopped(ctx, stop) {
+	startstop.Loop(ctx, stop, d.cfg.poll, func(ctx context.Context, cause int) bool {
+		if cause != freed {
+			backlog = true // a fan-out left sendouts, a retry is due or the poll interval passed
+		}
 		if room := d.cfg.concurrency - int(d.busy.Load()); backlog && room > 0 {
 			n, err := d.claim(ctx, room, outcomes)
 			if err != nil && ctx.Err() == nil {
@@ -271,18 +219,8 @@ func (d *Dispatcher) deliverLoop(ctx context.Context, stop <-chan struct{}, outc
 			}
 			backlog = err == nil && n == room // more may be due
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-stop:
-			return
-		case <-d.workWake:
-			backlog = true
-		case <-poll.C:
-			backlog = true
-		case <-d.freed:
-		}
-	}
+		return false
+	}, d.workWake, d.freed)
 }
 
 // claim leases up to room due sendouts and starts their tries, which hand
@@ -309,7 +247,7 @@ func (d *Dispatcher) start(ctx context.Context, x *Delivery, outcomes chan<- Out
 		defer func() {
 			d.busy.Add(-1)
 			d.tries.Done()
-			signal(d.freed)
+			startstop.Signal(d.freed)
 		}()
 		if oc, ok := d.try(ctx, x); ok {
 			select {
@@ -426,7 +364,7 @@ func (d *Dispatcher) record(ctx context.Context, batch []Outcome) {
 	for _, oc := range batch {
 		if next := oc.Sendout.NextAttemptAt; oc.Sendout.Status == SendoutPending && next != nil {
 			// +1 ms: due times are in milliseconds.
-			time.AfterFunc(max(next.Sub(now.Time), 0)+time.Millisecond, func() { signal(d.workWake) })
+			time.AfterFunc(max(next.Sub(now.Time), 0)+time.Millisecond, func() { startstop.Signal(d.workWake) })
 		}
 	}
 }

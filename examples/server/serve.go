@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/httpadapter"
 	"github.com/promoengine/promo/webhook"
 )
@@ -35,7 +36,7 @@ func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger) er
 	}
 	// The async runner generates and imports vouchers in the background;
 	// Close lets it finish its chunk and hand its action back.
-	if err := eng.StartAsyncRunner(context.Background(), promo.AsyncRunnerConfig{}); err != nil {
+	if err := eng.StartAsyncRunner(context.Background(), async.Config{}); err != nil {
 		return err
 	}
 	defer func() {

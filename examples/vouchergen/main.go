@@ -27,6 +27,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
@@ -38,7 +39,7 @@ import (
 func main() {
 	storeName := flag.String("store", "memory", "memory or postgres (PROMO_DATABASE_URL)")
 	n := flag.Int64("n", 1_000_000, "vouchers to generate")
-	chunk := flag.Int("chunk", promo.DefaultChunkSize, "vouchers per transaction")
+	chunk := flag.Int("chunk", async.DefaultChunkSize, "vouchers per transaction")
 	keep := flag.Bool("keep", false, "keep the PostgreSQL schema")
 	flag.Parse()
 	if err := run(context.Background(), os.Stdout, *storeName, os.Getenv("PROMO_DATABASE_URL"), *n, *chunk, *keep); err != nil {
@@ -97,7 +98,7 @@ func run(ctx context.Context, w io.Writer, storeName, dsn string, n int64, chunk
 	if err != nil {
 		return err
 	}
-	if _, err := eng.AsyncActions().RunPending(ctx, promo.AsyncRunnerConfig{ChunkSize: chunk}); err != nil {
+	if _, err := eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: chunk}); err != nil {
 		return err
 	}
 	elapsed := time.Since(start)

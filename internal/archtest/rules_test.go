@@ -86,7 +86,7 @@ var layerRules = []rule{
 	// auth, webhook, async ← order ← discount ← rule ← campaign ← reward,
 	// voucher, promotion, project ← redemption.
 	{pkg: "auth", allow: domain(), why: "auth imports no other domain package"},
-	{pkg: "webhook", allow: domain(), why: "webhook imports no other domain package"},
+	{pkg: "webhook", allow: domain("internal/startstop"), why: "webhook imports no other domain package"},
 	{pkg: "catalog", allow: domain(), why: "catalog imports no other domain package"},
 	{pkg: "customer", allow: domain(), why: "customer imports no other domain package"},
 	{pkg: "location", allow: domain(), why: "location imports no other domain package"},

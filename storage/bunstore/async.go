@@ -7,9 +7,10 @@ import (
 	"errors"
 	"time"
 
+	"github.com/promoengine/promo/async"
+
 	"github.com/uptrace/bun"
 
-	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 )
 
@@ -55,7 +56,7 @@ func rawJSON(b json.RawMessage) (json.RawMessage, error) {
 	return b, nil
 }
 
-func newAsyncRow(a *project.AsyncAction) (*asyncRow, error) {
+func newAsyncRow(a *async.Action) (*asyncRow, error) {
 	if err := checkText("async_action", str("id", a.ID), str("project_id", a.ProjectID), str("request_id", a.RequestID)); err != nil {
 		return nil, err
 	}
@@ -81,10 +82,10 @@ func newAsyncRow(a *project.AsyncAction) (*asyncRow, error) {
 	return row, nil
 }
 
-func (r *asyncRow) domain() *project.AsyncAction {
-	a := &project.AsyncAction{
-		ID: r.ID, ProjectID: r.ProjectID, Type: r.Type, Status: project.AsyncStatus(r.Status),
-		OperationStatus: project.OperationStatus(r.OperationStatus), Result: r.Result, RequestID: r.RequestID,
+func (r *asyncRow) domain() *async.Action {
+	a := &async.Action{
+		ID: r.ID, ProjectID: r.ProjectID, Type: r.Type, Status: async.Status(r.Status),
+		OperationStatus: async.OperationStatus(r.OperationStatus), Result: r.Result, RequestID: r.RequestID,
 		ProcessingTime: r.ProcessingTime, Progress: r.Progress, Payload: r.Payload, State: r.State,
 		LeaseUntil: domainTimePtr(r.LeaseUntil), StartedAt: domainTimePtr(r.StartedAt), Attempts: r.Attempts,
 		CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTimePtr(r.UpdatedAt), Object: "async_action",
@@ -99,8 +100,8 @@ func asyncNotFound(id string) func() error {
 	return func() error { return promotype.NotFound("async_action", id) }
 }
 
-// InsertAsyncAction implements project.AsyncStore.
-func (s *Store) InsertAsyncAction(ctx context.Context, a *project.AsyncAction) error {
+// InsertAsyncAction implements async.Store.
+func (s *Store) InsertAsyncAction(ctx context.Context, a *async.Action) error {
 	row, err := newAsyncRow(a)
 	if err != nil {
 		return err
@@ -118,8 +119,8 @@ func (s *Store) InsertAsyncAction(ctx context.Context, a *project.AsyncAction) e
 	return nil
 }
 
-// GetAsyncAction implements project.AsyncStore.
-func (s *Store) GetAsyncAction(ctx context.Context, projectID, id string) (*project.AsyncAction, error) {
+// GetAsyncAction implements async.Store.
+func (s *Store) GetAsyncAction(ctx context.Context, projectID, id string) (*async.Action, error) {
 	if !storableKeys(projectID, id) {
 		return nil, asyncNotFound(id)()
 	}
@@ -130,10 +131,10 @@ func (s *Store) GetAsyncAction(ctx context.Context, projectID, id string) (*proj
 	return row.domain(), nil
 }
 
-// ListAsyncActions implements project.AsyncStore.
-func (s *Store) ListAsyncActions(ctx context.Context, projectID string, q promotype.Query) ([]*project.AsyncAction, int, error) {
+// ListAsyncActions implements async.Store.
+func (s *Store) ListAsyncActions(ctx context.Context, projectID string, q promotype.Query) ([]*async.Action, int, error) {
 	if !storable(projectID) {
-		return []*project.AsyncAction{}, 0, nil
+		return []*async.Action{}, 0, nil
 	}
 	rows, total, err := list[asyncRow](ctx, s.db, asyncColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where("a.project_id = ?", projectID)
@@ -141,17 +142,17 @@ func (s *Store) ListAsyncActions(ctx context.Context, projectID string, q promot
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]*project.AsyncAction, len(rows))
+	out := make([]*async.Action, len(rows))
 	for i := range rows {
 		out[i] = rows[i].domain()
 	}
 	return out, total, nil
 }
 
-// ClaimAsyncAction implements project.AsyncStore: the oldest claimable row
+// ClaimAsyncAction implements async.Store: the oldest claimable row
 // is locked with FOR UPDATE SKIP LOCKED and leased in the same statement, so
 // runners of several engines over one database never take the same action.
-func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (*project.AsyncAction, error) {
+func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (*async.Action, error) {
 	var rows []asyncRow
 	err := s.db.NewRaw(`UPDATE promo_async_actions AS a
 		SET status = 'IN_PROGRESS', lease_owner = ?, lease_until = ?, attempts = a.attempts + 1,
@@ -175,10 +176,10 @@ func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until p
 	return rows[0].domain(), nil
 }
 
-// LockAsyncAction implements project.AsyncStore with a row lock (FOR
+// LockAsyncAction implements async.Store with a row lock (FOR
 // UPDATE) held until the transaction ends; a runner claiming meanwhile
 // skips the row.
-func (s *Store) LockAsyncAction(ctx context.Context, projectID, id, owner string) (*project.AsyncAction, error) {
+func (s *Store) LockAsyncAction(ctx context.Context, projectID, id, owner string) (*async.Action, error) {
 	if !storableKeys(projectID, id) {
 		return nil, asyncNotFound(id)()
 	}
@@ -187,14 +188,14 @@ func (s *Store) LockAsyncAction(ctx context.Context, projectID, id, owner string
 	if err != nil {
 		return nil, getErr("lock async action", err, asyncNotFound(id))
 	}
-	if row.Status != string(project.AsyncInProgress) || row.LeaseOwner == nil || *row.LeaseOwner != owner {
-		return nil, project.ErrLeaseLost
+	if row.Status != string(async.StatusInProgress) || row.LeaseOwner == nil || *row.LeaseOwner != owner {
+		return nil, async.ErrLeaseLost
 	}
 	return row.domain(), nil
 }
 
-// UpdateAsyncAction implements project.AsyncStore.
-func (s *Store) UpdateAsyncAction(ctx context.Context, a *project.AsyncAction) error {
+// UpdateAsyncAction implements async.Store.
+func (s *Store) UpdateAsyncAction(ctx context.Context, a *async.Action) error {
 	row, err := newAsyncRow(a)
 	if err != nil {
 		return rowErr(err, a.ProjectID, a.ID, asyncNotFound(a.ID))

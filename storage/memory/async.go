@@ -3,15 +3,15 @@ package memory
 import (
 	"context"
 
-	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/promotype"
 )
 
-func asyncField(a *project.AsyncAction, name string) promotype.Value { return a.Field(name) }
-func asyncID(a *project.AsyncAction) string                          { return a.ID }
+func asyncField(a *async.Action, name string) promotype.Value { return a.Field(name) }
+func asyncID(a *async.Action) string                          { return a.ID }
 
-// InsertAsyncAction implements project.AsyncStore.
-func (s *Store) InsertAsyncAction(ctx context.Context, a *project.AsyncAction) error {
+// InsertAsyncAction implements async.Store.
+func (s *Store) InsertAsyncAction(ctx context.Context, a *async.Action) error {
 	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.campaigns.actions.get(a.ProjectID, a.ID); ok {
 			return promotype.Duplicate("async_action", "Duplicated async_action exists with id %s", a.ID)
@@ -21,8 +21,8 @@ func (s *Store) InsertAsyncAction(ctx context.Context, a *project.AsyncAction) e
 	})
 }
 
-// GetAsyncAction implements project.AsyncStore.
-func (s *Store) GetAsyncAction(ctx context.Context, projectID, id string) (out *project.AsyncAction, err error) {
+// GetAsyncAction implements async.Store.
+func (s *Store) GetAsyncAction(ctx context.Context, projectID, id string) (out *async.Action, err error) {
 	s.read(ctx, func(d *data) {
 		a, ok := d.campaigns.actions.get(projectID, id)
 		if !ok {
@@ -34,30 +34,30 @@ func (s *Store) GetAsyncAction(ctx context.Context, projectID, id string) (out *
 	return out, err
 }
 
-// ListAsyncActions implements project.AsyncStore.
-func (s *Store) ListAsyncActions(ctx context.Context, projectID string, q promotype.Query) (out []*project.AsyncAction, total int, err error) {
+// ListAsyncActions implements async.Store.
+func (s *Store) ListAsyncActions(ctx context.Context, projectID string, q promotype.Query) (out []*async.Action, total int, err error) {
 	s.read(ctx, func(d *data) {
-		out, total = list(d.campaigns.actions.rows[projectID], q, asyncField, asyncID, nil, (*project.AsyncAction).Clone)
+		out, total = list(d.campaigns.actions.rows[projectID], q, asyncField, asyncID, nil, (*async.Action).Clone)
 	})
 	return out, total, nil
 }
 
 // claimable reports whether a runner may take a at now.
-func claimable(a *project.AsyncAction, now promotype.Time) bool {
+func claimable(a *async.Action, now promotype.Time) bool {
 	switch a.Status {
-	case project.AsyncEnqueued:
+	case async.StatusEnqueued:
 		return true
-	case project.AsyncInProgress:
+	case async.StatusInProgress:
 		return a.LeaseUntil == nil || a.LeaseUntil.Before(now.Time)
 	}
 	return false
 }
 
-// ClaimAsyncAction implements project.AsyncStore. The store's lock makes
+// ClaimAsyncAction implements async.Store. The store's lock makes
 // the claim atomic.
-func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (out *project.AsyncAction, err error) {
-	oldest := func(d *data) *project.AsyncAction {
-		var best *project.AsyncAction
+func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (out *async.Action, err error) {
+	oldest := func(d *data) *async.Action {
+		var best *async.Action
 		for _, rows := range d.campaigns.actions.rows {
 			for _, a := range rows {
 				if !claimable(a, now) {
@@ -82,7 +82,7 @@ func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until p
 			return nil
 		}
 		c := best.Clone()
-		c.Status = project.AsyncInProgress
+		c.Status = async.StatusInProgress
 		c.LeaseOwner = owner
 		c.LeaseUntil = until.Ptr()
 		c.Attempts++
@@ -97,16 +97,16 @@ func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until p
 	return out, err
 }
 
-// LockAsyncAction implements project.AsyncStore: inside a transaction the
+// LockAsyncAction implements async.Store: inside a transaction the
 // store's lock keeps the lease as it is until the end.
-func (s *Store) LockAsyncAction(ctx context.Context, projectID, id, owner string) (out *project.AsyncAction, err error) {
+func (s *Store) LockAsyncAction(ctx context.Context, projectID, id, owner string) (out *async.Action, err error) {
 	s.read(ctx, func(d *data) {
 		a, ok := d.campaigns.actions.get(projectID, id)
 		switch {
 		case !ok:
 			err = promotype.NotFound("async_action", id)
-		case a.Status != project.AsyncInProgress || a.LeaseOwner != owner:
-			err = project.ErrLeaseLost
+		case a.Status != async.StatusInProgress || a.LeaseOwner != owner:
+			err = async.ErrLeaseLost
 		default:
 			out = a.Clone()
 		}
@@ -114,8 +114,8 @@ func (s *Store) LockAsyncAction(ctx context.Context, projectID, id, owner string
 	return out, err
 }
 
-// UpdateAsyncAction implements project.AsyncStore.
-func (s *Store) UpdateAsyncAction(ctx context.Context, a *project.AsyncAction) error {
+// UpdateAsyncAction implements async.Store.
+func (s *Store) UpdateAsyncAction(ctx context.Context, a *async.Action) error {
 	return s.write(ctx, func(d *data, u *undo) error {
 		if _, ok := d.campaigns.actions.get(a.ProjectID, a.ID); !ok {
 			return promotype.NotFound("async_action", a.ID)

@@ -3,8 +3,8 @@ package memory
 import (
 	"context"
 
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
-	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 )
 
@@ -15,7 +15,7 @@ type campaignData struct {
 	categories    table[campaign.Category]
 	categoryNames index
 	vouchers      map[string]*voucherProject // project id → its vouchers (voucher.go)
-	actions       table[project.AsyncAction]
+	actions       table[async.Action]
 }
 
 func newCampaignData() campaignData {
@@ -25,7 +25,7 @@ func newCampaignData() campaignData {
 		categories:    newTable[campaign.Category](),
 		categoryNames: index{},
 		vouchers:      map[string]*voucherProject{},
-		actions:       newTable[project.AsyncAction](),
+		actions:       newTable[async.Action](),
 	}
 }
 

@@ -10,15 +10,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/async"
+	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
 )
 
-func action(projectID string, n int, created promotype.Time) *project.AsyncAction {
-	return &project.AsyncAction{
-		ID: fmt.Sprintf("aa_%03d", n), ProjectID: projectID, Type: project.ActionVouchersGenerate,
-		Status: project.AsyncEnqueued, OperationStatus: project.OperationUnknown, CreatedAt: created,
+func action(projectID string, n int, created promotype.Time) *async.Action {
+	return &async.Action{
+		ID: fmt.Sprintf("aa_%03d", n), ProjectID: projectID, Type: campaign.ActionVouchersGenerate,
+		Status: async.StatusEnqueued, OperationStatus: async.OperationUnknown, CreatedAt: created,
 		RequestID: "v-0123", Payload: json.RawMessage(`{"campaign_id":"camp_1","count":5}`), Object: "async_action",
 	}
 }
@@ -39,7 +40,7 @@ func testAsyncActions(t *testing.T, newStore Factory) {
 
 	items, total, err := s.ListAsyncActions(ctx, p, promotype.Query{Limit: 10, OrderBy: "created_at", Desc: true})
 	must(t, err)
-	diff(t, "list", []string{"aa_003", "aa_001"}, ids(items, func(a *project.AsyncAction) string { return a.ID }))
+	diff(t, "list", []string{"aa_003", "aa_001"}, ids(items, func(a *async.Action) string { return a.ID }))
 	if total != 2 {
 		t.Errorf("total %d", total)
 	}
@@ -48,7 +49,7 @@ func testAsyncActions(t *testing.T, newStore Factory) {
 	lease := at(10)
 	c1, err := s.ClaimAsyncAction(ctx, "r1", at(5), lease)
 	must(t, err)
-	if c1 == nil || c1.ID != "aa_001" || c1.Status != project.AsyncInProgress || c1.LeaseOwner != "r1" || c1.Attempts != 1 ||
+	if c1 == nil || c1.ID != "aa_001" || c1.Status != async.StatusInProgress || c1.LeaseOwner != "r1" || c1.Attempts != 1 ||
 		!c1.StartedAt.Equal(at(5)) || !c1.LeaseUntil.Equal(lease) || !c1.UpdatedAt.Equal(at(5)) {
 		t.Fatalf("first claim: %+v", c1)
 	}
@@ -68,7 +69,7 @@ func testAsyncActions(t *testing.T, newStore Factory) {
 
 	// The lease guards the checkpoints.
 	_, err = s.LockAsyncAction(ctx, p, "aa_001", "r2")
-	if !errors.Is(err, project.ErrLeaseLost) {
+	if !errors.Is(err, async.ErrLeaseLost) {
 		t.Errorf("lock by another runner: %v", err)
 	}
 	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
@@ -91,7 +92,7 @@ func testAsyncActions(t *testing.T, newStore Factory) {
 		t.Fatalf("take-over: %+v", c4)
 	}
 	_, err = s.LockAsyncAction(ctx, p, "aa_001", "r1")
-	if !errors.Is(err, project.ErrLeaseLost) {
+	if !errors.Is(err, async.ErrLeaseLost) {
 		t.Errorf("lock by the runner that lost the lease: %v", err)
 	}
 	_, err = s.LockAsyncAction(ctx, p, "aa_missing", "r1")
@@ -99,7 +100,7 @@ func testAsyncActions(t *testing.T, newStore Factory) {
 
 	// Ended actions are never claimed.
 	done := c4.Clone()
-	done.Status, done.OperationStatus, done.Progress = project.AsyncDone, project.OperationSuccess, 100
+	done.Status, done.OperationStatus, done.Progress = async.StatusDone, async.OperationSuccess, 100
 	done.Result = json.RawMessage(`{"message":"Generated 5 vouchers.","done_count":5}`)
 	done.LeaseOwner, done.LeaseUntil, done.ProcessingTime = "", nil, 1234
 	must(t, s.UpdateAsyncAction(ctx, done))

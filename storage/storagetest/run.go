@@ -56,6 +56,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"ListFilters", testListFilters},
 		{"ProjectIsolation", testProjectIsolation},
 		{"Transactions", testTransactions},
+		{"BulkTransactions", testBulkTransactions}, // bulk.go: storage.BulkTxStore only
 		{"Concurrency", testConcurrency},
 	}
 	for _, s := range suites {

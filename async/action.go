@@ -1,4 +1,8 @@
-package project
+// Package async holds async actions: long work recorded in the caller's
+// transaction (Enqueue), then carried out in chunks by one runner (lease,
+// claim, resume after a crash) through a kind -> worker registry with typed
+// job arguments.
+package async
 
 import (
 	"context"
@@ -6,21 +10,22 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"slices"
 
 	"github.com/promoengine/promo/promotype"
 )
 
-// AsyncStatus is the status of an async action.
-type AsyncStatus string
+// Status is the status of an async action.
+type Status string
 
 // Async action statuses: ENQUEUED until a runner takes it, IN_PROGRESS while
 // it runs, then DONE or FAILED.
 const (
-	AsyncEnqueued   AsyncStatus = "ENQUEUED"
-	AsyncInProgress AsyncStatus = "IN_PROGRESS"
-	AsyncDone       AsyncStatus = "DONE"
-	AsyncFailed     AsyncStatus = "FAILED"
+	StatusEnqueued   Status = "ENQUEUED"
+	StatusInProgress Status = "IN_PROGRESS"
+	StatusDone       Status = "DONE"
+	StatusFailed     Status = "FAILED"
 )
 
 // OperationStatus tells how an async action ended: UNKNOWN until it does.
@@ -33,23 +38,15 @@ const (
 	OperationFailed  OperationStatus = "FAILED"
 )
 
-// Async action types the engine produces.
-const (
-	ActionVouchersGenerate = "CAMPAIGN.VOUCHERS_GENERATE"
-	ActionVouchersImport   = "CAMPAIGN.VOUCHERS_IMPORT"
-	ActionVouchersUpdate   = "CAMPAIGN.VOUCHERS_UPDATE"
-	ActionVouchersDelete   = "CAMPAIGN.VOUCHERS_DELETE"
-)
-
-// AsyncAction is long work running in the background (object
+// Action is long work running in the background (object
 // "async_action"): recorded when a request starts it, then taken by a
 // runner of the engine (any replica over the same store), done in chunks
 // with its progress (0 to 100) saved after each, and ended DONE or FAILED
 // with a result.
-type AsyncAction struct {
+type Action struct {
 	ID              string          `json:"id"`
 	Type            string          `json:"type"`
-	Status          AsyncStatus     `json:"status"`
+	Status          Status          `json:"status"`
 	OperationStatus OperationStatus `json:"operation_status"`
 	// Result is null until the action ends; its shape depends on Type
 	// (CountResult, ImportResult). Lists leave it out (it is nil there).
@@ -73,7 +70,7 @@ type AsyncAction struct {
 }
 
 // Clone returns a deep copy.
-func (a *AsyncAction) Clone() *AsyncAction {
+func (a *Action) Clone() *Action {
 	c := *a
 	c.Result = slices.Clone(a.Result)
 	c.Payload = slices.Clone(a.Payload)
@@ -85,11 +82,11 @@ func (a *AsyncAction) Clone() *AsyncAction {
 }
 
 // Ended reports whether the action is DONE or FAILED.
-func (a *AsyncAction) Ended() bool { return a.Status == AsyncDone || a.Status == AsyncFailed }
+func (a *Action) Ended() bool { return a.Status == StatusDone || a.Status == StatusFailed }
 
 // DecodeResult decodes the action's result into v (a *CountResult or an
 // *ImportResult); a null result leaves v as it is.
-func (a *AsyncAction) DecodeResult(v any) error {
+func (a *Action) DecodeResult(v any) error {
 	if len(a.Result) == 0 || string(a.Result) == "null" {
 		return nil
 	}
@@ -119,15 +116,15 @@ type ImportFailure struct {
 
 // ErrLeaseLost is what LockAsyncAction returns when the action is no longer
 // leased to the caller (another runner took it over, or it ended).
-var ErrLeaseLost = errors.New("project: the async action is not leased to this runner any more")
+var ErrLeaseLost = errors.New("async: the async action is not leased to this runner any more")
 
-// AsyncStore is the storage port of async actions. Actions are scoped by
+// Store is the storage port of async actions. Actions are scoped by
 // project, except ClaimAsyncAction, which serves the runners of every
 // project.
-type AsyncStore interface {
-	InsertAsyncAction(ctx context.Context, a *AsyncAction) error
-	GetAsyncAction(ctx context.Context, projectID, id string) (*AsyncAction, error)
-	ListAsyncActions(ctx context.Context, projectID string, q promotype.Query) ([]*AsyncAction, int, error)
+type Store interface {
+	InsertAsyncAction(ctx context.Context, a *Action) error
+	GetAsyncAction(ctx context.Context, projectID, id string) (*Action, error)
+	ListAsyncActions(ctx context.Context, projectID string, q promotype.Query) ([]*Action, int, error)
 	// ClaimAsyncAction takes the oldest action (created_at, then id) that is
 	// ENQUEUED, or IN_PROGRESS with a lease that ended before now: it
 	// becomes IN_PROGRESS, leased to owner until until, its Attempts goes
@@ -135,18 +132,18 @@ type AsyncStore interface {
 	// returns nil when there is none. Two claims never take the same
 	// action while its lease lasts, in one process or several (PostgreSQL:
 	// SELECT ... FOR UPDATE SKIP LOCKED).
-	ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (*AsyncAction, error)
+	ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (*Action, error)
 	// LockAsyncAction returns the action if it is IN_PROGRESS and leased to
 	// owner, and keeps it so until the transaction ends (PostgreSQL: a row
 	// lock), so that a chunk and its checkpoint commit only while the lease
 	// holds. Otherwise it returns ErrLeaseLost (or a not found error).
-	LockAsyncAction(ctx context.Context, projectID, id, owner string) (*AsyncAction, error)
+	LockAsyncAction(ctx context.Context, projectID, id, owner string) (*Action, error)
 	// UpdateAsyncAction replaces every field of the action.
-	UpdateAsyncAction(ctx context.Context, a *AsyncAction) error
+	UpdateAsyncAction(ctx context.Context, a *Action) error
 }
 
-// AsyncListSpec is what GET /v1/async-actions accepts.
-var AsyncListSpec = promotype.ListSpec{
+// ListSpec is what GET /v1/async-actions accepts.
+var ListSpec = promotype.ListSpec{
 	Orders:       []string{"created_at", "updated_at"},
 	DefaultOrder: "-created_at",
 	Fields: map[string]promotype.FieldKind{
@@ -158,7 +155,7 @@ var AsyncListSpec = promotype.ListSpec{
 }
 
 // Field returns the value of a filterable field of a.
-func (a *AsyncAction) Field(name string) promotype.Value {
+func (a *Action) Field(name string) promotype.Value {
 	switch name {
 	case "type":
 		return promotype.Value{Str: a.Type}
@@ -175,19 +172,19 @@ func (a *AsyncAction) Field(name string) promotype.Value {
 	return promotype.Value{Null: true}
 }
 
-// NewAsyncAction returns a new ENQUEUED action of a project (not stored)
+// newAction returns a new ENQUEUED action of a project (not stored)
 // with its input; the request id comes from ctx (WithRequestID), or is
 // made up when ctx has none.
-func NewAsyncAction(ctx context.Context, env promotype.Env, projectID, typ string, payload any) (*AsyncAction, error) {
+func newAction(ctx context.Context, env promotype.Env, projectID, typ string, payload any) (*Action, error) {
 	p, err := json.Marshal(payload)
 	if err != nil {
 		return nil, err
 	}
-	return &AsyncAction{
+	return &Action{
 		ID:              env.IDs.NewID(promotype.PrefixAsyncAction),
 		ProjectID:       projectID,
 		Type:            typ,
-		Status:          AsyncEnqueued,
+		Status:          StatusEnqueued,
 		OperationStatus: OperationUnknown,
 		CreatedAt:       env.Clock.Now(),
 		RequestID:       RequestID(ctx),
@@ -215,19 +212,57 @@ func RequestID(ctx context.Context) string {
 	return "v-" + hex.EncodeToString(b[:])
 }
 
-// AsyncService reads async actions.
-type AsyncService struct {
-	store AsyncStore
-	env   promotype.Env
+// Ref is the answer of a request that started an async action (202
+// {"async_action_id": ...}).
+type Ref struct {
+	AsyncActionID string `json:"async_action_id"`
 }
 
-// NewAsyncService returns an async action service.
-func NewAsyncService(store AsyncStore, env promotype.Env) *AsyncService {
-	return &AsyncService{store: store, env: env}
+// Service is the async actions API: it reads them, enqueues them in the
+// caller's transaction and runs them (its Runner).
+type Service struct {
+	store  Store
+	env    promotype.Env
+	runner *Runner
+}
+
+// NewService returns an async action service whose runner takes actions
+// from store and carries them out with the workers of reg; tx runs the
+// runner's own transactions (hand-backs, and the failures of kinds whose
+// worker has no Failer).
+func NewService(store Store, tx promotype.TxFunc[Store], env promotype.Env, logger *slog.Logger, reg *Registry) *Service {
+	return &Service{store: store, env: env, runner: newRunner(store, tx, env, logger, reg)}
+}
+
+// Runner is the service's background runner.
+func (s *Service) Runner() *Runner { return s.runner }
+
+// Enqueue records in tx (the caller's transaction) a new ENQUEUED action of
+// kind args.Kind() with args as its input. The request id comes from ctx
+// (WithRequestID). Call Wake once the transaction committed, so that an
+// idle runner takes the action at once.
+func (s *Service) Enqueue(ctx context.Context, tx Store, projectID string, args Args) (*Action, error) {
+	a, err := newAction(ctx, s.env, projectID, args.Kind(), args)
+	if err != nil {
+		return nil, err
+	}
+	return a, tx.InsertAsyncAction(ctx, a)
+}
+
+// Wake tells an idle runner worker of this process that an action was
+// enqueued; it never blocks.
+func (s *Service) Wake() { s.runner.base.Wake() }
+
+// RunPending runs, in the calling goroutine, every async action that can be
+// taken now (enqueued, or left by a runner whose lease ran out), until none
+// is left, and returns how many it ran. It suits tests and programs that
+// do not start the background runner.
+func (s *Service) RunPending(ctx context.Context, cfg Config) (int, error) {
+	return s.runner.RunPending(ctx, cfg)
 }
 
 // Get returns an async action by id, with its result.
-func (s *AsyncService) Get(ctx context.Context, projectID, id string) (*AsyncAction, error) {
+func (s *Service) Get(ctx context.Context, projectID, id string) (*Action, error) {
 	a, err := s.store.GetAsyncAction(ctx, projectID, id)
 	if err != nil {
 		return nil, err
@@ -241,8 +276,8 @@ func (s *AsyncService) Get(ctx context.Context, projectID, id string) (*AsyncAct
 
 // List lists the async actions of a project, newest first by default;
 // items have no result.
-func (s *AsyncService) List(ctx context.Context, projectID string, p promotype.ListParams) (*promotype.List[*AsyncAction], error) {
-	q, err := p.Query(AsyncListSpec, s.env.Clock.Now())
+func (s *Service) List(ctx context.Context, projectID string, p promotype.ListParams) (*promotype.List[*Action], error) {
+	q, err := p.Query(ListSpec, s.env.Clock.Now())
 	if err != nil {
 		return nil, err
 	}
