@@ -7,14 +7,19 @@ import (
 	"github.com/promoengine/promo/redemption"
 )
 
-// validationRoutes are stackable validation (scope validations) and the
-// stacking rules of the management API.
+// validationRoutes are stackable validation (scope validations), the
+// legacy voucher validation and the stacking rules of the management API.
 func (s *server) validationRoutes() []route {
 	const mp = "/management/v1/projects/{projectId}"
 	v, sr := s.engine.Validations(), s.engine.StackingRules()
 	return []route{
 		{http.MethodPost, "/v1/validations", appKey, withBody(func(c *call, in redemption.ValidationParams) (*redemption.Validation, error) {
 			return v.Validate(c.ctx(), c.projectID, in)
+		})},
+
+		// Legacy single-voucher validation (scope vouchers), deprecated.
+		{http.MethodPost, "/v1/vouchers/{code}/validate", appKey, withBody(func(c *call, in redemption.VoucherValidationParams) (*redemption.VoucherValidation, error) {
+			return v.ValidateVoucher(c.ctx(), c.projectID, c.path("code"), in)
 		})},
 
 		{http.MethodPost, mp + "/stacking-rules", managementKey, withBody(func(c *call, in redemption.StackingRulesParams) (*redemption.StackingRules, error) {

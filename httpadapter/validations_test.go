@@ -31,6 +31,7 @@ func validationFixture(h *harness) map[string]string {
 	post("/v1/vouchers/AnsvocvP", `{"type":"LOYALTY_CARD","loyalty_card":{"points":100},"campaign_id":"`+loyalty+`"}`)
 	ids["reward"] = post("/v1/rewards", `{"name":"Mug","type":"MATERIAL","parameters":{"product":{"id":"`+ids["roses"]+`"}}}`)["id"].(string)
 	post("/v1/vouchers/M3X8IwW8", `{"type":"GIFT_VOUCHER","gift":{"amount":5000}}`)
+	post("/v1/vouchers/ITEMSGIFT", `{"type":"GIFT_VOUCHER","gift":{"amount":5000,"effect":"APPLY_TO_ITEMS"}}`)
 	post("/v1/vouchers/dBj56oqJ", `{"type":"GIFT_VOUCHER","gift":{"amount":20500}}`)
 	post("/v1/vouchers/39vnjyS8", `{"type":"DISCOUNT_VOUCHER","discount":{"type":"PERCENT","percent_off":20}}`)
 	post("/v1/vouchers/a2pl4qJw", `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":1000}}`)
@@ -149,10 +150,36 @@ func init() {
 		ids["stackingRulesId"] = r["id"].(string)
 	})
 	isolationRows = append(isolationRows,
+		isolationRow{"validate voucher (legacy)", http.MethodPost, "/v1/vouchers/{code}/validate", `{"order":{"amount":1000}}`},
 		isolationRow{"list stacking rules", http.MethodGet, "/management/v1/projects/{projectId}/stacking-rules", ""},
 		isolationRow{"create stacking rules", http.MethodPost, "/management/v1/projects/{projectId}/stacking-rules", `{}`},
 		isolationRow{"get stacking rules", http.MethodGet, "/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}", ""},
 		isolationRow{"update stacking rules", http.MethodPut, "/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}", `{"redeemables_limit":2}`},
 		isolationRow{"delete stacking rules", http.MethodDelete, "/management/v1/projects/{projectId}/stacking-rules/{stackingRulesId}", ""},
 	)
+}
+
+// TestVoucherValidate walks the legacy POST /v1/vouchers/{code}/validate:
+// a discount, a gift card (its credits before redemption), a loyalty card
+// paying for a reward, valid false with the reason (a 200), and the 404
+// and 400s the reference makes errors.
+func TestVoucherValidate(t *testing.T) {
+	h := newHarness(t)
+	ids := validationFixture(h)
+	v := func(code, body string) req {
+		for k, id := range ids {
+			body = strings.ReplaceAll(body, "{"+k+"}", id)
+		}
+		return req{method: http.MethodPost, target: "/v1/vouchers/" + code + "/validate", body: body}
+	}
+	h.run(t, "validations/legacy", []step{
+		{"discount_on_items", v("GNcuPKGe", `{"customer":{"source_id":"alice"},"order":{"items":[{"product_id":"{watchflix}","quantity":1},{"product_id":"{roses}","quantity":1}]}}`), 200},
+		{"gift_credits", v("M3X8IwW8", `{"customer":{"source_id":"alice"},"gift":{"credits":2},"order":{"amount":1000}}`), 200},
+		{"loyalty_reward", v("AnsvocvP", `{"customer":{"source_id":"alice"},"reward":{"id":"{reward}","points":4},"order":{"amount":1000}}`), 200},
+		{"disabled_is_valid_false", v("OFF", `{"customer":{"source_id":"alice"},"order":{"amount":1000}}`), 200},
+		{"rules_violated_is_valid_false", v("BIGCART", `{"customer":{"source_id":"alice"},"order":{"amount":1000}}`), 200},
+		{"unknown_code", v("NOPE", `{"order":{"amount":1000}}`), 404},
+		{"missing_reward", v("AnsvocvP", `{"order":{"amount":1000}}`), 400},
+		{"missing_order_items_amount", v("ITEMSGIFT", `{"order":{"amount":1000}}`), 400},
+	})
 }

@@ -68,25 +68,9 @@ func (s *Service) Validate(ctx context.Context, projectID string, in ValidationP
 	if len(in.Redeemables) > rules.RedeemablesLimit {
 		return nil, promotype.InvalidPayload("Property .redeemables must NOT have more than %d items (redeemables_limit of the stacking rules)", rules.RedeemablesLimit)
 	}
-	req, sourceID, err := s.request(ctx, projectID, in)
+	r, out, tracking, err := s.evaluate(ctx, projectID, in, rules)
 	if err != nil {
 		return nil, err
-	}
-	snap, err := s.snapshots(ctx, projectID)
-	if err != nil {
-		return nil, err
-	}
-	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
-		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}}
-	for _, p := range in.Redeemables {
-		if err := r.add(ctx, p); err != nil {
-			return nil, err
-		}
-	}
-	out := Evaluate(rules, r.cands, req)
-	tracking := promotion.TrackingID(projectID, sourceID)
-	if in.TrackingID != nil && *in.TrackingID != "" && sourceID == "" {
-		tracking = *in.TrackingID
 	}
 	v := &Validation{ID: s.env.IDs.NewID(PrefixValidation), Valid: out.Valid, Redeemables: []*RedeemableResult{},
 		TrackingID: tracking, StackingRules: rules.Effective()}
@@ -106,6 +90,32 @@ func (s *Service) Validate(ctx context.Context, projectID string, in ValidationP
 		}
 	}
 	return v, nil
+}
+
+// evaluate resolves the request's order, customer and redeemables and
+// evaluates them under rules; it returns the resolver (what the answer
+// shows of each redeemable), the outcome and the tracking id.
+func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationParams, rules *StackingRules) (*resolver, *Outcome, string, error) {
+	req, sourceID, err := s.request(ctx, projectID, in)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	snap, err := s.snapshots(ctx, projectID)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
+		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}}
+	for _, p := range in.Redeemables {
+		if err := r.add(ctx, p); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	tracking := promotion.TrackingID(projectID, sourceID)
+	if in.TrackingID != nil && *in.TrackingID != "" && sourceID == "" {
+		tracking = *in.TrackingID
+	}
+	return r, Evaluate(rules, r.cands, req), tracking, nil
 }
 
 // checkRedeemables makes the whole-request checks (reference §1.2 step 1).
@@ -200,6 +210,7 @@ type show struct {
 	discount       *discount.Discount
 	metadata       promotype.Metadata
 	categoryID     string
+	voucher        *voucher.Voucher // a voucher's stored state
 	campaignID     string
 	campaignName   string
 	name           string
@@ -358,7 +369,7 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	if err := r.setCategory(ctx, &c, &sh, catID); err != nil {
 		return err
 	}
-	sh.metadata, sh.discount = v.Metadata, v.Discount
+	sh.metadata, sh.discount, sh.voucher = v.Metadata, v.Discount, v
 	if camp != nil {
 		sh.campaignID, sh.campaignName = camp.ID, camp.Name
 	}
