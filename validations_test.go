@@ -39,7 +39,7 @@ type stackFixture struct {
 	ids     map[string]string
 }
 
-func newStackFixture(t *testing.T, st storage.Store) *stackFixture {
+func newStackFixture(t testing.TB, st storage.Store) *stackFixture {
 	t.Helper()
 	eng := must[*promo.Engine](t)(promo.New(st, promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(&promotype.SequentialIDs{})))
 	p := must[*project.Project](t)(eng.CreateProject(ctx, project.Params{Name: "Shop"})).ID
