@@ -146,6 +146,32 @@ func TestStackableValidation(t *testing.T) {
 				{name: "missing_amount", body: `{"redeemables":[{"object":"voucher","id":"M3X8IwW8"}],"order":{"amount":0}}`,
 					status: []string{"INAPPLICABLE:missing_amount"}, total: 0},
 			}
+			t.Run("another project sees none of these", func(t *testing.T) {
+				b := must[*project.Project](t)(f.eng.CreateProject(ctx, project.Params{Name: "Other"})).ID
+				stored := must[*redemption.StackingRules](t)(f.eng.StackingRules().Create(ctx, f.project,
+					redemption.StackingRulesParams{RedeemablesLimit: promotype.Ptr(3), ApplicableRedeemablesLimit: promotype.Ptr(3)}))
+				defer func() {
+					if err := f.eng.StackingRules().Delete(ctx, f.project, stored.ID); err != nil {
+						t.Fatal(err)
+					}
+				}()
+				var keys []string
+				var got *redemption.Validation
+				for _, body := range []string{`{"redeemables":[{"object":"voucher","id":"a2pl4qJw"},{"object":"promotion_tier","id":"` + id("tier30") + `"}]}`,
+					`{"redeemables":[{"object":"promotion_stack","id":"stack_x"}]}`} {
+					got = must[*redemption.Validation](t)(f.eng.Validations().Validate(ctx, b, js[redemption.ValidationParams](t, body)))
+					for _, r := range got.Redeemables {
+						keys = append(keys, r.Result.Error.Key)
+					}
+				}
+				diff(t, "errors in project b", []string{"not_found", "not_found", "not_found"}, keys)
+				if got.StackingRules.RedeemablesLimit != 30 {
+					t.Errorf("project b's rules: redeemables_limit %d, want the default 30", got.StackingRules.RedeemablesLimit)
+				}
+				_, err := f.eng.StackingRules().Get(ctx, b, stored.ID)
+				wantErr(t, err, 404, "not_found")
+				wantErr(t, f.eng.StackingRules().Delete(ctx, b, stored.ID), 404, "not_found")
+			})
 			for _, tc := range tests {
 				t.Run(tc.name, func(t *testing.T) {
 					sr := f.eng.StackingRules()
