@@ -110,6 +110,11 @@ func TestValidationsRefusals(t *testing.T) {
 		{"project_limit", req{method: http.MethodPost, target: "/management/v1/projects/" + h.project.ID + "/stacking-rules",
 			body: `{"redeemables_limit":2,"applicable_redeemables_limit":2,"applicable_redeemables_per_category_limit":1}`}, 200},
 		{"above_project_limit", validation(`{"redeemables":[{"object":"voucher","id":"a"},{"object":"voucher","id":"b"},{"object":"voucher","id":"c"}]}`, ids), 400},
+		{"redemption_schema", req{method: http.MethodPost, target: "/management/v1/projects/" + h.project.ID + "/metadata-schemas",
+			body: `{"related_object":"redemption","properties":{"channel":{"type":"string","optional":true,"array":false}}}`}, 200},
+		{"metadata_validation_failed", validation(`{"redeemables":[{"object":"voucher","id":"OFF"}],"metadata":{"channel":42}}`, ids), 400},
+		{"metadata_validation_failed_legacy", req{method: http.MethodPost, target: "/v1/vouchers/OFF/validate", body: `{"metadata":{"channel":42}}`}, 400},
+		{"metadata_valid", validation(`{"redeemables":[{"object":"voucher","id":"a2pl4qJw"}],"metadata":{"channel":"web"},"order":{"amount":100}}`, ids), 200},
 	})
 }
 

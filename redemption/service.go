@@ -96,6 +96,11 @@ func (s *Service) Validate(ctx context.Context, projectID string, in ValidationP
 // evaluates them under rules; it returns the resolver (what the answer
 // shows of each redeemable), the outcome and the tracking id.
 func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationParams, rules *StackingRules) (*resolver, *Outcome, string, error) {
+	if in.Metadata != nil { // the redemption metadata schema, when the project has one
+		if err := s.env.CheckMeta(ctx, projectID, "redemption", in.Metadata); err != nil {
+			return nil, nil, "", err
+		}
+	}
 	req, sourceID, err := s.request(ctx, projectID, in)
 	if err != nil {
 		return nil, nil, "", err
