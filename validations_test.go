@@ -146,6 +146,17 @@ func TestStackableValidation(t *testing.T) {
 				{name: "missing_amount", body: `{"redeemables":[{"object":"voucher","id":"M3X8IwW8"}],"order":{"amount":0}}`,
 					status: []string{"INAPPLICABLE:missing_amount"}, total: 0},
 			}
+			t.Run("an answer is the caller's own", func(t *testing.T) {
+				body := `{"redeemables":[{"object":"promotion_tier","id":"` + id("tier30") + `"}],"order":{"amount":1000}}`
+				first := must[*redemption.Validation](t)(f.eng.Validations().Validate(ctx, f.project, js[redemption.ValidationParams](t, body)))
+				r := first.Redeemables[0]
+				r.Result.Discount.AmountOff = promotype.Ptr(promotype.NewDecimal("999"))
+				r.Metadata["x"] = "y"
+				again := must[*redemption.Validation](t)(f.eng.Validations().Validate(ctx, f.project, js[redemption.ValidationParams](t, body)))
+				if got := again.Redeemables[0]; got.Result.Discount.AmountOff.String() != "30" || len(got.Metadata) != 0 || again.Order.TotalAmount != 970 {
+					t.Errorf("after mutating an answer: amount_off %s, metadata %v, total %d", got.Result.Discount.AmountOff, got.Metadata, again.Order.TotalAmount)
+				}
+			})
 			t.Run("another project sees none of these", func(t *testing.T) {
 				b := must[*project.Project](t)(f.eng.CreateProject(ctx, project.Params{Name: "Other"})).ID
 				stored := must[*redemption.StackingRules](t)(f.eng.StackingRules().Create(ctx, f.project,

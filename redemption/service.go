@@ -530,17 +530,19 @@ func (r *resolver) present(st *Step) *RedeemableResult {
 	if r.expand["order"] {
 		out.Order = st.Order
 	}
-	out.ApplicableTo = promotype.NewList(sh.applicableTo, len(sh.applicableTo), promotype.Query{})
-	out.InapplicableTo = promotype.NewList(sh.inapplicableTo, len(sh.inapplicableTo), promotype.Query{})
+	// A tier's discount, metadata and targets belong to the cached
+	// snapshot: the answer gets copies.
+	out.ApplicableTo = promotype.NewList(slices.Clone(sh.applicableTo), len(sh.applicableTo), promotype.Query{})
+	out.InapplicableTo = promotype.NewList(slices.Clone(sh.inapplicableTo), len(sh.inapplicableTo), promotype.Query{})
 	switch {
 	case c.Gift != nil:
 		out.Result.Gift = &GiftResult{Credits: st.Credits}
 	case c.Loyalty != nil:
 		out.Result.LoyaltyCard = &LoyaltyResult{Points: st.Points}
 	default:
-		out.Result.Discount = sh.discount
+		out.Result.Discount = sh.discount.Clone()
 	}
-	out.Metadata = sh.metadata
+	out.Metadata = sh.metadata.Clone()
 	if out.Metadata == nil {
 		out.Metadata = promotype.Metadata{}
 	}
