@@ -13,6 +13,7 @@ import (
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
@@ -58,6 +59,13 @@ func (e *Engine) PromotionStacks() *campaign.StackService { return e.stacks }
 // Promotions is promotion validation (POST /v1/promotions/validation) and
 // stack evaluation.
 func (e *Engine) Promotions() *promotion.Service { return e.promotions }
+
+// Validations is stackable validation (POST /v1/validations) and the
+// legacy voucher validation.
+func (e *Engine) Validations() *redemption.Service { return e.validations }
+
+// StackingRules is the stacking rules API of the management API.
+func (e *Engine) StackingRules() *redemption.StackingRulesService { return e.stackingRules }
 
 // Vouchers is the vouchers API, with the requests that start voucher jobs
 // (GenerateInCampaign, ImportToCampaign).

@@ -16,6 +16,7 @@ import (
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/storage"
@@ -54,6 +55,9 @@ type Engine struct {
 	rewards    *reward.Service
 	actions    *async.Service
 	promotions *promotion.Service
+
+	validations   *redemption.Service
+	stackingRules *redemption.StackingRulesService
 }
 
 // New returns an engine over store.
@@ -110,6 +114,9 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.vouchers.EnableJobs(jobs, e.actions, storage.TxFor(store, jobStore), storage.BulkTxFor(store, jobStore))
 	e.campaign = campaign.NewAPI(store, storage.TxFor(store, func(s storage.Tx) campaign.APIStore { return s }), e.env,
 		e.campaigns, e.tiers, e.stacks, e.actions, voucher.CheckCodeSpace)
+
+	e.stackingRules = redemption.NewStackingRulesService(store, storage.TxFor(store, func(s storage.Tx) redemption.Store { return s }), e.env)
+	e.validations = redemption.NewService(store, e.env, e.promotions.Snapshot)
 	return e, nil
 }
 

@@ -71,7 +71,7 @@ func TestManagement(t *testing.T) {
 		{"create_project_invalid_json", req{method: http.MethodPost, target: "/management/v1/projects", body: `{name:"x"}`}, 400},
 		{"method_not_allowed", req{method: http.MethodDelete, target: "/management/v1/projects/" + h.project.ID}, 405},
 		{"method_not_allowed_collection", req{method: http.MethodGet, target: "/management/v1/projects"}, 405},
-		{"unknown_path", req{method: http.MethodGet, target: "/management/v1/projects/" + h.project.ID + "/stacking-rules"}, 404},
+		{"unknown_path", req{method: http.MethodGet, target: "/management/v1/projects/" + h.project.ID + "/templates"}, 404},
 	})
 }
 

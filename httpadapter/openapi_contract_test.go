@@ -107,6 +107,7 @@ var notInOpenAPI = map[string]string{
 	"POST /v1/locations":                "extension (DECISIONS.md): the hosted service creates locations only in its dashboard",
 	"DELETE /v1/locations/{locationId}": "extension (DECISIONS.md): the hosted service deletes locations only in its dashboard",
 	"GET /management/v1/projects/{projectId}/webhooks/{webhookId}/sendouts": "extension: the delivery log of a webhook, for operators of the standalone server",
+	"POST /v1/vouchers/{code}/validate":                                     "legacy single-voucher validation the SDKs still call (reference redemption.md §3); the current OpenAPI dropped it, the reference's shapes apply",
 }
 
 // tolerance is a known error of the official OpenAPI: a schema error at a

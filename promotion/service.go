@@ -151,31 +151,12 @@ func (s *Service) request(ctx context.Context, projectID string, in *ValidationP
 	if err != nil {
 		return Request{}, "", err
 	}
-	c := &in.Customer
-	req := Request{Order: o, Redemption: in.Metadata, Now: s.env.Clock.Now().Time, AudienceOnly: q.AudienceRulesOnly, Customer: c.Metadata}
-	sourceID := ""
-	if c.SourceID != nil {
-		sourceID = *c.SourceID
+	req := Request{Order: o, Redemption: in.Metadata, Now: s.env.Clock.Now().Time, AudienceOnly: q.AudienceRulesOnly}
+	meta, sourceID, err := ResolveCustomer(ctx, s.store, projectID, &in.Customer)
+	if err != nil {
+		return Request{}, "", err
 	}
-	ref := ""
-	switch {
-	case c.ID != nil:
-		ref = *c.ID
-	case c.SourceID != nil && c.Metadata == nil:
-		ref = *c.SourceID
-	}
-	if ref != "" {
-		stored, err := customer.Resolve(ctx, s.store, projectID, ref)
-		switch {
-		case err == nil:
-			req.Customer = stored.Metadata
-			if stored.SourceID != nil {
-				sourceID = *stored.SourceID
-			}
-		case c.ID != nil || !errors.Is(err, promotype.ErrNotFound):
-			return Request{}, "", err
-		}
-	}
+	req.Customer = meta
 	return req, sourceID, nil
 }
 

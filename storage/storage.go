@@ -29,6 +29,7 @@ import (
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
@@ -47,6 +48,7 @@ type Tx interface {
 	rule.Store
 	campaign.TierStore
 	campaign.StackStore
+	redemption.Store
 	customer.Store
 	order.Store
 	voucher.Store

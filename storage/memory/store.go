@@ -11,6 +11,7 @@ import (
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/storage"
 )
@@ -37,6 +38,8 @@ type data struct {
 	rules           ruleData                       // validation rules and assignments (rule.go)
 	tiers           table[campaign.PromotionTier]  // promotion tiers (campaign.go)
 	stacks          table[campaign.PromotionStack] // promotion stacks (campaign.go)
+
+	stackingRules table[redemption.StackingRules] // one row per project (redemption.go)
 
 	settings settingsData // webhooks, metadata and event schemas, branding, events (project.go, webhook.go)
 	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
@@ -72,6 +75,7 @@ func New() *Store {
 		rules:           newRuleData(),
 		tiers:           newTable[campaign.PromotionTier](),
 		stacks:          newTable[campaign.PromotionStack](),
+		stackingRules:   newTable[redemption.StackingRules](),
 		settings:        newSettingsData(),
 	}}
 }

@@ -43,6 +43,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Assignments", testAssignments},
 		{"PromotionTiers", testPromotionTiers},
 		{"Stacks", testStacks},
+		{"StackingRules", testStackingRules},
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},

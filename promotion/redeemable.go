@@ -1,0 +1,74 @@
+package promotion
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/discount"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
+)
+
+// What stackable validation (package redemption) reads of a snapshot: it
+// walks vouchers and tiers with one running order, so it builds the rule
+// input of each step itself and prices tiers with the snapshot's catalog.
+
+// RuleInput builds what rules read of order o with the customer's and the
+// request's metadata. Give it back with ReleaseInput when nothing reads it.
+func RuleInput(o *order.Order, customer, redemption promotype.Metadata) *rule.Input {
+	return ruleInput(o, customer, redemption)
+}
+
+// ReleaseInput recycles an input RuleInput returned; it must not be used again.
+func ReleaseInput(in *rule.Input) { releaseInput(in) }
+
+// Catalog resolves the products the snapshot's unit discounts give.
+func (s *Snapshot) Catalog() discount.Catalog { return s.catalog }
+
+// Location is the project's time zone the snapshot evaluates windows in.
+func (s *Snapshot) Location() *time.Location { return s.loc }
+
+// Snapshot returns the project's compiled tiers from the per-project cache
+// (stackable validation resolves the tiers a request names in it).
+func (s *Service) Snapshot(ctx context.Context, projectID string) (*Snapshot, error) {
+	return s.cache.Snapshot(ctx, projectID)
+}
+
+// TrackingID is "track_" and a keyed hash of the customer's source id,
+// stable per project; random without one.
+func TrackingID(projectID, sourceID string) string { return trackingID(projectID, sourceID) }
+
+// ResolveCustomer returns the metadata rules read of a request's customer
+// and its source id ("" without one): a customer named by id must exist;
+// one named by source id alone is looked up and, when unknown, taken as
+// sent.
+func ResolveCustomer(ctx context.Context, st customer.Reader, projectID string, c *customer.Params) (promotype.Metadata, string, error) {
+	meta, sourceID := c.Metadata, ""
+	if c.SourceID != nil {
+		sourceID = *c.SourceID
+	}
+	ref := ""
+	switch {
+	case c.ID != nil:
+		ref = *c.ID
+	case c.SourceID != nil && c.Metadata == nil:
+		ref = *c.SourceID
+	}
+	if ref == "" {
+		return meta, sourceID, nil
+	}
+	stored, err := customer.Resolve(ctx, st, projectID, ref)
+	switch {
+	case err == nil:
+		meta = stored.Metadata
+		if stored.SourceID != nil {
+			sourceID = *stored.SourceID
+		}
+	case c.ID != nil || !errors.Is(err, promotype.ErrNotFound):
+		return nil, "", err
+	}
+	return meta, sourceID, nil
+}

@@ -1,0 +1,569 @@
+package redemption
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/discount"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotion"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/reward"
+	"github.com/promoengine/promo/rule"
+	"github.com/promoengine/promo/voucher"
+)
+
+// ServiceStore is what stackable validation reads: the stacking rules, the
+// vouchers, tiers, stacks, campaigns and categories a request names, the
+// rules assigned to them, the rewards loyalty cards pay for, and the order
+// and customer of the request.
+type ServiceStore interface {
+	Store
+	voucher.Store
+	campaign.CampaignStore
+	campaign.TierStore
+	campaign.StackStore
+	rule.Store
+	reward.Store
+	order.Reader
+	customer.Store
+}
+
+// Snapshots returns a project's compiled promotion tiers (the promotion
+// validation cache).
+type Snapshots func(ctx context.Context, projectID string) (*promotion.Snapshot, error)
+
+// Service validates redeemables together (POST /v1/validations). Nothing
+// it does is stored.
+type Service struct {
+	store     ServiceStore
+	env       promotype.Env
+	snapshots Snapshots
+}
+
+// NewService returns the validation service over store.
+func NewService(store ServiceStore, env promotype.Env, snapshots Snapshots) *Service {
+	return &Service{store: store, env: env, snapshots: snapshots}
+}
+
+// Validate checks the request's redeemables together against its order
+// and customer under the project's stacking rules (reference §1.2) and
+// answers which apply, with the running totals. A malformed request is a
+// 400 (invalid_payload, duplicated_redeemables, invalid_redeemables); a
+// redeemable that cannot be used is reported in the answer, not as an
+// error. Nothing is stored.
+func (s *Service) Validate(ctx context.Context, projectID string, in ValidationParams) (*Validation, error) {
+	if err := checkRedeemables(in.Redeemables); err != nil {
+		return nil, err
+	}
+	rules, err := effective(ctx, s.store, projectID)
+	if err != nil {
+		return nil, err
+	}
+	if len(in.Redeemables) > rules.RedeemablesLimit {
+		return nil, promotype.InvalidPayload("Property .redeemables must NOT have more than %d items (redeemables_limit of the stacking rules)", rules.RedeemablesLimit)
+	}
+	r, out, tracking, err := s.evaluate(ctx, projectID, in, rules)
+	if err != nil {
+		return nil, err
+	}
+	v := &Validation{ID: s.env.IDs.NewID(PrefixValidation), Valid: out.Valid, Redeemables: []*RedeemableResult{},
+		TrackingID: tracking, StackingRules: rules.Effective()}
+	if in.Order != nil {
+		v.Order = out.Order
+	}
+	for i := range out.Steps {
+		res := r.present(&out.Steps[i])
+		switch out.Steps[i].Status {
+		case Inapplicable:
+			v.InapplicableRedeemables = append(v.InapplicableRedeemables, res)
+		case Skipped:
+			v.SkippedRedeemables = append(v.SkippedRedeemables, res)
+		}
+		if !out.Valid || res.Status == Applicable {
+			v.Redeemables = append(v.Redeemables, res)
+		}
+	}
+	return v, nil
+}
+
+// evaluate resolves the request's order, customer and redeemables and
+// evaluates them under rules; it returns the resolver (what the answer
+// shows of each redeemable), the outcome and the tracking id.
+func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationParams, rules *StackingRules) (*resolver, *Outcome, string, error) {
+	if in.Metadata != nil { // the redemption metadata schema, when the project has one
+		if err := s.env.CheckMeta(ctx, projectID, "redemption", in.Metadata); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	req, sourceID, err := s.request(ctx, projectID, in)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	snap, err := s.snapshots(ctx, projectID)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
+		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}}
+	for _, p := range in.Redeemables {
+		if err := r.add(ctx, p); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	tracking := promotion.TrackingID(projectID, sourceID)
+	if in.TrackingID != nil && *in.TrackingID != "" && sourceID == "" {
+		tracking = *in.TrackingID
+	}
+	return r, Evaluate(rules, r.cands, req), tracking, nil
+}
+
+// checkRedeemables makes the whole-request checks (reference §1.2 step 1).
+func checkRedeemables(rs []RedeemableParams) error {
+	switch {
+	case len(rs) == 0:
+		return promotype.InvalidPayload("Property .redeemables must NOT have fewer than 1 items")
+	case len(rs) > MaxRedeemables:
+		return promotype.InvalidPayload("Property .redeemables must NOT have more than %d items", MaxRedeemables)
+	}
+	seen := map[[2]string]bool{}
+	for i, r := range rs {
+		switch {
+		case r.Object == "":
+			return promotype.InvalidPayload("Property .redeemables[%d] should have required property 'object'", i)
+		case r.ID == "":
+			return promotype.InvalidPayload("Property .redeemables[%d] should have required property 'id'", i)
+		case r.Object != ObjectVoucher && r.Object != ObjectPromotionTier && r.Object != ObjectPromotionStack:
+			return promotype.InvalidPayload("Property .redeemables[%d].object must be equal to one of the allowed values: voucher, promotion_tier, promotion_stack", i)
+		case r.Gift != nil && r.Gift.Credits != nil && *r.Gift.Credits < 0:
+			return promotype.InvalidPayload("Property .redeemables[%d].gift.credits must be >= 0", i)
+		case r.Reward != nil && r.Reward.Points != nil && *r.Reward.Points < 0:
+			return promotype.InvalidPayload("Property .redeemables[%d].reward.points must be >= 0", i)
+		}
+		k := [2]string{r.Object, r.ID}
+		if seen[k] {
+			return promotype.BadRequest("duplicated_redeemables", "Duplicated redeemables detected", "Duplicated redeemables detected in one redemption")
+		}
+		seen[k] = true
+		if r.Object == ObjectPromotionStack && len(rs) > 1 {
+			return promotype.BadRequest("invalid_redeemables", "Invalid redeemables", "Promotion Stack cannot be use with other redeemables")
+		}
+	}
+	return nil
+}
+
+// request resolves the request's order and customer (neither is stored).
+// It returns the customer's source id ("" without one) for the tracking id.
+func (s *Service) request(ctx context.Context, projectID string, in ValidationParams) (Request, string, error) {
+	var op order.Params
+	if in.Order != nil {
+		op = *in.Order
+	}
+	o, _, err := order.Resolve(ctx, s.store, projectID, &op)
+	if err != nil {
+		return Request{}, "", err
+	}
+	req := Request{Order: o, Redemption: in.Metadata}
+	if in.Customer == nil {
+		return req, "", nil
+	}
+	meta, sourceID, err := promotion.ResolveCustomer(ctx, s.store, projectID, in.Customer)
+	if err != nil {
+		return Request{}, "", err
+	}
+	req.Customer = meta
+	return req, sourceID, nil
+}
+
+func expandOf(o *ValidationOptions) map[string]bool {
+	m := map[string]bool{}
+	if o == nil || len(o.Expand) == 0 {
+		m["order"] = true
+		return m
+	}
+	for _, e := range o.Expand {
+		m[e] = true
+	}
+	return m
+}
+
+// resolver turns the request's redeemables into candidates, keeping what
+// their answers show.
+type resolver struct {
+	s         *Service
+	projectID string
+	snap      *promotion.Snapshot
+	now       time.Time
+	rules     *StackingRules
+	expand    map[string]bool
+	cats      map[string]*campaign.Category
+
+	cands []Candidate
+	shows []show
+}
+
+// show is what an applicable redeemable's answer shows besides its order.
+type show struct {
+	object         string
+	applicableTo   []discount.Target
+	inapplicableTo []discount.Target
+	discount       *discount.Discount
+	metadata       promotype.Metadata
+	categoryID     string
+	voucher        *voucher.Voucher // a voucher's stored state
+	campaignID     string
+	campaignName   string
+	name           string
+}
+
+// add resolves one redeemable of the request (a stack becomes its tiers,
+// reference §8 #4); only a store failure is an error.
+func (r *resolver) add(ctx context.Context, p RedeemableParams) error {
+	switch p.Object {
+	case ObjectPromotionStack:
+		ps, err := r.s.store.GetPromotionStack(ctx, r.projectID, p.ID)
+		if errors.Is(err, promotype.ErrNotFound) {
+			r.push(Candidate{Object: p.Object, ID: p.ID, Err: promotype.NotFound("promotion_stack", p.ID)}, show{object: p.Object})
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, id := range ps.Tiers.IDs {
+			if err := r.tier(ctx, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	case ObjectPromotionTier:
+		return r.tier(ctx, p.ID)
+	}
+	return r.voucher(ctx, p)
+}
+
+func (r *resolver) push(c Candidate, sh show) {
+	r.cands = append(r.cands, c)
+	r.shows = append(r.shows, sh)
+}
+
+// category returns the category with id (cached), nil when it is gone.
+func (r *resolver) category(ctx context.Context, id string) (*campaign.Category, error) {
+	if id == "" {
+		return nil, nil
+	}
+	if c, ok := r.cats[id]; ok {
+		return c, nil
+	}
+	c, err := r.s.store.GetCategory(ctx, r.projectID, id)
+	if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+		return nil, err
+	}
+	if c != nil {
+		c.Object = "category"
+	}
+	r.cats[id] = c
+	return c, nil
+}
+
+// setCategory records the category of c (its hierarchy orders it under
+// CATEGORY_HIERARCHY).
+func (r *resolver) setCategory(ctx context.Context, c *Candidate, sh *show, id *string) error {
+	if id == nil || *id == "" {
+		return nil
+	}
+	cat, err := r.category(ctx, *id)
+	if err != nil {
+		return err
+	}
+	c.CategoryID, sh.categoryID = *id, *id
+	if cat != nil {
+		c.Hierarchy = cat.Hierarchy
+	}
+	return nil
+}
+
+// tier resolves a promotion tier: from the snapshot (active tiers of
+// active campaigns); one missing from it is looked up to tell a disabled
+// tier (promotion_inactive) from an unknown one (not_found).
+func (r *resolver) tier(ctx context.Context, id string) error {
+	c := Candidate{Object: ObjectPromotionTier, ID: id}
+	sh := show{object: ObjectPromotionTier}
+	t := r.snap.Tier(id)
+	if t == nil {
+		stored, err := r.s.store.GetPromotionTier(ctx, r.projectID, id)
+		switch {
+		case errors.Is(err, promotype.ErrNotFound):
+			c.Err = promotype.NotFound("promotion_tier", id)
+		case err != nil:
+			return err
+		default:
+			// Not in the snapshot although stored: disabled (itself or its
+			// campaign) or without a discount to price.
+			c.Err = promotype.BadRequest("promotion_inactive", "Inactive Promotion", "Promotion Tier with id: %s is disabled.", id)
+			if err := r.setCategory(ctx, &c, &sh, stored.CategoryID); err != nil {
+				return err
+			}
+		}
+		r.push(c, sh)
+		return nil
+	}
+	if err := r.setCategory(ctx, &c, &sh, t.CategoryID); err != nil {
+		return err
+	}
+	loc := r.snap.Location()
+	if !t.Campaign.Validity.OpenAt(r.now, loc) || (!t.Validity.IsZero() && !t.Validity.OpenAt(r.now, loc)) {
+		c.Err = promotype.BadRequest("promotion_not_active_now", "Promotion not active now", "Promotion Tier with id: %s is not active now.", id)
+	}
+	c.Programs, c.Discount, c.Applicability, c.Catalog = t.Programs, t.Discount, t.Applicability, r.snap.Catalog()
+	sh.discount, sh.metadata, sh.name, sh.campaignID = t.Discount, t.Metadata, t.Name, t.Campaign.ID
+	sh.applicableTo, sh.inapplicableTo = targets(t.Applicability)
+	if r.expand["redeemable"] {
+		camp, err := r.s.store.GetCampaign(ctx, r.projectID, t.Campaign.ID)
+		if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+			return err
+		}
+		if camp != nil {
+			sh.campaignName = camp.Name
+		}
+	}
+	r.push(c, sh)
+	return nil
+}
+
+func targets(a *discount.Applicability) (inc, exc []discount.Target) {
+	if a == nil {
+		return nil, nil
+	}
+	return a.Included, a.Excluded
+}
+
+// voucher resolves a voucher by code (or by id, v_…) and checks, in the
+// order of reference §8 #2, what does not depend on the order: disabled,
+// before its start, expired, outside its windows, quantity used up, and
+// the reward a loyalty card needs. Its rules run against the running order.
+func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
+	c := Candidate{Object: ObjectVoucher, ID: p.ID}
+	sh := show{object: ObjectVoucher}
+	v, err := r.s.store.FindVoucherByCode(ctx, r.projectID, p.ID)
+	if errors.Is(err, promotype.ErrNotFound) && strings.HasPrefix(p.ID, promotype.PrefixVoucher) {
+		v, err = r.s.store.GetVoucher(ctx, r.projectID, p.ID)
+	}
+	if errors.Is(err, promotype.ErrNotFound) {
+		c.Err = promotype.NotFound("voucher", p.ID)
+		r.push(c, sh)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var camp *campaign.Campaign
+	if v.CampaignID != nil {
+		if camp, err = r.s.store.GetCampaign(ctx, r.projectID, *v.CampaignID); err != nil && !errors.Is(err, promotype.ErrNotFound) {
+			return err
+		}
+	}
+	catID := v.CategoryID
+	if catID == nil && camp != nil {
+		catID = camp.CategoryID
+	}
+	if err := r.setCategory(ctx, &c, &sh, catID); err != nil {
+		return err
+	}
+	sh.metadata, sh.discount, sh.voucher = v.Metadata, v.Discount, v
+	if camp != nil {
+		sh.campaignID, sh.campaignName = camp.ID, camp.Name
+	}
+	c.Err = r.voucherState(v, camp)
+	if c.Err == nil {
+		c.Err, err = r.effect(ctx, &c, v, p)
+		if err != nil {
+			return err
+		}
+	}
+	if c.Err == nil {
+		var rs []*rule.ValidationRule
+		if c.Programs, rs, err = r.programs(ctx, v, camp); err != nil {
+			return err
+		}
+		c.Applicability = promotion.MergeApplicability(rs...)
+		sh.applicableTo, sh.inapplicableTo = targets(c.Applicability)
+	}
+	r.push(c, sh)
+	return nil
+}
+
+// voucherState is the first reason v cannot be used now, or nil.
+func (r *resolver) voucherState(v *voucher.Voucher, camp *campaign.Campaign) *promotype.Error {
+	loc := r.snap.Location()
+	validities := []campaign.Validity{v.Validity}
+	if camp != nil {
+		validities = append(validities, camp.Validity)
+	}
+	switch {
+	case !v.Active || (camp != nil && !camp.Active):
+		return promotype.BadRequest("voucher_disabled", "voucher is disabled", "%s", v.Code)
+	}
+	for _, val := range validities {
+		switch {
+		case val.StartDate != nil && r.now.Before(val.StartDate.Time):
+			return promotype.BadRequest("voucher_not_active", "voucher not active", "%s", v.Code)
+		case val.ExpirationDate != nil && r.now.After(val.ExpirationDate.Time):
+			return promotype.BadRequest("voucher_expired", "voucher expired", "%s", v.Code)
+		case !val.OpenAt(r.now, loc):
+			return promotype.BadRequest("voucher_not_active_now", "voucher not active now", "%s", v.Code)
+		}
+	}
+	if v.RedemptionQuantity != nil && v.RedeemedQuantity >= *v.RedemptionQuantity {
+		return promotype.BadRequest("quantity_exceeded", "quantity exceeded", "%s", v.Code)
+	}
+	return nil
+}
+
+// effect sets what v does: its discount, its gift credits or the points
+// its loyalty card pays for a reward (missing_reward without one).
+func (r *resolver) effect(ctx context.Context, c *Candidate, v *voucher.Voucher, p RedeemableParams) (*promotype.Error, error) {
+	switch v.Type {
+	case campaign.GiftVoucher:
+		g := &GiftCard{Effect: discount.ApplyToOrder}
+		if v.Gift != nil {
+			g.Balance = v.Gift.Balance
+			if v.Gift.Effect != nil {
+				g.Effect = *v.Gift.Effect
+			}
+		}
+		if p.Gift != nil {
+			g.Credits = p.Gift.Credits
+		}
+		c.Gift = g
+	case campaign.LoyaltyCard:
+		if p.Reward == nil || p.Reward.ID == "" {
+			return promotype.BadRequest("missing_reward", "Missing reward", "A reward is required when redeeming a LOYALTY_CARD"), nil
+		}
+		rw, err := r.s.store.GetReward(ctx, r.projectID, p.Reward.ID)
+		if errors.Is(err, promotype.ErrNotFound) {
+			return promotype.NotFound("reward", p.Reward.ID), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		l := &LoyaltyCard{Coin: rw.Parameters.Coin}
+		if v.LoyaltyCard != nil {
+			l.Balance = v.LoyaltyCard.Balance
+		}
+		if p.Reward.Points != nil {
+			l.Points = *p.Reward.Points
+		}
+		c.Loyalty = l
+	default:
+		c.Discount = v.Discount
+		if v.Discount != nil && v.Discount.Type == discount.Unit {
+			c.Catalog = r.unitCatalog(ctx)
+		}
+	}
+	return nil, nil
+}
+
+// unitCatalog resolves the product or SKU a voucher's unit discount gives,
+// as an order line with its catalog data.
+func (r *resolver) unitCatalog(ctx context.Context) discount.Catalog {
+	return func(unitType string) (order.Item, bool) {
+		ip := order.ItemParams{ProductID: &unitType}
+		if strings.HasPrefix(unitType, promotype.PrefixSKU) {
+			ip = order.ItemParams{SKUID: &unitType}
+		}
+		o, _, err := order.Resolve(ctx, r.s.store, r.projectID, &order.Params{Items: []order.ItemParams{ip}})
+		if err != nil || len(o.Items) != 1 {
+			return order.Item{}, false
+		}
+		return o.Items[0], true
+	}
+}
+
+// programs compiles the rules assigned to v and to its campaign.
+func (r *resolver) programs(ctx context.Context, v *voucher.Voucher, camp *campaign.Campaign) ([]*rule.Program, []*rule.ValidationRule, error) {
+	var as []*rule.Assignment
+	objects := [][2]string{{rule.RelatedVoucher, v.ID}}
+	if camp != nil {
+		objects = append(objects, [2]string{rule.RelatedCampaign, camp.ID})
+	}
+	for _, obj := range objects {
+		by, err := rule.AssignmentsByObject(ctx, r.s.store, r.projectID, obj[0], []string{obj[1]})
+		if err != nil {
+			return nil, nil, err
+		}
+		as = append(as, by[obj[1]]...)
+	}
+	var progs []*rule.Program
+	var rs []*rule.ValidationRule
+	for _, a := range as {
+		vr, err := r.s.store.GetValidationRule(ctx, r.projectID, a.RuleID)
+		if err != nil {
+			return nil, nil, err
+		}
+		prog, err := vr.Program()
+		if err != nil {
+			return nil, nil, err
+		}
+		progs, rs = append(progs, prog), append(rs, vr)
+	}
+	return progs, rs, nil
+}
+
+// present is the answer entry of one step.
+func (r *resolver) present(st *Step) *RedeemableResult {
+	sh := &r.shows[st.Index]
+	c := st.Candidate
+	out := &RedeemableResult{Status: st.Status, ID: c.ID, Object: sh.object}
+	switch st.Status {
+	case Inapplicable:
+		out.Result = Result{Error: st.Error, Details: st.Details}
+		return out
+	case Skipped:
+		out.Result = Result{Details: st.Details}
+		return out
+	}
+	if r.expand["order"] {
+		out.Order = st.Order
+	}
+	// A tier's discount, metadata and targets belong to the cached
+	// snapshot: the answer gets copies.
+	out.ApplicableTo = promotype.NewList(slices.Clone(sh.applicableTo), len(sh.applicableTo), promotype.Query{})
+	out.InapplicableTo = promotype.NewList(slices.Clone(sh.inapplicableTo), len(sh.inapplicableTo), promotype.Query{})
+	switch {
+	case c.Gift != nil:
+		out.Result.Gift = &GiftResult{Credits: st.Credits}
+	case c.Loyalty != nil:
+		out.Result.LoyaltyCard = &LoyaltyResult{Points: st.Points}
+	default:
+		out.Result.Discount = sh.discount.Clone()
+	}
+	out.Metadata = sh.metadata.Clone()
+	if out.Metadata == nil {
+		out.Metadata = promotype.Metadata{}
+	}
+	out.Categories = []*Category{}
+	if cat := r.cats[sh.categoryID]; cat != nil && r.expand["category"] {
+		kind := ""
+		switch {
+		case slices.Contains(r.rules.ExclusiveCategories, cat.ID):
+			kind = "EXCLUSIVE"
+		case slices.Contains(r.rules.JointCategories, cat.ID):
+			kind = "JOINT"
+		}
+		out.Categories = append(out.Categories, &Category{Category: cat, StackingRulesType: kind})
+	}
+	if r.expand["redeemable"] {
+		if sh.campaignID != "" {
+			out.CampaignID, out.CampaignName = &sh.campaignID, &sh.campaignName
+		}
+		if sh.name != "" {
+			out.Name = &sh.name
+		}
+	}
+	return out
+}
