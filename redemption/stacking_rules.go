@@ -119,6 +119,7 @@ func (r *StackingRules) Effective() *StackingRules {
 // InsertStackingRules returns duplicate_found when it has one already.
 // Returned values are the caller's own.
 type Store interface {
+	LedgerStore
 	InsertStackingRules(ctx context.Context, r *StackingRules) error
 	UpdateStackingRules(ctx context.Context, r *StackingRules) error
 	GetStackingRules(ctx context.Context, projectID string) (*StackingRules, error)

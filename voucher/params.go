@@ -201,8 +201,9 @@ func typed(v *Voucher, discount *campaign.Discount, gift *GiftParams, loyalty *L
 			if *gift.Amount <= 0 {
 				return promotype.InvalidPayload("Property .gift.amount must be > 0")
 			}
+			spent := g.Amount - g.SubtractedAmount - g.Balance // what redemptions took stays taken
 			g.Amount = *gift.Amount
-			g.Balance = g.Amount - g.SubtractedAmount
+			g.Balance = g.Amount - g.SubtractedAmount - spent
 		}
 		if gift.Effect != nil {
 			if *gift.Effect != campaign.EffectApplyToOrder && *gift.Effect != campaign.EffectApplyToItems {

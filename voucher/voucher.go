@@ -168,8 +168,14 @@ func (v *Voucher) normalize() *Voucher {
 	switch v.Type {
 	case campaign.GiftVoucher:
 		v.Redemption.RedeemedAmount = promotype.Ptr[int64](0)
+		if g := v.Gift; g != nil { // balance = amount − subtracted − redeemed (reference §4)
+			*v.Redemption.RedeemedAmount = g.Amount - g.SubtractedAmount - g.Balance
+		}
 	case campaign.LoyaltyCard:
 		v.Redemption.RedeemedPoints = promotype.Ptr[int64](0)
+		if l := v.LoyaltyCard; l != nil {
+			*v.Redemption.RedeemedPoints = l.Points - l.Balance
+		}
 	}
 	if v.ValidationRulesAssignments == nil {
 		v.ValidationRulesAssignments = campaign.EmptyAssignments()
@@ -309,8 +315,9 @@ func (f CampaignFields) Apply(v *Voucher) {
 		}
 	case campaign.GiftVoucher:
 		if f.GiftAmount != nil && v.Gift != nil {
+			spent := v.Gift.Amount - v.Gift.SubtractedAmount - v.Gift.Balance
 			v.Gift.Amount = *f.GiftAmount
-			v.Gift.Balance = *f.GiftAmount - v.Gift.SubtractedAmount
+			v.Gift.Balance = *f.GiftAmount - v.Gift.SubtractedAmount - spent
 			v.Gift.Effect = promotype.ClonePtr(f.GiftEffect)
 		}
 	}

@@ -2,6 +2,12 @@ package bunstore
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/uptrace/bun"
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
@@ -50,4 +56,284 @@ func (s *Store) DeleteStackingRules(ctx context.Context, projectID string) error
 		return err
 	}
 	return stackingRules.delete(ctx, s.db, projectID, r.ID)
+}
+
+// redemptionRow is a row of the ledger (migration 0012).
+type redemptionRow struct {
+	bun.BaseModel `bun:"table:promo_redemptions,alias:r"`
+
+	ProjectID         string          `bun:"project_id,pk"`
+	ID                string          `bun:"id,pk"`
+	Object            string          `bun:"object"`
+	ParentID          *string         `bun:"parent_id"`
+	VoucherID         *string         `bun:"voucher_id"`
+	VoucherCode       *string         `bun:"voucher_code"`
+	CampaignID        *string         `bun:"campaign_id"`
+	RelatedObjectType string          `bun:"related_object_type"`
+	RelatedObjectID   string          `bun:"related_object_id"`
+	CustomerID        *string         `bun:"customer_id"`
+	OrderID           *string         `bun:"order_id"`
+	TrackingID        *string         `bun:"tracking_id"`
+	Result            string          `bun:"result"`
+	Status            string          `bun:"status"`
+	FailureCode       *string         `bun:"failure_code"`
+	IdempotencyKey    *string         `bun:"idempotency_key"`
+	CreatedAt         time.Time       `bun:"created_at"`
+	Doc               json.RawMessage `bun:"doc,type:jsonb"`
+	Ledger            json.RawMessage `bun:"ledger,type:jsonb"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *redemptionRow) listTotal() int { return r.Total }
+
+var redemptionColumns = columns{
+	"id":                       {"id", promotype.FieldString},
+	"object":                   {"object", promotype.FieldString},
+	"result":                   {"result", promotype.FieldString},
+	"status":                   {"status", promotype.FieldString},
+	"voucher_code":             {"voucher_code", promotype.FieldString},
+	"voucher_id":               {"voucher_id", promotype.FieldString},
+	"related_object_id":        {"related_object_id", promotype.FieldString},
+	"related_object_type":      {"related_object_type", promotype.FieldString},
+	"related_object_parent_id": {"campaign_id", promotype.FieldString},
+	"parent_redemption_id":     {"parent_id", promotype.FieldString},
+	"failure_code":             {"failure_code", promotype.FieldString},
+	"customer_id":              {"customer_id", promotype.FieldString},
+	"order_id":                 {"order_id", promotype.FieldString},
+	"tracking_id":              {"tracking_id", promotype.FieldString},
+	"created_at":               {"created_at", promotype.FieldTime},
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func newRedemptionRow(r *redemption.Redemption) (*redemptionRow, error) {
+	l := &r.Ledger
+	if err := checkText("redemption", str("id", r.ID), str("project_id", l.ProjectID), str("idempotency_key", l.IdempotencyKey)); err != nil {
+		return nil, err
+	}
+	doc, err := encodeJSON(r)
+	if err != nil {
+		return nil, err
+	}
+	ledger, err := encodeJSON(l)
+	if err != nil {
+		return nil, err
+	}
+	return &redemptionRow{
+		ProjectID: l.ProjectID, ID: r.ID, Object: r.Object, ParentID: optional(l.ParentID),
+		VoucherID: optional(l.VoucherID), VoucherCode: optional(l.VoucherCode), CampaignID: optional(l.CampaignID),
+		RelatedObjectType: r.RelatedObjectType, RelatedObjectID: r.RelatedObjectID,
+		CustomerID: r.CustomerID, OrderID: optional(l.OrderID), TrackingID: r.TrackingID,
+		Result: r.Result, Status: r.Status, FailureCode: r.FailureCode, IdempotencyKey: optional(l.IdempotencyKey),
+		CreatedAt: sqlTime(r.Date), Doc: doc, Ledger: ledger,
+	}, nil
+}
+
+func (row *redemptionRow) decode() (*redemption.Redemption, error) {
+	r := new(redemption.Redemption)
+	if err := decodeJSON(row.Doc, r); err != nil {
+		return nil, err
+	}
+	if err := decodeJSON(row.Ledger, &r.Ledger); err != nil {
+		return nil, err
+	}
+	r.Status = row.Status // the column is what MarkRolledBack changes
+	return r, nil
+}
+
+// InsertRedemptions implements redemption.Store.
+func (s *Store) InsertRedemptions(ctx context.Context, rs ...*redemption.Redemption) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	rows := make([]*redemptionRow, len(rs))
+	for i, r := range rs {
+		var err error
+		if rows[i], err = newRedemptionRow(r); err != nil {
+			return err
+		}
+	}
+	dup := func() error { return promotype.Duplicate("redemption", "Duplicated redemption exists") }
+	var ids []string
+	err := s.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id").Scan(ctx, &ids)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fail("insert redemptions", err, dup)
+	}
+	if len(ids) != len(rows) {
+		return dup()
+	}
+	return nil
+}
+
+func (s *Store) getRedemption(ctx context.Context, projectID, where, arg string) (*redemption.Redemption, error) {
+	notFound := func() error { return promotype.NotFound("redemption", arg) }
+	if !storableKeys(projectID, arg) {
+		return nil, notFound()
+	}
+	var row redemptionRow
+	if err := s.db.NewSelect().Model(&row).Where("r.project_id = ? AND r."+where+" = ?", projectID, arg).Scan(ctx); err != nil {
+		return nil, getErr("get redemption", err, notFound)
+	}
+	return row.decode()
+}
+
+// GetRedemption implements redemption.Store.
+func (s *Store) GetRedemption(ctx context.Context, projectID, id string) (*redemption.Redemption, error) {
+	return s.getRedemption(ctx, projectID, "id", id)
+}
+
+// FindRedemptionByIdempotencyKey implements redemption.Store.
+func (s *Store) FindRedemptionByIdempotencyKey(ctx context.Context, projectID, key string) (*redemption.Redemption, error) {
+	return s.getRedemption(ctx, projectID, "idempotency_key", key)
+}
+
+// ListRedemptions implements redemption.Store.
+func (s *Store) ListRedemptions(ctx context.Context, projectID string, q promotype.Query) ([]*redemption.Redemption, int, error) {
+	if !storable(projectID) {
+		return []*redemption.Redemption{}, 0, nil
+	}
+	rows, total, err := list[redemptionRow](ctx, s.db, redemptionColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.Where("r.project_id = ?", projectID)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*redemption.Redemption, len(rows))
+	for i := range rows {
+		if out[i], err = rows[i].decode(); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// MarkRolledBack implements redemption.Store: one conditional update, so
+// of two concurrent rollbacks exactly one finds the redemption SUCCEEDED.
+func (s *Store) MarkRolledBack(ctx context.Context, projectID, id, rollbackID string, at promotype.Time) (bool, error) {
+	if !storableKeys(projectID, id) {
+		return false, promotype.NotFound("redemption", id)
+	}
+	res, err := s.db.NewUpdate().Model((*redemptionRow)(nil)).
+		Set("status = ?", redemption.StatusRolledBack).
+		Set("ledger = r.ledger || jsonb_build_object('rolled_back_by', ?::text, 'rolled_back_at', ?::timestamptz)", rollbackID, sqlTime(at)).
+		Where("r.project_id = ? AND r.id = ? AND r.status = ?", projectID, id, redemption.StatusSucceeded).Exec(ctx)
+	if err != nil {
+		return false, fail("mark redemption rolled back", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return true, nil
+	}
+	_, err = s.GetRedemption(ctx, projectID, id)
+	return false, err
+}
+
+// SpendVoucher implements redemption.Store: one UPDATE whose WHERE holds
+// every limit, so PostgreSQL's row lock decides between concurrent spends
+// (a waiting one re-checks the limits against the committed row).
+func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redemption.Spend) error {
+	if !storableKeys(projectID, id) {
+		return promotype.NotFound("voucher", id)
+	}
+	res, err := s.db.NewUpdate().Model((*voucherRow)(nil)).
+		Set("redeemed_quantity = v.redeemed_quantity + ?", sp.Quantity).
+		Set(`data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.data ELSE
+			jsonb_set(jsonb_set(v.data,
+				'{gift,balance}', to_jsonb(COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint), false),
+				'{loyalty_card,balance}', to_jsonb(COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint), false) END`,
+			sp.Credits, sp.Points, sp.Credits, sp.Points).
+		Where("v.project_id = ? AND v.id = ? AND v.binned_at IS NULL", projectID, id).
+		Where("(?::bigint <= 0 OR v.redemption_quantity IS NULL OR v.redeemed_quantity + ?::bigint <= v.redemption_quantity)", sp.Quantity, sp.Quantity).
+		Where("(?::bigint <= 0 OR COALESCE((v.data->'gift'->>'balance')::bigint, 0) >= ?::bigint)", sp.Credits, sp.Credits).
+		Where("(?::bigint <= 0 OR COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) >= ?::bigint)", sp.Points, sp.Points).
+		Exec(ctx)
+	if err != nil {
+		return fail("spend voucher", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		return nil
+	}
+	v, err := s.GetVoucher(ctx, projectID, id) // why it was refused (the row is not changed)
+	switch {
+	case err != nil:
+		return err
+	case sp.Quantity > 0 && v.RedemptionQuantity != nil && v.RedeemedQuantity+sp.Quantity > *v.RedemptionQuantity:
+		return &redemption.LimitError{Limit: redemption.LimitQuantity, Key: id}
+	case sp.Credits > 0:
+		return &redemption.LimitError{Limit: redemption.LimitGift, Key: id}
+	}
+	return &redemption.LimitError{Limit: redemption.LimitPoints, Key: id}
+}
+
+// AddCounters implements redemption.Store: each delta is one upsert whose
+// conflict branch checks the limit against the locked row.
+func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redemption.CounterDelta) error {
+	for _, d := range ds {
+		if err := checkText("counter", str("key", d.Key), str("project_id", projectID)); err != nil {
+			return err
+		}
+		if d.Max != nil && d.Delta > *d.Max {
+			return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+		}
+		var max *int64
+		if d.Delta > 0 {
+			max = d.Max
+		}
+		var n []int64
+		err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value) VALUES (?, ?, ?)
+			ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
+			WHERE ?::bigint IS NULL OR c.value + EXCLUDED.value <= ?::bigint
+			RETURNING value`, projectID, d.Key, d.Delta, max, max).Scan(ctx, &n)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fail("add counter", err, nil)
+		}
+		if len(n) == 0 {
+			return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+		}
+	}
+	return nil
+}
+
+// Counters implements redemption.Store.
+func (s *Store) Counters(ctx context.Context, projectID string, keys ...string) (map[string]int64, error) {
+	out := make(map[string]int64, len(keys))
+	for _, k := range keys {
+		out[k] = 0
+	}
+	if len(keys) == 0 || !storableKeys(append([]string{projectID}, keys...)...) {
+		return out, nil
+	}
+	var rows []struct {
+		Key   string `bun:"key"`
+		Value int64  `bun:"value"`
+	}
+	err := s.db.NewRaw("SELECT key, value FROM promo_redemption_counters WHERE project_id = ? AND key IN (?)", projectID, bun.In(keys)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fail("read counters", err, nil)
+	}
+	for _, r := range rows {
+		out[r.Key] = r.Value
+	}
+	return out, nil
+}
+
+// LockOrder implements redemption.Store: a row lock held until the
+// transaction ends.
+func (s *Store) LockOrder(ctx context.Context, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return promotype.NotFound("order", id)
+	}
+	var ids []string
+	if err := s.db.NewRaw("SELECT id FROM promo_orders WHERE project_id = ? AND id = ? FOR UPDATE", projectID, id).Scan(ctx, &ids); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fail("lock order", err, nil)
+	}
+	if len(ids) == 0 {
+		return promotype.NotFound("order", id)
+	}
+	return nil
 }

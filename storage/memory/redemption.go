@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 
+	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
 )
 
@@ -36,4 +37,140 @@ func (s *Store) DeleteStackingRules(ctx context.Context, projectID string) error
 	return s.write(ctx, func(d *data, u *undo) error {
 		return remove(&d.stackingRules, u, projectID, stackingRulesKey, "stacking_rules")
 	})
+}
+
+// InsertRedemptions implements redemption.Store.
+func (s *Store) InsertRedemptions(ctx context.Context, rs ...*redemption.Redemption) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		for _, r := range rs {
+			if err := insertNew(&d.redemptions, u, r.Ledger.ProjectID, r.ID, "redemption", r.Clone()); err != nil {
+				return err
+			}
+			if k := r.Ledger.IdempotencyKey; k != "" {
+				d.redemptionKeys.set(u, r.Ledger.ProjectID, k, r.ID)
+			}
+		}
+		return nil
+	})
+}
+
+// GetRedemption implements redemption.Store.
+func (s *Store) GetRedemption(ctx context.Context, projectID, id string) (out *redemption.Redemption, err error) {
+	s.read(ctx, func(d *data) {
+		out, err = getClone(&d.redemptions, projectID, id, "redemption", (*redemption.Redemption).Clone)
+	})
+	return out, err
+}
+
+// FindRedemptionByIdempotencyKey implements redemption.Store.
+func (s *Store) FindRedemptionByIdempotencyKey(ctx context.Context, projectID, key string) (out *redemption.Redemption, err error) {
+	s.read(ctx, func(d *data) {
+		id, ok := d.redemptionKeys[[2]string{projectID, key}]
+		if !ok {
+			err = promotype.NotFound("redemption", key)
+			return
+		}
+		out, err = getClone(&d.redemptions, projectID, id, "redemption", (*redemption.Redemption).Clone)
+	})
+	return out, err
+}
+
+// ListRedemptions implements redemption.Store.
+func (s *Store) ListRedemptions(ctx context.Context, projectID string, q promotype.Query) (out []*redemption.Redemption, total int, err error) {
+	s.read(ctx, func(d *data) {
+		out, total = list(d.redemptions.rows[projectID], q, (*redemption.Redemption).Field,
+			func(r *redemption.Redemption) string { return r.ID }, nil, (*redemption.Redemption).Clone)
+	})
+	return out, total, nil
+}
+
+// MarkRolledBack implements redemption.Store.
+func (s *Store) MarkRolledBack(ctx context.Context, projectID, id, rollbackID string, at promotype.Time) (ok bool, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
+		r, found := d.redemptions.get(projectID, id)
+		if !found {
+			return promotype.NotFound("redemption", id)
+		}
+		if r.Status != redemption.StatusSucceeded {
+			return nil
+		}
+		c := r.Clone()
+		c.Status, c.Ledger.RolledBackBy, c.Ledger.RolledBackAt = redemption.StatusRolledBack, rollbackID, &at
+		d.redemptions.put(u, projectID, id, c)
+		ok = true
+		return nil
+	})
+	return ok, err
+}
+
+// SpendVoucher implements redemption.Store: the store's lock makes the
+// check and the change one step.
+func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redemption.Spend) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		p := d.voucherProject(projectID)
+		old, r, ok := p.live(id)
+		if !ok {
+			return promotype.NotFound("voucher", id)
+		}
+		if old == nil {
+			old = p.move(u, r)
+		}
+		v := old.Clone()
+		switch {
+		case sp.Quantity > 0 && v.RedemptionQuantity != nil && v.RedeemedQuantity+sp.Quantity > *v.RedemptionQuantity:
+			return &redemption.LimitError{Limit: redemption.LimitQuantity, Key: id}
+		case sp.Credits > 0 && (v.Gift == nil || v.Gift.Balance < sp.Credits):
+			return &redemption.LimitError{Limit: redemption.LimitGift, Key: id}
+		case sp.Points > 0 && (v.LoyaltyCard == nil || v.LoyaltyCard.Balance < sp.Points):
+			return &redemption.LimitError{Limit: redemption.LimitPoints, Key: id}
+		}
+		v.RedeemedQuantity += sp.Quantity
+		if sp.Credits != 0 && v.Gift != nil {
+			v.Gift.Balance -= sp.Credits
+		}
+		if sp.Points != 0 && v.LoyaltyCard != nil {
+			v.LoyaltyCard.Balance -= sp.Points
+		}
+		p.putRow(u, v)
+		return nil
+	})
+}
+
+func counterKey(projectID, key string) string { return projectID + "\x00" + key }
+
+// AddCounters implements redemption.Store.
+func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redemption.CounterDelta) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		for _, c := range ds {
+			k := counterKey(projectID, c.Key)
+			n := d.counters[k] + c.Delta
+			if c.Max != nil && c.Delta > 0 && n > *c.Max {
+				return &redemption.LimitError{Limit: redemption.LimitCounter, Key: c.Key}
+			}
+			setKey(u, d.counters, k, n)
+		}
+		return nil
+	})
+}
+
+// Counters implements redemption.Store.
+func (s *Store) Counters(ctx context.Context, projectID string, keys ...string) (map[string]int64, error) {
+	out := make(map[string]int64, len(keys))
+	s.read(ctx, func(d *data) {
+		for _, k := range keys {
+			out[k] = d.counters[counterKey(projectID, k)]
+		}
+	})
+	return out, nil
+}
+
+// LockOrder implements redemption.Store: transactions of this store are
+// serialized already, so it only checks that the order exists.
+func (s *Store) LockOrder(ctx context.Context, projectID, id string) (err error) {
+	s.read(ctx, func(d *data) {
+		if _, ok := d.orders.get(projectID, id); !ok {
+			err = promotype.NotFound("order", id)
+		}
+	})
+	return err
 }

@@ -39,7 +39,10 @@ type data struct {
 	tiers           table[campaign.PromotionTier]  // promotion tiers (campaign.go)
 	stacks          table[campaign.PromotionStack] // promotion stacks (campaign.go)
 
-	stackingRules table[redemption.StackingRules] // one row per project (redemption.go)
+	stackingRules  table[redemption.StackingRules] // one row per project (redemption.go)
+	redemptions    table[redemption.Redemption]    // the ledger (redemption.go)
+	redemptionKeys index                           // idempotency key → parent or single redemption
+	counters       map[string]int64                // project + "\x00" + key → value
 
 	settings settingsData // webhooks, metadata and event schemas, branding, events (project.go, webhook.go)
 	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
@@ -76,6 +79,9 @@ func New() *Store {
 		tiers:           newTable[campaign.PromotionTier](),
 		stacks:          newTable[campaign.PromotionStack](),
 		stackingRules:   newTable[redemption.StackingRules](),
+		redemptions:     newTable[redemption.Redemption](),
+		redemptionKeys:  index{},
+		counters:        map[string]int64{},
 		settings:        newSettingsData(),
 	}}
 }

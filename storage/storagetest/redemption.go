@@ -1,8 +1,16 @@
 package storagetest
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/storage"
+	"github.com/promoengine/promo/voucher"
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
@@ -58,4 +66,368 @@ func testStackingRules(t *testing.T, newStore Factory) {
 	if _, err := s.GetStackingRules(ctx, b); err != nil {
 		t.Fatalf("project b's rules after a's delete: %v", err)
 	}
+}
+
+// ledgerRow is a redemption row of voucher v (id r_<n>), parent parent.
+func ledgerRow(projectID string, n int, v *voucher.Voucher, parent string, sp redemption.Spend) *redemption.Redemption {
+	r := &redemption.Redemption{
+		ID: fmt.Sprintf("r_%03d", n), Object: redemption.ObjectRedemption, Date: at(n),
+		CustomerID: ptr("cust_1"), TrackingID: ptr("track_1"), Metadata: promotype.Metadata{"n": float64(n)},
+		Amount: sp.Credits + sp.Points, Result: redemption.ResultSuccess, Status: redemption.StatusSucceeded,
+		Channel:           redemption.Channel{ChannelID: "app_1", ChannelType: "API"},
+		RelatedObjectType: redemption.RelatedVoucher, RelatedObjectID: v.ID,
+		Ledger: redemption.Ledger{ProjectID: projectID, VoucherID: v.ID, VoucherCode: v.Code, Spend: sp},
+	}
+	if parent != "" {
+		r.Redemption, r.Ledger.ParentID = ptr(parent), parent
+	}
+	return r
+}
+
+// redeem writes a redemption of v as a service does: the spend and the
+// row in one transaction.
+func redeem(s storage.Store, r *redemption.Redemption) error {
+	return s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		if err := tx.SpendVoucher(ctx, r.Ledger.ProjectID, r.Ledger.VoucherID, r.Ledger.Spend); err != nil {
+			return err
+		}
+		return tx.InsertRedemptions(ctx, r)
+	})
+}
+
+// rollback undoes redemption id as a service does: the conditional mark,
+// the spend given back and the rollback row in one transaction. It
+// reports false when the redemption was not SUCCEEDED any more.
+func rollback(s storage.Store, projectID, id, rollbackID string) (done bool, err error) {
+	err = s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		r, err := tx.GetRedemption(ctx, projectID, id)
+		if err != nil {
+			return err
+		}
+		if done, err = tx.MarkRolledBack(ctx, projectID, id, rollbackID, at(500)); err != nil || !done {
+			return err
+		}
+		if err := tx.SpendVoucher(ctx, projectID, r.Ledger.VoucherID, r.Ledger.Spend.Neg()); err != nil {
+			return err
+		}
+		rr := &redemption.Redemption{ID: rollbackID, Object: redemption.ObjectRollback, Date: at(500), Redemption: &id,
+			Result: redemption.ResultSuccess, Status: redemption.StatusSucceeded, RelatedObjectType: redemption.RelatedVoucher,
+			RelatedObjectID: r.Ledger.VoucherID, Amount: -r.Amount,
+			Ledger: redemption.Ledger{ProjectID: projectID, VoucherID: r.Ledger.VoucherID, VoucherCode: r.Ledger.VoucherCode, Spend: r.Ledger.Spend.Neg()}}
+		return tx.InsertRedemptions(ctx, rr)
+	})
+	return done, err
+}
+
+func wantLimit(t testing.TB, what string, err error, limit string) {
+	t.Helper()
+	var le *redemption.LimitError
+	if !errors.As(err, &le) || le.Limit != limit {
+		t.Fatalf("%s: got %v, want a %s LimitError", what, err, limit)
+	}
+}
+
+// testRedemptionLedger: rows are stored whole, found by id, idempotency
+// key and the list fields, isolated by project, the caller's own; a
+// redemption is marked rolled back once.
+func testRedemptionLedger(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	a, b := newProject(t, s, "proj_a"), newProject(t, s, "proj_b")
+	v := discountVoucher(a, "camp_1", 1)
+	must(t, s.InsertVoucher(ctx, v))
+	parent := ledgerRow(a, 1, v, "", redemption.Spend{})
+	parent.RelatedObjectType, parent.RelatedObjectID, parent.Ledger.VoucherID, parent.Ledger.VoucherCode = redemption.RelatedRedemption, "r_001", "", ""
+	parent.Ledger.Children, parent.Ledger.IdempotencyKey = []string{"r_002"}, "key-1"
+	child := ledgerRow(a, 2, v, "r_001", redemption.Spend{Quantity: 1})
+	child.Ledger.CampaignID = "camp_1"
+	failed := ledgerRow(a, 3, v, "", redemption.Spend{})
+	failed.ID, failed.Result, failed.Status, failed.FailureCode = "rf_003", redemption.ResultFailure, redemption.StatusFailed, ptr("quantity_exceeded")
+	must(t, s.InsertRedemptions(ctx, parent, child, failed))
+	wantErr(t, "second insert", s.InsertRedemptions(ctx, ledgerRow(a, 2, v, "", redemption.Spend{})), promotype.ErrDuplicateFound)
+
+	got, err := s.GetRedemption(ctx, a, "r_002")
+	must(t, err)
+	diff(t, "child", child, got)
+	got.Metadata["n"], got.Ledger.Children = "changed", []string{"x"}
+	again, err := s.GetRedemption(ctx, a, "r_002")
+	must(t, err)
+	diff(t, "after mutating a returned value", child, again)
+	byKey, err := s.FindRedemptionByIdempotencyKey(ctx, a, "key-1")
+	must(t, err)
+	diff(t, "by idempotency key", parent, byKey)
+	_, err = s.FindRedemptionByIdempotencyKey(ctx, b, "key-1")
+	wantErr(t, "key of another project", err, promotype.ErrNotFound)
+	_, err = s.GetRedemption(ctx, b, "r_002")
+	wantErr(t, "other project", err, promotype.ErrNotFound)
+
+	ids := func(q promotype.Query) []string {
+		t.Helper()
+		rs, total, err := s.ListRedemptions(ctx, a, q)
+		must(t, err)
+		out := []string{}
+		for _, r := range rs {
+			out = append(out, r.ID)
+		}
+		if total < len(out) {
+			t.Errorf("total %d < page %d", total, len(out))
+		}
+		return out
+	}
+	all := promotype.Query{Limit: 10, OrderBy: "created_at", Desc: true}
+	diff(t, "newest first", []string{"rf_003", "r_002", "r_001"}, ids(all))
+	for _, tc := range []struct {
+		field, value string
+		want         []string
+	}{
+		{"result", redemption.ResultFailure, []string{"rf_003"}},
+		{"parent_redemption_id", "r_001", []string{"r_002"}},
+		{"voucher_code", v.Code, []string{"rf_003", "r_002"}},
+		{"failure_code", "quantity_exceeded", []string{"rf_003"}},
+		{"related_object_parent_id", "camp_1", []string{"r_002"}},
+		{"related_object_type", redemption.RelatedRedemption, []string{"r_001"}},
+	} {
+		q := all
+		q.Filter = promotype.Filter{Junction: promotype.JunctionAnd, Conditions: []promotype.Condition{cond(tc.field, promotype.OpIn, tc.value)}}
+		diff(t, "filter "+tc.field, tc.want, ids(q))
+	}
+	rs, total, err := s.ListRedemptions(ctx, b, all)
+	must(t, err)
+	if len(rs) != 0 || total != 0 {
+		t.Errorf("other project lists %d (total %d), want none", len(rs), total)
+	}
+
+	ok, err := s.MarkRolledBack(ctx, a, "r_002", "rr_1", at(9))
+	must(t, err)
+	if !ok {
+		t.Fatal("first MarkRolledBack = false, want true")
+	}
+	got, err = s.GetRedemption(ctx, a, "r_002")
+	must(t, err)
+	if got.Status != redemption.StatusRolledBack || got.Ledger.RolledBackBy != "rr_1" || got.Ledger.RolledBackAt == nil || !got.Ledger.RolledBackAt.Equal(at(9)) {
+		t.Errorf("after MarkRolledBack: status %s, by %q at %v", got.Status, got.Ledger.RolledBackBy, got.Ledger.RolledBackAt)
+	}
+	if ok, err = s.MarkRolledBack(ctx, a, "r_002", "rr_2", at(10)); err != nil || ok {
+		t.Errorf("second MarkRolledBack = %v, %v; want false, nil", ok, err)
+	}
+	if ok, err = s.MarkRolledBack(ctx, a, "rf_003", "rr_3", at(10)); err != nil || ok {
+		t.Errorf("MarkRolledBack of a failure = %v, %v; want false, nil", ok, err)
+	}
+	_, err = s.MarkRolledBack(ctx, b, "r_002", "rr_4", at(10))
+	wantErr(t, "MarkRolledBack in another project", err, promotype.ErrNotFound)
+}
+
+// testVoucherSpend: each limit refuses the whole spend; giving back always
+// applies; the voucher shows the counters.
+func testVoucherSpend(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	gift := fullVoucher(p, 1) // quantity 5, redeemed 2, balance 900
+	gift.HolderID, gift.ReferrerID = nil, nil
+	loyal := discountVoucher(p, "", 2)
+	loyal.Type, loyal.Discount, loyal.LoyaltyCard = campaign.LoyaltyCard, nil, &voucher.LoyaltyCard{Points: 100, Balance: 40}
+	plain := discountVoucher(p, "", 3) // unlimited
+	for _, v := range []*voucher.Voucher{gift, loyal, plain} {
+		must(t, s.InsertVoucher(ctx, v))
+	}
+	check := func(what, id string, redeemed, balance int64) {
+		t.Helper()
+		v, err := s.GetVoucher(ctx, p, id)
+		must(t, err)
+		got := [2]int64{v.RedeemedQuantity, -1}
+		switch {
+		case v.Gift != nil:
+			got[1] = v.Gift.Balance
+		case v.LoyaltyCard != nil:
+			got[1] = v.LoyaltyCard.Balance
+		}
+		diff(t, what, [2]int64{redeemed, balance}, got)
+	}
+	must(t, s.SpendVoucher(ctx, p, gift.ID, redemption.Spend{Quantity: 1, Credits: 850}))
+	check("gift after a spend", gift.ID, 3, 50)
+	wantLimit(t, "credits over the balance", s.SpendVoucher(ctx, p, gift.ID, redemption.Spend{Quantity: 1, Credits: 51}), redemption.LimitGift)
+	check("gift after a refused spend", gift.ID, 3, 50)
+	must(t, s.SpendVoucher(ctx, p, gift.ID, redemption.Spend{Quantity: 2}))
+	wantLimit(t, "quantity", s.SpendVoucher(ctx, p, gift.ID, redemption.Spend{Quantity: 1}), redemption.LimitQuantity)
+	must(t, s.SpendVoucher(ctx, p, gift.ID, redemption.Spend{Quantity: 1, Credits: 850}.Neg()))
+	check("gift given back", gift.ID, 4, 900)
+
+	wantLimit(t, "points", s.SpendVoucher(ctx, p, loyal.ID, redemption.Spend{Quantity: 1, Points: 41}), redemption.LimitPoints)
+	must(t, s.SpendVoucher(ctx, p, loyal.ID, redemption.Spend{Quantity: 1, Points: 40}))
+	check("loyalty", loyal.ID, 1, 0)
+	wantLimit(t, "credits of a card without gift", s.SpendVoucher(ctx, p, plain.ID, redemption.Spend{Credits: 1}), redemption.LimitGift)
+	for range 3 {
+		must(t, s.SpendVoucher(ctx, p, plain.ID, redemption.Spend{Quantity: 1}))
+	}
+	check("unlimited", plain.ID, 3, -1)
+	wantErr(t, "missing voucher", s.SpendVoucher(ctx, p, "v_none", redemption.Spend{Quantity: 1}), promotype.ErrNotFound)
+	wantErr(t, "other project", s.SpendVoucher(ctx, "proj_b", plain.ID, redemption.Spend{Quantity: 1}), promotype.ErrNotFound)
+	// A refused spend in a transaction leaves the transaction usable.
+	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		wantLimit(t, "in a transaction", tx.SpendVoucher(ctx, p, gift.ID, redemption.Spend{Credits: 10_000}), redemption.LimitGift)
+		return tx.SpendVoucher(ctx, p, gift.ID, redemption.Spend{Credits: 100})
+	})
+	must(t, err)
+	check("after a refusal and a spend in one transaction", gift.ID, 4, 800)
+}
+
+// testRedemptionCounters: counters add up, a limit refuses, absent keys
+// read 0.
+func testRedemptionCounters(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	k1, k2 := redemption.VoucherCustomerKey("v_1", "cust_1"), redemption.CampaignCustomerKey("camp_1", "cust_1")
+	must(t, s.AddCounters(ctx, p, redemption.CounterDelta{Key: k1, Delta: 1, Max: ptr(int64(2))}, redemption.CounterDelta{Key: k2, Delta: 5}))
+	must(t, s.AddCounters(ctx, p, redemption.CounterDelta{Key: k1, Delta: 1, Max: ptr(int64(2))}))
+	wantLimit(t, "over the max", s.AddCounters(ctx, p, redemption.CounterDelta{Key: k1, Delta: 1, Max: ptr(int64(2))}), redemption.LimitCounter)
+	wantLimit(t, "a first delta over the max", s.AddCounters(ctx, p, redemption.CounterDelta{Key: "fresh", Delta: 3, Max: ptr(int64(2))}), redemption.LimitCounter)
+	must(t, s.AddCounters(ctx, p, redemption.CounterDelta{Key: k1, Delta: -1, Max: ptr(int64(2))}))
+	got, err := s.Counters(ctx, p, k1, k2, "fresh")
+	must(t, err)
+	diff(t, "counters", map[string]int64{k1: 1, k2: 5, "fresh": 0}, got)
+	got, err = s.Counters(ctx, "proj_b", k1)
+	must(t, err)
+	diff(t, "other project", map[string]int64{k1: 0}, got)
+}
+
+// testRedemptionConcurrency: limits hold under concurrent redemptions and
+// rollbacks, and every counter equals its ledger afterwards.
+func testRedemptionConcurrency(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	const n = 40
+	run := func(what string, n int, f func(i int) error) (ok int, errs []error) {
+		t.Helper()
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		done := make(chan struct{})
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				err := f(i)
+				mu.Lock()
+				defer mu.Unlock()
+				if err == nil {
+					ok++
+				} else {
+					errs = append(errs, err)
+				}
+			}()
+		}
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(60 * time.Second):
+			t.Fatalf("%s: %d goroutines did not finish in 60s", what, n)
+		}
+		return ok, errs
+	}
+	ledgerSum := func(voucherID string) (spent redemption.Spend) {
+		t.Helper()
+		rs, _, err := s.ListRedemptions(ctx, p, promotype.Query{Limit: 10 * n, OrderBy: "created_at"})
+		must(t, err)
+		for _, r := range rs {
+			if r.Ledger.VoucherID == voucherID && r.Result == redemption.ResultSuccess {
+				spent.Quantity += r.Ledger.Spend.Quantity
+				spent.Credits += r.Ledger.Spend.Credits
+				spent.Points += r.Ledger.Spend.Points
+			}
+		}
+		return spent
+	}
+
+	t.Run("QuantityLimit", func(t *testing.T) {
+		const q = 5
+		v := discountVoucher(p, "", 10)
+		v.RedemptionQuantity = ptr(int64(q))
+		must(t, s.InsertVoucher(ctx, v))
+		ok, errs := run("redeem", n, func(i int) error {
+			return redeem(s, ledgerRow(p, 1000+i, v, "", redemption.Spend{Quantity: 1}))
+		})
+		for _, err := range errs {
+			wantLimit(t, "a refused redemption", err, redemption.LimitQuantity)
+		}
+		if ok != q || len(errs) != n-q {
+			t.Errorf("successes %d, refusals %d; want %d and %d", ok, len(errs), q, n-q)
+		}
+		got, err := s.GetVoucher(ctx, p, v.ID)
+		must(t, err)
+		if got.RedeemedQuantity != q || ledgerSum(v.ID).Quantity != q {
+			t.Errorf("redeemed_quantity %d, ledger %d; want %d", got.RedeemedQuantity, ledgerSum(v.ID).Quantity, q)
+		}
+	})
+
+	t.Run("GiftBalance", func(t *testing.T) {
+		const balance, x = 1000, 70
+		v := discountVoucher(p, "", 11)
+		v.Type, v.Discount, v.Gift = campaign.GiftVoucher, nil, &voucher.Gift{Amount: balance, Balance: balance}
+		must(t, s.InsertVoucher(ctx, v))
+		ok, errs := run("debit", n, func(i int) error {
+			return redeem(s, ledgerRow(p, 2000+i, v, "", redemption.Spend{Quantity: 1, Credits: x}))
+		})
+		for _, err := range errs {
+			wantLimit(t, "a refused debit", err, redemption.LimitGift)
+		}
+		got, err := s.GetVoucher(ctx, p, v.ID)
+		must(t, err)
+		if ok*x > balance || ok != balance/x || got.Gift.Balance != balance-int64(ok)*x || ledgerSum(v.ID).Credits != int64(ok)*x {
+			t.Errorf("successes %d × %d, balance %d, ledger %d; want %d successes, balance %d", ok, x, got.Gift.Balance, ledgerSum(v.ID).Credits, balance/x, balance-balance/x*x)
+		}
+	})
+
+	t.Run("RedemptionsAndRollbacks", func(t *testing.T) {
+		const q = 3
+		v := discountVoucher(p, "", 12)
+		v.RedemptionQuantity = ptr(int64(q))
+		v.Type, v.Discount, v.Gift = campaign.GiftVoucher, nil, &voucher.Gift{Amount: 500, Balance: 500}
+		must(t, s.InsertVoucher(ctx, v))
+		// Even goroutines redeem; odd ones roll back an earlier attempt
+		// (two of them the same one), whether or not it succeeded.
+		run("redeem and roll back", n, func(i int) error {
+			if i%2 == 0 {
+				return redeem(s, ledgerRow(p, 3000+i, v, "", redemption.Spend{Quantity: 1, Credits: 50}))
+			}
+			_, err := rollback(s, p, fmt.Sprintf("r_%03d", 3000+(i/4)*4), fmt.Sprintf("rr_%d", i))
+			if errors.Is(err, promotype.ErrNotFound) {
+				return nil // not redeemed (yet, or refused)
+			}
+			return err
+		})
+		got, err := s.GetVoucher(ctx, p, v.ID)
+		must(t, err)
+		sum := ledgerSum(v.ID)
+		if got.RedeemedQuantity != sum.Quantity || got.Gift.Balance != 500-sum.Credits || got.RedeemedQuantity > q {
+			t.Errorf("redeemed_quantity %d, balance %d; ledger says %d and %d (limit %d)", got.RedeemedQuantity, got.Gift.Balance, sum.Quantity, 500-sum.Credits, q)
+		}
+		rs, _, err := s.ListRedemptions(ctx, p, promotype.Query{Limit: 10 * n, OrderBy: "created_at"})
+		must(t, err)
+		undone := map[string]int{}
+		for _, r := range rs {
+			if r.Object == redemption.ObjectRollback && r.Ledger.VoucherID == v.ID {
+				undone[*r.Redemption]++
+			}
+		}
+		for id, k := range undone {
+			if k != 1 {
+				t.Errorf("%s rolled back %d times", id, k)
+			}
+		}
+	})
+
+	t.Run("PerCustomerLimit", func(t *testing.T) {
+		key := redemption.VoucherCustomerKey("v_x", "cust_1")
+		ok, errs := run("count", n, func(int) error {
+			return s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+				return tx.AddCounters(ctx, p, redemption.CounterDelta{Key: key, Delta: 1, Max: ptr(int64(2))})
+			})
+		})
+		for _, err := range errs {
+			wantLimit(t, "a refused count", err, redemption.LimitCounter)
+		}
+		got, err := s.Counters(ctx, p, key)
+		must(t, err)
+		if ok != 2 || got[key] != 2 {
+			t.Errorf("successes %d, counter %d; want 2 and 2", ok, got[key])
+		}
+	})
 }
