@@ -64,6 +64,10 @@ func (e *Engine) Promotions() *promotion.Service { return e.promotions }
 // legacy voucher validation.
 func (e *Engine) Validations() *redemption.Service { return e.validations }
 
+// Redemptions is redemptions (POST /v1/redemptions), rollbacks and the
+// redemption ledger.
+func (e *Engine) Redemptions() *redemption.RedemptionService { return e.redemptions }
+
 // StackingRules is the stacking rules API of the management API.
 func (e *Engine) StackingRules() *redemption.StackingRulesService { return e.stackingRules }
 

@@ -57,6 +57,7 @@ type Engine struct {
 	promotions *promotion.Service
 
 	validations   *redemption.Service
+	redemptions   *redemption.RedemptionService
 	stackingRules *redemption.StackingRulesService
 }
 
@@ -117,6 +118,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 
 	e.stackingRules = redemption.NewStackingRulesService(store, storage.TxFor(store, func(s storage.Tx) redemption.Store { return s }), e.env)
 	e.validations = redemption.NewService(store, e.env, e.promotions.Snapshot)
+	e.redemptions = redemption.NewRedemptionService(store, storage.TxFor(store, func(s storage.Tx) redemption.RedeemStore { return s }), e.env, e.validations, e.vouchers)
 	return e, nil
 }
 

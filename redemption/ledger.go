@@ -97,6 +97,11 @@ type Ledger struct {
 	RolledBackAt   *promotype.Time `json:"rolled_back_at,omitempty"`
 	RollbackMode   string          `json:"rollback_mode,omitempty"`
 	IdempotencyKey string          `json:"idempotency_key,omitempty"`
+	// Answer is the answer a parent or single redemption gave (replayed
+	// for a request with its idempotency key).
+	Answer json.RawMessage `json:"answer,omitempty"`
+	// FailureDetails are the details of a failure's error.
+	FailureDetails string `json:"failure_details,omitempty"`
 }
 
 // Related links a redemption to its rollbacks.
@@ -326,5 +331,6 @@ func (r *Redemption) Clone() *Redemption {
 		c.Ledger.Counters[i].Max = promotype.ClonePtr(r.Ledger.Counters[i].Max)
 	}
 	c.Ledger.RolledBackAt = promotype.ClonePtr(r.Ledger.RolledBackAt)
+	c.Ledger.Answer = slices.Clone(r.Ledger.Answer)
 	return &c
 }

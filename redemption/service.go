@@ -58,15 +58,9 @@ func NewService(store ServiceStore, env promotype.Env, snapshots Snapshots) *Ser
 // redeemable that cannot be used is reported in the answer, not as an
 // error. Nothing is stored.
 func (s *Service) Validate(ctx context.Context, projectID string, in ValidationParams) (*Validation, error) {
-	if err := checkRedeemables(in.Redeemables); err != nil {
-		return nil, err
-	}
-	rules, err := effective(ctx, s.store, projectID)
+	rules, err := s.prepare(ctx, projectID, in)
 	if err != nil {
 		return nil, err
-	}
-	if len(in.Redeemables) > rules.RedeemablesLimit {
-		return nil, promotype.InvalidPayload("Property .redeemables must NOT have more than %d items (redeemables_limit of the stacking rules)", rules.RedeemablesLimit)
 	}
 	r, out, tracking, err := s.evaluate(ctx, projectID, in, rules)
 	if err != nil {
@@ -90,6 +84,22 @@ func (s *Service) Validate(ctx context.Context, projectID string, in ValidationP
 		}
 	}
 	return v, nil
+}
+
+// prepare makes the whole-request checks of a validation or redemption
+// and returns the project's stacking rules.
+func (s *Service) prepare(ctx context.Context, projectID string, in ValidationParams) (*StackingRules, error) {
+	if err := checkRedeemables(in.Redeemables); err != nil {
+		return nil, err
+	}
+	rules, err := effective(ctx, s.store, projectID)
+	if err != nil {
+		return nil, err
+	}
+	if len(in.Redeemables) > rules.RedeemablesLimit {
+		return nil, promotype.InvalidPayload("Property .redeemables must NOT have more than %d items (redeemables_limit of the stacking rules)", rules.RedeemablesLimit)
+	}
+	return rules, nil
 }
 
 // evaluate resolves the request's order, customer and redeemables and
@@ -216,6 +226,7 @@ type show struct {
 	metadata       promotype.Metadata
 	categoryID     string
 	voucher        *voucher.Voucher // a voucher's stored state
+	rewardID       string           // the reward a loyalty card pays for
 	campaignID     string
 	campaignName   string
 	name           string
@@ -375,6 +386,9 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 		return err
 	}
 	sh.metadata, sh.discount, sh.voucher = v.Metadata, v.Discount, v
+	if p.Reward != nil {
+		sh.rewardID = p.Reward.ID
+	}
 	if camp != nil {
 		sh.campaignID, sh.campaignName = camp.ID, camp.Name
 	}

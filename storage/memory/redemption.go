@@ -43,6 +43,11 @@ func (s *Store) DeleteStackingRules(ctx context.Context, projectID string) error
 func (s *Store) InsertRedemptions(ctx context.Context, rs ...*redemption.Redemption) error {
 	return s.write(ctx, func(d *data, u *undo) error {
 		for _, r := range rs {
+			if k := r.Ledger.IdempotencyKey; k != "" {
+				if _, taken := d.redemptionKeys[[2]string{r.Ledger.ProjectID, k}]; taken {
+					return promotype.Duplicate("redemption", "A redemption holds the idempotency key %s", k)
+				}
+			}
 			if err := insertNew(&d.redemptions, u, r.Ledger.ProjectID, r.ID, "redemption", r.Clone()); err != nil {
 				return err
 			}

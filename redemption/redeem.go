@@ -1,0 +1,499 @@
+package redemption
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/voucher"
+)
+
+// The webhook events redemptions and rollbacks write to the outbox.
+const (
+	EventSucceeded         = "redemption.succeeded"
+	EventFailed            = "redemption.failed"
+	EventRollbackSucceeded = "redemption.rollback.succeeded"
+	EventRollbackFailed    = "redemption.rollback.failed"
+)
+
+// maxAttempts bounds how many times a redemption is evaluated again after
+// a limit or the order changed between its evaluation and its spend.
+const maxAttempts = 8
+
+// RedeemStore is what redemptions read and write: everything validation
+// reads, the ledger, orders, voucher presentation and the outbox.
+type RedeemStore interface {
+	ServiceStore
+	order.Store
+	voucher.ServiceStore
+	promotype.EventStore
+}
+
+// RedemptionService redeems (POST /v1/redemptions), rolls back and reads
+// the ledger.
+type RedemptionService struct {
+	store       RedeemStore
+	tx          promotype.TxFunc[RedeemStore]
+	env         promotype.Env
+	validations *Service
+	vouchers    *voucher.Service
+}
+
+// NewRedemptionService returns the redemption service: validations
+// evaluates requests, vouchers presents the voucher snapshots.
+func NewRedemptionService(store RedeemStore, tx promotype.TxFunc[RedeemStore], env promotype.Env, validations *Service, vouchers *voucher.Service) *RedemptionService {
+	return &RedemptionService{store: store, tx: tx, env: env, validations: validations, vouchers: vouchers}
+}
+
+// RedeemOptions are what a redemption request carries besides its body.
+type RedeemOptions struct {
+	// IdempotencyKey makes a retried request answer the first result
+	// (without spending again). Empty: none.
+	IdempotencyKey string
+	// ChannelID is the caller (an application key id); ChannelType
+	// defaults to API.
+	ChannelID, ChannelType string
+}
+
+// Redemptions is the answer of POST /v1/redemptions (reference §2.2).
+type Redemptions struct {
+	Redemptions             []*Redemption       `json:"redemptions"`
+	ParentRedemption        *Redemption         `json:"parent_redemption,omitempty"`
+	Order                   *order.Order        `json:"order,omitempty"`
+	InapplicableRedeemables []*RedeemableResult `json:"inapplicable_redeemables,omitempty"`
+	SkippedRedeemables      []*RedeemableResult `json:"skipped_redeemables,omitempty"`
+}
+
+// errStale is a redemption whose order changed after its evaluation.
+var errStale = errors.New("redemption: the order changed since its evaluation")
+
+// Redeem redeems the request's redeemables (reference §2): it evaluates
+// them as Validate does and, when the outcome is valid, spends what the
+// applicable ones promised, stores the order and writes the ledger, all in
+// one transaction. A limit reached meanwhile (another request spent the
+// last unit or credits) makes it evaluate again. When nothing can be
+// redeemed it stores a failed redemption (rf_…) and answers 400 with the
+// first failure (reference §8 #1).
+func (s *RedemptionService) Redeem(ctx context.Context, projectID string, in ValidationParams, opt RedeemOptions) (*Redemptions, error) {
+	if opt.IdempotencyKey != "" {
+		if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {
+			return out, err
+		}
+	}
+	rules, err := s.validations.prepare(ctx, projectID, in)
+	if err != nil {
+		return nil, err
+	}
+	for range maxAttempts {
+		r, out, tracking, err := s.validations.evaluate(ctx, projectID, in, rules)
+		if err != nil {
+			return nil, err
+		}
+		w := &write{s: s, projectID: projectID, in: in, opt: opt, r: r, out: out, tracking: tracking, now: s.env.Clock.Now()}
+		if !out.Valid {
+			return nil, w.fail(ctx)
+		}
+		res, err := w.commit(ctx)
+		var le *LimitError
+		switch {
+		case errors.As(err, &le), errors.Is(err, errStale):
+			continue // evaluate against what the others left
+		case errors.Is(err, promotype.ErrDuplicateFound) && opt.IdempotencyKey != "":
+			if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {
+				return out, err // a concurrent request with the key won
+			}
+		}
+		return res, err
+	}
+	return nil, promotype.BadRequest("multiple_requests", "Multiple requests", "The redeemables are in use by other requests; try again")
+}
+
+// replay answers a request whose idempotency key a stored redemption
+// holds: its first answer, or its failure.
+func (s *RedemptionService) replay(ctx context.Context, projectID, key string) (*Redemptions, error, bool) {
+	r, err := s.store.FindRedemptionByIdempotencyKey(ctx, projectID, key)
+	switch {
+	case errors.Is(err, promotype.ErrNotFound):
+		return nil, nil, false
+	case err != nil:
+		return nil, err, true
+	case r.Result == ResultFailure:
+		return nil, failureError(r), true
+	}
+	var out Redemptions
+	if err := json.Unmarshal(r.Ledger.Answer, &out); err != nil {
+		return nil, err, true
+	}
+	return &out, nil, true
+}
+
+// failureError is the 400 of a failed redemption r.
+func failureError(r *Redemption) error {
+	e := promotype.BadRequest(*r.FailureCode, deref(r.FailureMessage), "%s", r.Ledger.FailureDetails)
+	e.ResourceID, e.ResourceType = r.ID, "redemption"
+	return e
+}
+
+// write is one attempt at storing a redemption.
+type write struct {
+	s         *RedemptionService
+	projectID string
+	in        ValidationParams
+	opt       RedeemOptions
+	r         *resolver
+	out       *Outcome
+	tracking  string
+	now       promotype.Time
+
+	customerID *string
+	counters   []CounterDelta // what the ledger rows added (undone by a rollback)
+	totals     []CounterDelta // customer totals (kept by a rollback)
+}
+
+func (w *write) channel() Channel {
+	c := Channel{ChannelID: w.opt.ChannelID, ChannelType: w.opt.ChannelType}
+	if c.ChannelType == "" {
+		c.ChannelType = "API"
+	}
+	return c
+}
+
+// fail stores the failed redemption of an outcome that redeems nothing
+// and returns its 400.
+func (w *write) fail(ctx context.Context) error {
+	e := firstFailure(w.out)
+	f := &Redemption{
+		ID: w.s.env.IDs.NewID(PrefixFailedRedemption), Object: ObjectRedemption, Date: w.now,
+		TrackingID: &w.tracking, Metadata: w.in.Metadata, Result: ResultFailure, Status: StatusFailed,
+		FailureCode: &e.Key, FailureMessage: &e.Message, Channel: w.channel(), RelatedObjectType: RelatedRedemption,
+		Ledger: Ledger{ProjectID: w.projectID, FailureDetails: e.Details, IdempotencyKey: w.opt.IdempotencyKey},
+	}
+	f.RelatedObjectID = f.ID
+	if len(w.in.Redeemables) == 1 && w.in.Redeemables[0].Object == ObjectVoucher && len(w.r.shows) == 1 && w.r.shows[0].voucher != nil {
+		v := w.r.shows[0].voucher
+		f.RelatedObjectType, f.RelatedObjectID, f.Ledger.VoucherID, f.Ledger.VoucherCode = RelatedVoucher, v.ID, v.ID, v.Code
+	}
+	err := w.s.tx(ctx, func(ctx context.Context, st RedeemStore) error {
+		if w.in.Customer != nil {
+			c, err := findCustomer(ctx, st, w.projectID, w.in.Customer)
+			if err != nil {
+				return err
+			}
+			if c != nil {
+				f.CustomerID, f.Customer = &c.ID, customer.NewRef(&c.ID)
+				if err := st.AddCounters(ctx, w.projectID, customerTotals(c.ID, 1, 0, 1)...); err != nil {
+					return err
+				}
+			}
+		}
+		if err := st.InsertRedemptions(ctx, f); err != nil {
+			return err
+		}
+		return w.s.emit(ctx, st, EventFailed, f, nil)
+	})
+	if err != nil {
+		return err
+	}
+	return failureError(f)
+}
+
+// firstFailure is the error of the first redeemable that did not apply.
+func firstFailure(out *Outcome) *promotype.Error {
+	for _, st := range out.Steps {
+		if st.Status == Inapplicable && st.Error != nil {
+			return st.Error
+		}
+	}
+	for _, st := range out.Steps {
+		if st.Details != nil {
+			return promotype.BadRequest(st.Details.Key, st.Details.Message, "%s", st.Candidate.ID)
+		}
+	}
+	return promotype.BadRequest("invalid_redeemables", "Invalid redeemables", "No redeemable can be redeemed")
+}
+
+// customerTotals are the deltas of a customer's redemption summary.
+func customerTotals(id string, redeemed, succeeded, failed int64) []CounterDelta {
+	var out []CounterDelta
+	for name, d := range map[string]int64{"total_redeemed": redeemed, "total_succeeded": succeeded, "total_failed": failed} {
+		if d != 0 {
+			out = append(out, CounterDelta{Key: customerKey(id, name), Delta: d})
+		}
+	}
+	return out
+}
+
+// commit spends, stores the order and writes the ledger in one
+// transaction.
+func (w *write) commit(ctx context.Context) (*Redemptions, error) {
+	var res *Redemptions
+	err := w.s.tx(ctx, func(ctx context.Context, st RedeemStore) error {
+		var err error
+		res, err = w.apply(ctx, st)
+		return err
+	})
+	return res, err
+}
+
+func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error) {
+	var op order.Params
+	if w.in.Order != nil {
+		op = *w.in.Order
+	}
+	o := w.out.Order.Clone()
+	stored := o.ID != ""
+	if stored {
+		if err := st.LockOrder(ctx, w.projectID, o.ID); err != nil {
+			return nil, err
+		}
+		cur, err := st.GetOrder(ctx, w.projectID, o.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !sameTime(cur.UpdatedAt, o.UpdatedAt) || len(cur.Redemptions) != len(o.Redemptions) || cur.Status != o.Status {
+			return nil, errStale
+		}
+	}
+	if w.in.Customer != nil {
+		c, err := customer.Upsert(ctx, st, w.s.env, w.projectID, *w.in.Customer)
+		if err != nil {
+			return nil, err
+		}
+		w.customerID = &c.ID
+		if !stored && op.Customer == nil && !op.CustomerID.Set {
+			op.CustomerID = order.Some(c.ID)
+		}
+	}
+	var children []*Redemption
+	for i := range w.out.Steps {
+		step := &w.out.Steps[i]
+		if step.Status != Applicable {
+			continue
+		}
+		child, err := w.child(ctx, st, step)
+		if err != nil {
+			return nil, err
+		}
+		children = append(children, child)
+	}
+	head := children[0]
+	if len(children) > 1 {
+		head = &Redemption{ID: w.s.env.IDs.NewID(PrefixRedemption), Object: ObjectRedemption, Date: w.now,
+			CustomerID: w.customerID, Customer: customer.NewRef(w.customerID), TrackingID: &w.tracking, Metadata: w.in.Metadata,
+			Result: ResultSuccess, Status: StatusSucceeded, Channel: w.channel(), RelatedObjectType: RelatedRedemption,
+			Ledger: Ledger{ProjectID: w.projectID}}
+		head.RelatedObjectID = head.ID
+		for _, c := range children {
+			c.Redemption, c.Ledger.ParentID = &head.ID, head.ID
+			head.Ledger.Children = append(head.Ledger.Children, c.ID)
+		}
+	}
+	head.Ledger.IdempotencyKey = w.opt.IdempotencyKey
+	entry := order.Redemption{Date: &w.now, RelatedObjectType: head.RelatedObjectType, RelatedObjectID: head.RelatedObjectID}
+	if len(children) > 1 {
+		entry.Stacked = head.Ledger.Children
+	} else if head.Ledger.CampaignID != "" {
+		entry.RelatedObjectParentID = &head.Ledger.CampaignID
+	}
+	if o.Redemptions == nil {
+		o.Redemptions = map[string]order.Redemption{}
+	}
+	o.Redemptions[head.ID] = entry
+	o, err := order.Record(ctx, st, w.s.env, w.projectID, o, &op, stored)
+	if err != nil {
+		return nil, err
+	}
+	if o.CustomerID != nil && w.customerID == nil {
+		w.customerID = o.CustomerID
+		for _, c := range children {
+			c.CustomerID, c.Customer = w.customerID, customer.NewRef(w.customerID)
+		}
+		head.CustomerID, head.Customer = w.customerID, customer.NewRef(w.customerID)
+	}
+	if w.customerID != nil {
+		for _, c := range children {
+			w.customerCounters(c)
+		}
+	}
+	for _, c := range append(children, head) {
+		c.Ledger.OrderID = o.ID
+		c.Order = stamped(c.Order, o)
+	}
+	head.Order = o.Clone()
+	if err := st.AddCounters(ctx, w.projectID, append(w.counters, w.totals...)...); err != nil {
+		return nil, err
+	}
+	rows := children
+	if len(children) > 1 {
+		rows = append(rows, head)
+	}
+	res := &Redemptions{Redemptions: children, Order: o.Clone()}
+	if len(children) > 1 {
+		res.ParentRedemption = head
+	}
+	for i := range w.out.Steps {
+		step := &w.out.Steps[i]
+		switch step.Status {
+		case Inapplicable:
+			res.InapplicableRedeemables = append(res.InapplicableRedeemables, w.r.present(step))
+		case Skipped:
+			res.SkippedRedeemables = append(res.SkippedRedeemables, w.r.present(step))
+		}
+	}
+	answer, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	head.Ledger.Answer = answer
+	if err := st.InsertRedemptions(ctx, rows...); err != nil {
+		return nil, err
+	}
+	for _, c := range children {
+		if err := w.s.emit(ctx, st, EventSucceeded, c, o); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// child spends what one applicable redeemable promised and returns its
+// ledger row.
+func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redemption, error) {
+	sh := &w.r.shows[step.Index]
+	c := step.Candidate
+	row := &Redemption{ID: w.s.env.IDs.NewID(PrefixRedemption), Object: ObjectRedemption, Date: w.now,
+		CustomerID: w.customerID, Customer: customer.NewRef(w.customerID), TrackingID: &w.tracking, Metadata: w.in.Metadata,
+		Result: ResultSuccess, Status: StatusSucceeded, Channel: w.channel(), Order: step.Order,
+		Ledger: Ledger{ProjectID: w.projectID, CampaignID: sh.campaignID}}
+	if sh.object == ObjectPromotionTier {
+		row.RelatedObjectType, row.RelatedObjectID, row.Ledger.TierID = RelatedPromotionTier, c.ID, c.ID
+		row.PromotionTier = &TierRef{ID: c.ID, Name: sh.name, Object: ObjectPromotionTier}
+		if sh.campaignID != "" {
+			row.PromotionTier.CampaignID = &sh.campaignID
+		}
+		applied := int64(0)
+		if step.Order != nil {
+			applied = step.Order.TotalAppliedDiscountAmount
+		}
+		w.counters = append(w.counters,
+			CounterDelta{Key: tierKey(c.ID, "total_redeemed"), Delta: 1},
+			CounterDelta{Key: tierKey(c.ID, "orders_total_amount"), Delta: w.out.Order.Amount},
+			CounterDelta{Key: tierKey(c.ID, "orders_total_discount_amount"), Delta: applied})
+		row.Ledger.Counters = w.counters[len(w.counters)-3:]
+		return row, nil
+	}
+	v := sh.voucher
+	sp := Spend{Quantity: 1}
+	switch {
+	case c.Gift != nil:
+		sp.Credits = step.Credits
+		row.Amount, row.Gift = step.Credits, &GiftAmount{Amount: step.Credits}
+	case c.Loyalty != nil:
+		sp.Points = step.Points
+		row.Amount, row.LoyaltyCard = step.Points, &LoyaltyPoints{Points: step.Points}
+		row.Reward = &RewardRef{ID: sh.rewardID, Object: "reward"}
+	}
+	if err := st.SpendVoucher(ctx, w.projectID, v.ID, sp); err != nil {
+		return nil, err
+	}
+	row.RelatedObjectType, row.RelatedObjectID = RelatedVoucher, v.ID
+	row.Ledger.VoucherID, row.Ledger.VoucherCode, row.Ledger.Spend = v.ID, v.Code, sp
+	after, err := st.GetVoucher(ctx, w.projectID, v.ID)
+	if err != nil {
+		return nil, err
+	}
+	if row.Voucher, err = w.s.vouchers.Present(ctx, st, after); err != nil {
+		return nil, err
+	}
+	return row, nil
+}
+
+// customerCounters records what child adds to its customer's summary and
+// per-customer counts.
+func (w *write) customerCounters(child *Redemption) {
+	id := *w.customerID
+	w.totals = append(w.totals, customerTotals(id, 1, 1, 0)...)
+	var undo []CounterDelta
+	if child.Ledger.VoucherID != "" {
+		undo = append(undo, CounterDelta{Key: VoucherCustomerKey(child.Ledger.VoucherID, id), Delta: 1})
+	}
+	if child.Ledger.CampaignID != "" {
+		undo = append(undo, CounterDelta{Key: CampaignCustomerKey(child.Ledger.CampaignID, id), Delta: 1})
+	}
+	if sp := child.Ledger.Spend; sp.Credits != 0 {
+		undo = append(undo, CounterDelta{Key: customerKey(id, "gift_redeemed_amount"), Delta: sp.Credits})
+	} else if sp.Points != 0 {
+		undo = append(undo, CounterDelta{Key: customerKey(id, "loyalty_redeemed_points"), Delta: sp.Points})
+	}
+	w.counters = append(w.counters, undo...)
+	child.Ledger.Counters = append(child.Ledger.Counters, undo...)
+}
+
+// stamped is a child's running order as stored: the running amounts with
+// the stored order's identity and status.
+func stamped(running, stored *order.Order) *order.Order {
+	if running == nil {
+		return stored.Clone()
+	}
+	o := running.Clone()
+	o.ID, o.SourceID, o.CreatedAt, o.UpdatedAt, o.Status = stored.ID, promotype.ClonePtr(stored.SourceID), stored.CreatedAt, promotype.ClonePtr(stored.UpdatedAt), stored.Status
+	o.CustomerID, o.Customer, o.Metadata, o.Object = promotype.ClonePtr(stored.CustomerID), promotype.ClonePtr(stored.Customer), stored.Metadata.Clone(), "order"
+	o.Redemptions = stored.Clone().Redemptions
+	return o
+}
+
+func sameTime(a, b *promotype.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
+}
+
+// emit appends a redemption event about r (data as OpenAPIWebhooks
+// documents it: customer, order, campaign, voucher, promotion_tier,
+// redemption, created_at).
+func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string, r *Redemption, o *order.Order) error {
+	data := map[string]any{"redemption": r, "customer": r.Customer, "order": o, "voucher": r.Voucher,
+		"promotion_tier": r.PromotionTier, "created_at": r.Date}
+	if r.Ledger.CampaignID != "" {
+		c, err := st.GetCampaign(ctx, r.Ledger.ProjectID, r.Ledger.CampaignID)
+		switch {
+		case errors.Is(err, promotype.ErrNotFound):
+		case err != nil:
+			return err
+		default:
+			data["campaign"] = c
+		}
+	}
+	ev, err := promotype.NewEvent(s.env, r.Ledger.ProjectID, typ, r.ID, data)
+	if err != nil {
+		return err
+	}
+	return st.AppendEvents(ctx, ev)
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// findCustomer returns the stored customer c names (by id or source id),
+// nil when none does.
+func findCustomer(ctx context.Context, st customer.Store, projectID string, c *customer.Params) (*customer.Customer, error) {
+	for _, ref := range []*string{c.ID, c.SourceID} {
+		if ref == nil || *ref == "" {
+			continue
+		}
+		found, err := customer.Resolve(ctx, st, projectID, *ref)
+		if errors.Is(err, promotype.ErrNotFound) {
+			continue
+		}
+		return found, err
+	}
+	return nil, nil
+}
