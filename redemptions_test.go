@@ -3,6 +3,7 @@ package promo_test
 import (
 	"testing"
 
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/voucher"
@@ -64,3 +65,87 @@ func TestRedeemWorkedExamples(t *testing.T) {
 		})
 	}
 }
+
+// TestRollback reproduces W4 (a gift card redeemed then rolled back: its
+// credits and unit back, the order CANCELED), W6 (a rolled-back
+// single-use voucher redeems again) and the refusals of reference §3.1.
+func TestRollback(t *testing.T) {
+	for name, newStore := range storeFactories {
+		t.Run(name, func(t *testing.T) {
+			f := newStackFixture(t, newStore(t))
+			red := f.eng.Redemptions()
+			code := "CODE14"
+			in := js[voucher.Params](t, `{"type":"GIFT_VOUCHER","gift":{"amount":2000},"redemption":{"quantity":18}}`)
+			in.Code = &code
+			must[*voucher.Voucher](t)(f.eng.Vouchers().Create(ctx, f.project, in))
+			w4 := js[redemption.ValidationParams](t, `{"customer":{"source_id":"ann"},"redeemables":[{"object":"voucher","id":"CODE14"}],"order":{"amount":6000}}`)
+			got := must[*redemption.Redemptions](t)(red.Redeem(ctx, f.project, w4, redemption.RedeemOptions{}))
+			r := got.Redemptions[0]
+			v := r.Voucher
+			diff(t, "W4 redemption", []int64{2000, 2000, 2000, 4000, 0, 1, 2000},
+				[]int64{r.Amount, r.Gift.Amount, got.Order.DiscountAmount, got.Order.TotalAmount, v.Gift.Balance, v.Redemption.RedeemedQuantity, *v.Redemption.RedeemedAmount})
+			if got.ParentRedemption != nil || got.Order.Redemptions[r.ID].RelatedObjectType != "voucher" {
+				t.Errorf("W4: a single redemption has no parent and a voucher entry; got %+v", got.Order.Redemptions)
+			}
+
+			rb := must[*redemption.Redemption](t)(red.Rollback(ctx, f.project, r.ID, redemption.RollbackParams{Reason: ptrTo("wrong card")}))
+			v = rb.Voucher
+			diff(t, "W4 rollback", []int64{-2000, -2000, 2000, 0, 0, 6000, 6000},
+				[]int64{rb.Amount, rb.Gift.Amount, v.Gift.Balance, v.Redemption.RedeemedQuantity, *v.Redemption.RedeemedAmount, rb.Order.Amount, rb.Order.TotalAmount})
+			entry := rb.Order.Redemptions[r.ID]
+			if rb.Order.Status != order.StatusCanceled || entry.RollbackID == nil || *entry.RollbackID != rb.ID || *rb.Redemption != r.ID || *rb.Reason != "wrong card" {
+				t.Errorf("W4 rollback: order %s, entry %+v, redemption %v", rb.Order.Status, entry, rb.Redemption)
+			}
+			undone := must[*redemption.Redemption](t)(red.Get(ctx, f.project, r.ID))
+			if undone.Status != redemption.StatusRolledBack || undone.RelatedRedemptions == nil || undone.RelatedRedemptions.Rollbacks[0].ID != rb.ID {
+				t.Errorf("the redemption after its rollback: %s, %+v", undone.Status, undone.RelatedRedemptions)
+			}
+			_, err := red.Rollback(ctx, f.project, r.ID, redemption.RollbackParams{})
+			if e := wantErr(t, err, 400, "already_rolled_back"); e.ResourceType != "redemption_rollback" || e.ResourceID[:4] != "rrf_" {
+				t.Errorf("already_rolled_back points at %s %s", e.ResourceType, e.ResourceID)
+			}
+
+			// W6: ONCE was used up by the fixture; free its unit through a
+			// redemption of a fresh single-use voucher and its rollback.
+			single := "SINGLE"
+			in = js[voucher.Params](t, `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100},"redemption":{"quantity":1}}`)
+			in.Code = &single
+			must[*voucher.Voucher](t)(f.eng.Vouchers().Create(ctx, f.project, in))
+			once := js[redemption.ValidationParams](t, `{"redeemables":[{"object":"voucher","id":"SINGLE"}],"order":{"amount":1000}}`)
+			first := must[*redemption.Redemptions](t)(red.Redeem(ctx, f.project, once, redemption.RedeemOptions{}))
+			_, err = red.Redeem(ctx, f.project, once, redemption.RedeemOptions{})
+			wantErr(t, err, 400, "quantity_exceeded")
+			must[*redemption.Redemption](t)(red.Rollback(ctx, f.project, first.Redemptions[0].ID, redemption.RollbackParams{}))
+			must[*redemption.Redemptions](t)(red.Redeem(ctx, f.project, once, redemption.RedeemOptions{}))
+
+			// A stack: the single endpoint refuses the parent and the
+			// children; the stack endpoint rolls every child back.
+			stack := must[*redemption.Redemptions](t)(red.Redeem(ctx, f.project, js[redemption.ValidationParams](t,
+				`{"redeemables":[{"object":"voucher","id":"dBj56oqJ","gift":{"credits":100}},{"object":"voucher","id":"39vnjyS8"}],"order":{"amount":1000}}`), redemption.RedeemOptions{}))
+			_, err = red.Rollback(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{})
+			wantErr(t, err, 400, "invalid_redemption")
+			_, err = red.Rollback(ctx, f.project, stack.Redemptions[0].ID, redemption.RollbackParams{})
+			wantErr(t, err, 400, "invalid_redemption_parent")
+			_, err = red.RollbackStack(ctx, f.project, stack.Redemptions[0].ID, redemption.RollbackParams{})
+			wantErr(t, err, 400, "invalid_redemption_parent")
+			_, err = red.RollbackStack(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{Customer: js[*customer.Params](t, `{"source_id":"nobody"}`)})
+			wantErr(t, err, 404, "not_found")
+			_, err = red.RollbackStack(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{Order: &redemption.OrderRef{ID: ptrTo(f.ids["order"])}})
+			wantErr(t, err, 400, "invalid_order")
+			all := must[*redemption.RollbackStack](t)(red.RollbackStack(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{}))
+			if len(all.Rollbacks) != 2 || all.ParentRollback == nil || all.Order.Status != order.StatusCanceled || len(all.Order.Redemptions[stack.ParentRedemption.ID].RollbackStacked) != 2 {
+				t.Errorf("stack rollback: %d rollbacks, parent %v, order %+v", len(all.Rollbacks), all.ParentRollback != nil, all.Order)
+			}
+			card := must[*voucher.Voucher](t)(f.store.FindVoucherByCode(ctx, f.project, "dBj56oqJ"))
+			if card.Gift.Balance != 20500 || card.RedeemedQuantity != 0 {
+				t.Errorf("card after the stack rollback: balance %d, redeemed %d", card.Gift.Balance, card.RedeemedQuantity)
+			}
+			_, err = red.RollbackStack(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{})
+			wantErr(t, err, 400, "already_rolled_back")
+			_, err = red.Rollback(ctx, f.project, "r_none", redemption.RollbackParams{})
+			wantErr(t, err, 404, "not_found")
+		})
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }

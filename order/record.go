@@ -52,3 +52,7 @@ func (o *Order) Cancel(at promotype.Time) {
 	o.TotalAmount = o.Amount
 	o.UpdatedAt = &at
 }
+
+// Normalized is o with the fields every answer carries filled (object,
+// empty collections).
+func Normalized(o *Order) *Order { return o.normalize() }

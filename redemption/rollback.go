@@ -1,0 +1,325 @@
+package redemption
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+)
+
+// RollbackParams are the inputs of a rollback (query reason and
+// tracking_id, body customer, order, metadata; reference §3).
+type RollbackParams struct {
+	Reason     *string            `json:"reason"`
+	TrackingID *string            `json:"tracking_id"`
+	Customer   *customer.Params   `json:"customer"`
+	Order      *OrderRef          `json:"order"`
+	Metadata   promotype.Metadata `json:"metadata"`
+}
+
+// OrderRef names an order by id or source id.
+type OrderRef struct {
+	ID       *string `json:"id"`
+	SourceID *string `json:"source_id"`
+}
+
+// RollbackStack is the answer of POST /v1/redemptions/{id}/rollbacks.
+type RollbackStack struct {
+	Rollbacks      []*Redemption `json:"rollbacks"`
+	ParentRollback *Redemption   `json:"parent_rollback,omitempty"`
+	Order          *order.Order  `json:"order,omitempty"`
+}
+
+// maxRollbackMonths is how old a redemption may be rolled back (reference §3.1).
+const maxRollbackMonths = 3
+
+// Rollback undoes a single redemption (POST /v1/redemptions/{id}/rollback):
+// its spend given back, its counters undone, its order entry marked (and
+// the order CANCELED in WITH_ORDER mode), an rr_… row written, all in one
+// transaction. A parent or a child is refused (use RollbackStack); a
+// redemption rolled back already stores a failed rollback (rrf_…) and
+// answers 400 already_rolled_back.
+func (s *RedemptionService) Rollback(ctx context.Context, projectID, id string, in RollbackParams) (*Redemption, error) {
+	out, err := s.rollback(ctx, projectID, id, in, false)
+	if err != nil {
+		return nil, err
+	}
+	return out.Rollbacks[0], nil
+}
+
+// RollbackStack undoes a parent redemption and every child (or a single
+// redemption) in the rollback order mode of the stacking rules
+// (POST /v1/redemptions/{parentId}/rollbacks).
+func (s *RedemptionService) RollbackStack(ctx context.Context, projectID, id string, in RollbackParams) (*RollbackStack, error) {
+	return s.rollback(ctx, projectID, id, in, true)
+}
+
+func (s *RedemptionService) rollback(ctx context.Context, projectID, id string, in RollbackParams, stack bool) (*RollbackStack, error) {
+	if in.Metadata != nil {
+		if err := s.env.CheckMeta(ctx, projectID, "redemption", in.Metadata); err != nil {
+			return nil, err
+		}
+	}
+	rules, err := effective(ctx, s.store, projectID)
+	if err != nil {
+		return nil, err
+	}
+	var out *RollbackStack
+	var refused error // a failed rollback: stored, then answered
+	err = s.tx(ctx, func(ctx context.Context, st RedeemStore) error {
+		rb := &rollbacker{s: s, st: st, projectID: projectID, in: in, now: s.env.Clock.Now(), mode: rules.RedeemablesRollbackOrderMode}
+		var err error
+		out, refused, err = rb.run(ctx, id, stack)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, refused
+}
+
+type rollbacker struct {
+	s         *RedemptionService
+	st        RedeemStore
+	projectID string
+	in        RollbackParams
+	now       promotype.Time
+	mode      string
+}
+
+// run checks the target and rolls it back; a redemption rolled back
+// already gives a stored failure (refused) rather than an error.
+func (rb *rollbacker) run(ctx context.Context, id string, stack bool) (*RollbackStack, error, error) {
+	target, err := rb.st.GetRedemption(ctx, rb.projectID, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := rb.check(ctx, target, stack); err != nil {
+		return nil, nil, err
+	}
+	children := []*Redemption{target}
+	if len(target.Ledger.Children) > 0 {
+		children = children[:0]
+		for _, cid := range target.Ledger.Children {
+			c, err := rb.st.GetRedemption(ctx, rb.projectID, cid)
+			if err != nil {
+				return nil, nil, err
+			}
+			children = append(children, c)
+		}
+	}
+	headID := rb.s.env.IDs.NewID(PrefixRollback)
+	done, err := rb.st.MarkRolledBack(ctx, rb.projectID, target.ID, headID, rb.now)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !done {
+		return nil, rb.failed(ctx, target), nil
+	}
+	parent := len(target.Ledger.Children) > 0
+	var rows []*Redemption
+	out := &RollbackStack{}
+	for _, c := range children {
+		id := headID
+		if parent {
+			id = rb.s.env.IDs.NewID(PrefixRollback)
+		}
+		rr, err := rb.undo(ctx, c, id, parent)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows = append(rows, rr)
+		out.Rollbacks = append(out.Rollbacks, rr)
+	}
+	head := rows[0]
+	if parent {
+		head = rb.row(headID, target)
+		head.Result, head.Status = ResultSuccess, StatusSucceeded
+		for _, r := range rows {
+			r.Ledger.ParentID = head.ID
+			head.Ledger.Children = append(head.Ledger.Children, r.ID)
+		}
+		rows = append(rows, head)
+		out.ParentRollback = head
+	}
+	if target.Ledger.OrderID != "" {
+		o, err := rb.order(ctx, target, head)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, r := range rows {
+			r.Order = o.Clone()
+		}
+		out.Order = o
+	}
+	if err := rb.st.InsertRedemptions(ctx, rows...); err != nil {
+		return nil, nil, err
+	}
+	for _, r := range out.Rollbacks {
+		if err := rb.s.emit(ctx, rb.st, EventRollbackSucceeded, r, out.Order); err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, nil, nil
+}
+
+// check makes the refusals of reference §3.1 that store nothing.
+func (rb *rollbacker) check(ctx context.Context, r *Redemption, stack bool) error {
+	switch {
+	case r.Object != ObjectRedemption || r.Result != ResultSuccess:
+		return promotype.BadRequest("invalid_redemption", "Invalid redemption", "Only a successful redemption can be rolled back.")
+	case r.Ledger.ParentID != "":
+		return promotype.BadRequest("invalid_redemption_parent", "Invalid redemption parent", "You can rollback only a redemption that does not have parent redemption.")
+	case !stack && len(r.Ledger.Children) > 0:
+		return promotype.BadRequest("invalid_redemption", "Invalid redemption", "You can rollback only a single redemption. Use different endpoint for stacked redemption.")
+	case r.Date.Time.AddDate(0, maxRollbackMonths, 0).Before(rb.now.Time):
+		return promotype.BadRequest("invalid_rollback_params", "Invalid rollback params", "A redemption older than %d months cannot be rolled back.", maxRollbackMonths)
+	}
+	if o := rb.in.Order; o != nil && (o.ID != nil || o.SourceID != nil) {
+		stored, err := promotype.Resolve(ctx, "order", strings.Join(nonEmpty(o.ID, o.SourceID), ""), rb.projectID, rb.st.GetOrder, rb.st.FindOrderBySourceID)
+		if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+			return err
+		}
+		if stored == nil || stored.ID != r.Ledger.OrderID {
+			return promotype.BadRequest("invalid_order", "Invalid order", "Order is not related with redemption.")
+		}
+	}
+	if c := rb.in.Customer; c != nil && (c.ID != nil || c.SourceID != nil) {
+		found, err := findCustomer(ctx, rb.st, rb.projectID, c)
+		if err != nil {
+			return err
+		}
+		if found == nil {
+			return promotype.NotFound("customer", strings.Join(nonEmpty(c.ID, c.SourceID), ""))
+		}
+		if r.CustomerID == nil || *r.CustomerID != found.ID {
+			return promotype.BadRequest("invalid_customer", "Invalid customer", "Customer is not related with redemption.")
+		}
+		if _, err := customer.Upsert(ctx, rb.st, rb.s.env, rb.projectID, *c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nonEmpty(ps ...*string) []string {
+	for _, p := range ps {
+		if p != nil && *p != "" {
+			return []string{*p}
+		}
+	}
+	return nil
+}
+
+// row is the rollback row id of redemption r.
+func (rb *rollbacker) row(id string, r *Redemption) *Redemption {
+	tracking := r.TrackingID
+	if rb.in.TrackingID != nil {
+		tracking = rb.in.TrackingID
+	}
+	return &Redemption{ID: id, Object: ObjectRollback, Date: rb.now,
+		CustomerID: r.CustomerID, Customer: customer.NewRef(r.CustomerID), TrackingID: tracking, Metadata: rb.in.Metadata,
+		Redemption: &r.ID, Reason: rb.in.Reason, Channel: r.Channel,
+		RelatedObjectType: r.RelatedObjectType, RelatedObjectID: r.RelatedObjectID, PromotionTier: r.PromotionTier, Reward: r.Reward,
+		Ledger: Ledger{ProjectID: rb.projectID, VoucherID: r.Ledger.VoucherID, VoucherCode: r.Ledger.VoucherCode,
+			TierID: r.Ledger.TierID, CampaignID: r.Ledger.CampaignID, OrderID: r.Ledger.OrderID, RollbackMode: rb.mode}}
+}
+
+// failed stores the failed rollback of r (rolled back already) and
+// returns its 400.
+func (rb *rollbacker) failed(ctx context.Context, r *Redemption) error {
+	f := rb.row(rb.s.env.IDs.NewID(PrefixFailedRollback), r)
+	code, msg := "already_rolled_back", "Already rolled back"
+	f.Result, f.Status, f.FailureCode, f.FailureMessage = ResultFailure, StatusFailed, &code, &msg
+	if r.CustomerID != nil {
+		if err := rb.st.AddCounters(ctx, rb.projectID, CounterDelta{Key: customerKey(*r.CustomerID, "total_rollback_failed"), Delta: 1}); err != nil {
+			return err
+		}
+	}
+	if err := rb.st.InsertRedemptions(ctx, f); err != nil {
+		return err
+	}
+	if err := rb.s.emit(ctx, rb.st, EventRollbackFailed, f, nil); err != nil {
+		return err
+	}
+	e := promotype.BadRequest(code, msg, "Redemption has been already rolled back.")
+	e.ResourceID, e.ResourceType = f.ID, ObjectRollback
+	return e
+}
+
+// undo gives back what child c spent, undoes its counters and returns its
+// rollback row. c is marked ROLLED_BACK (a child of a parent here; a
+// single redemption is marked by run).
+func (rb *rollbacker) undo(ctx context.Context, c *Redemption, id string, child bool) (*Redemption, error) {
+	rr := rb.row(id, c)
+	rr.Result, rr.Status = ResultSuccess, StatusSucceeded
+	if child {
+		if _, err := rb.st.MarkRolledBack(ctx, rb.projectID, c.ID, rr.ID, rb.now); err != nil {
+			return nil, err
+		}
+	}
+	back := c.Ledger.Spend.Neg()
+	rr.Ledger.Spend = back
+	rr.Amount = -c.Amount
+	if c.Gift != nil {
+		rr.Gift = &GiftAmount{Amount: -c.Gift.Amount}
+	}
+	if c.LoyaltyCard != nil {
+		rr.LoyaltyCard = &LoyaltyPoints{Points: -c.LoyaltyCard.Points}
+	}
+	deltas := make([]CounterDelta, len(c.Ledger.Counters))
+	for i, d := range c.Ledger.Counters {
+		deltas[i] = CounterDelta{Key: d.Key, Delta: -d.Delta}
+	}
+	rr.Ledger.Counters = deltas
+	if c.CustomerID != nil {
+		for _, name := range []string{"total_rolled_back", "total_rollback_succeeded"} {
+			deltas = append(deltas, CounterDelta{Key: customerKey(*c.CustomerID, name), Delta: 1})
+		}
+	}
+	if err := rb.st.AddCounters(ctx, rb.projectID, deltas...); err != nil {
+		return nil, err
+	}
+	if c.Ledger.VoucherID != "" {
+		if err := rb.st.SpendVoucher(ctx, rb.projectID, c.Ledger.VoucherID, back); err != nil {
+			return nil, err
+		}
+		v, err := rb.st.GetVoucher(ctx, rb.projectID, c.Ledger.VoucherID)
+		if err != nil {
+			return nil, err
+		}
+		if rr.Voucher, err = rb.s.vouchers.Present(ctx, rb.st, v); err != nil {
+			return nil, err
+		}
+	}
+	return rr, nil
+}
+
+// order marks the order entry of target rolled back by head and, in
+// WITH_ORDER mode, cancels the order.
+func (rb *rollbacker) order(ctx context.Context, target, head *Redemption) (*order.Order, error) {
+	if err := rb.st.LockOrder(ctx, rb.projectID, target.Ledger.OrderID); err != nil {
+		return nil, err
+	}
+	o, err := rb.st.GetOrder(ctx, rb.projectID, target.Ledger.OrderID)
+	if err != nil {
+		return nil, err
+	}
+	if e, ok := o.Redemptions[target.ID]; ok {
+		e.RollbackID, e.RollbackDate = &head.ID, &rb.now
+		e.RollbackStacked = head.Ledger.Children
+		o.Redemptions[target.ID] = e
+	}
+	if rb.mode != RollbackWithoutOrder {
+		o.Cancel(rb.now)
+	} else {
+		o.UpdatedAt = &rb.now
+	}
+	if err := rb.st.UpdateOrder(ctx, o); err != nil {
+		return nil, err
+	}
+	return order.Normalized(o), nil
+}
