@@ -1,7 +1,15 @@
 package promo_test
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
 	"testing"
+
+	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/storage/memory"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
@@ -149,3 +157,188 @@ func TestRollback(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestRedeemTotalsEqualValidation is a property: for the same request and
+// state, a redemption's order totals and each redeemable's running order
+// equal the validation's. Requests are random subsets of the fixture's
+// redeemables over random order amounts; each redemption is rolled back so
+// the next request meets the same state.
+func TestRedeemTotalsEqualValidation(t *testing.T) {
+	f := newStackFixture(t, memory.New())
+	pool := []string{
+		`{"object":"voucher","id":"dBj56oqJ","gift":{"credits":%d}}`,
+		`{"object":"voucher","id":"39vnjyS8"}`,
+		`{"object":"voucher","id":"a2pl4qJw"}`,
+		`{"object":"voucher","id":"M3X8IwW8"}`,
+		`{"object":"promotion_tier","id":"` + f.ids["tier40"] + `"}`,
+		`{"object":"promotion_tier","id":"` + f.ids["tier8000"] + `"}`,
+		`{"object":"voucher","id":"AnsvocvP","reward":{"id":"` + f.ids["coin"] + `","points":%d}}`,
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	totals := func(o *order.Order) [6]int64 {
+		return [6]int64{o.Amount, o.DiscountAmount, o.ItemsDiscountAmount, o.TotalDiscountAmount, o.TotalAmount, o.TotalAppliedDiscountAmount}
+	}
+	checked := 0
+	for i := range 60 {
+		var parts []string
+		for _, k := range rng.Perm(len(pool))[:1+rng.IntN(len(pool))] {
+			p := pool[k]
+			if strings.Contains(p, "%d") {
+				p = fmt.Sprintf(p, 1+rng.IntN(5000))
+			}
+			parts = append(parts, p)
+		}
+		body := fmt.Sprintf(`{"redeemables":[%s],"order":{"amount":%d}}`, strings.Join(parts, ","), 1000+rng.IntN(300000))
+		in := js[redemption.ValidationParams](t, body)
+		val := must[*redemption.Validation](t)(f.eng.Validations().Validate(ctx, f.project, in))
+		got, err := f.eng.Redemptions().Redeem(ctx, f.project, in, redemption.RedeemOptions{})
+		if !val.Valid {
+			if err == nil {
+				t.Fatalf("case %d %s: validation invalid, redemption succeeded", i, body)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("case %d %s: validation valid, redemption: %v", i, body, err)
+		}
+		checked++
+		diff(t, fmt.Sprintf("case %d %s: order totals", i, body), totals(val.Order), totals(got.Order))
+		var want, have [][6]int64
+		for _, r := range val.Redeemables {
+			want = append(want, totals(r.Order))
+		}
+		for _, r := range got.Redemptions {
+			have = append(have, totals(r.Order))
+		}
+		diff(t, fmt.Sprintf("case %d: running orders", i), want, have)
+		id := got.Redemptions[0].ID
+		if got.ParentRedemption != nil {
+			id = got.ParentRedemption.ID
+		}
+		must[*redemption.RollbackStack](t)(f.eng.Redemptions().RollbackStack(ctx, f.project, id, redemption.RollbackParams{}))
+	}
+	if checked < 20 {
+		t.Errorf("only %d of 60 random requests were valid; the property needs more", checked)
+	}
+}
+
+// TestRedeemConcurrency: many concurrent redemptions through the engine
+// (two engines on one database for PostgreSQL) give exactly the quantity's
+// successes, never overdraw a gift card, and leave the counters equal to
+// the ledger when rollbacks interleave.
+func TestRedeemConcurrency(t *testing.T) {
+	for name, newStore := range storeFactories {
+		t.Run(name, func(t *testing.T) {
+			st := newStore(t)
+			f := newStackFixture(t, st)
+			// A second engine over the same store (the same database for
+			// PostgreSQL): its own caches, the same rows.
+			other := must[*promo.Engine](t)(promo.New(st, promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{})))
+			engines := []*promo.Engine{f.eng, other}
+			create := func(code, body string) {
+				in := js[voucher.Params](t, body)
+				in.Code = &code
+				must[*voucher.Voucher](t)(f.eng.Vouchers().Create(ctx, f.project, in))
+			}
+			const n = 24
+			parallel := func(fn func(i int) error) (ok int, errs []error) {
+				var mu sync.Mutex
+				var wg sync.WaitGroup
+				for i := range n {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						err := fn(i)
+						mu.Lock()
+						defer mu.Unlock()
+						if err == nil {
+							ok++
+						} else {
+							errs = append(errs, err)
+						}
+					}()
+				}
+				wg.Wait()
+				return ok, errs
+			}
+			redeem := func(i int, body string) (*redemption.Redemptions, error) {
+				return engines[i%2].Redemptions().Redeem(ctx, f.project, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
+			}
+			keys := func(errs []error) map[string]int {
+				m := map[string]int{}
+				for _, err := range errs {
+					m[promotype.AsError(err).Key]++
+				}
+				return m
+			}
+
+			const q = 4
+			create("Q4", `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10},"redemption":{"quantity":4}}`)
+			ok, errs := parallel(func(i int) error {
+				_, err := redeem(i, `{"redeemables":[{"object":"voucher","id":"Q4"}],"order":{"amount":1000}}`)
+				return err
+			})
+			diff(t, "quantity: outcomes", []any{q, map[string]int{"quantity_exceeded": n - q}}, []any{ok, keys(errs)})
+			led := must[*redemption.VoucherRedemptions](t)(f.eng.Redemptions().ForVoucher(ctx, f.project, "Q4"))
+			succ, fail := 0, 0
+			for _, r := range led.RedemptionEntries {
+				if r.Result == redemption.ResultSuccess {
+					succ++
+				} else {
+					fail++
+				}
+			}
+			diff(t, "quantity: counter and ledger", []int{q, q, n - q}, []int{int(led.RedeemedQuantity), succ, fail})
+
+			const balance, x = 1000, 70
+			create("GIFT1000", `{"type":"GIFT_VOUCHER","gift":{"amount":1000}}`)
+			ok, _ = parallel(func(i int) error {
+				_, err := redeem(i, `{"redeemables":[{"object":"voucher","id":"GIFT1000","gift":{"credits":70}}],"order":{"amount":100000}}`)
+				return err
+			})
+			card := must[*voucher.Voucher](t)(st.FindVoucherByCode(ctx, f.project, "GIFT1000"))
+			if ok*x > balance || card.Gift.Balance != balance-int64(ok)*x || ok != min(n, balance/x) {
+				t.Errorf("gift: %d debits of %d, balance %d; want %d debits, balance %d", ok, x, card.Gift.Balance, min(n, balance/x), balance-min(n, balance/x)*x)
+			}
+
+			create("MIXED", `{"type":"GIFT_VOUCHER","gift":{"amount":500},"redemption":{"quantity":3}}`)
+			var mu sync.Mutex
+			var done []string
+			parallel(func(i int) error {
+				if i%3 != 2 {
+					r, err := redeem(i, `{"redeemables":[{"object":"voucher","id":"MIXED","gift":{"credits":50}}],"order":{"amount":1000}}`)
+					if err == nil {
+						mu.Lock()
+						done = append(done, r.Redemptions[0].ID)
+						mu.Unlock()
+					}
+					return err
+				}
+				mu.Lock()
+				var id string
+				if len(done) > 0 {
+					id = done[len(done)-1]
+				}
+				mu.Unlock()
+				if id == "" {
+					return nil
+				}
+				_, err := engines[i%2].Redemptions().Rollback(ctx, f.project, id, redemption.RollbackParams{})
+				return err
+			})
+			led = must[*redemption.VoucherRedemptions](t)(f.eng.Redemptions().ForVoucher(ctx, f.project, "MIXED"))
+			var qty, credits int64
+			for _, r := range led.RedemptionEntries {
+				if r.Result != redemption.ResultSuccess {
+					continue
+				}
+				qty += r.Ledger.Spend.Quantity
+				credits += r.Ledger.Spend.Credits
+			}
+			card = must[*voucher.Voucher](t)(st.FindVoucherByCode(ctx, f.project, "MIXED"))
+			if card.RedeemedQuantity != qty || card.Gift.Balance != 500-credits || card.RedeemedQuantity > 3 {
+				t.Errorf("mixed: redeemed %d, balance %d; ledger %d and %d", card.RedeemedQuantity, card.Gift.Balance, qty, 500-credits)
+			}
+		})
+	}
+}

@@ -21,7 +21,7 @@ const (
 
 // maxAttempts bounds how many times a redemption is evaluated again after
 // a limit or the order changed between its evaluation and its spend.
-const maxAttempts = 8
+const maxAttempts = 16
 
 // RedeemStore is what redemptions read and write: everything validation
 // reads, the ledger, orders, voucher presentation and the outbox.
