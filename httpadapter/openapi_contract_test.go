@@ -107,6 +107,8 @@ var notInOpenAPI = map[string]string{
 	"POST /v1/locations":                "extension (DECISIONS.md): the hosted service creates locations only in its dashboard",
 	"DELETE /v1/locations/{locationId}": "extension (DECISIONS.md): the hosted service deletes locations only in its dashboard",
 	"GET /management/v1/projects/{projectId}/webhooks/{webhookId}/sendouts": "extension: the delivery log of a webhook, for operators of the standalone server",
+	"POST /v1/vouchers/{code}/redemption":                                   "legacy single-voucher redemption the SDKs still call (reference redemption.md §3); the current OpenAPI dropped it, its answer is a redemption (§0.3)",
+	"POST /v1/promotions/tiers/{tierId}/redemption":                         "legacy single-tier redemption (reference redemption.md §3); the current OpenAPI dropped it, its answer is a redemption (§0.3)",
 	"POST /v1/vouchers/{code}/validate":                                     "legacy single-voucher validation the SDKs still call (reference redemption.md §3); the current OpenAPI dropped it, the reference's shapes apply",
 }
 
@@ -124,6 +126,14 @@ var tolerated = []tolerance{
 	{"", "/data/*/shape/geojson/coordinates/*/*", "must be an integer", geojsonNumbers},
 	{"", "/discount", "Value is not nullable", voucherDiscountNull},
 	{"", "/vouchers/*/discount", "Value is not nullable", voucherDiscountNull},
+	{"", "/voucher/*", "Value is not nullable", redemptionVoucher},
+	{"", "/redemptions/*/voucher/*", "Value is not nullable", redemptionVoucher},
+	{"", "/parent_redemption/voucher/*", "Value is not nullable", redemptionVoucher},
+	{"", "/rollbacks/*/voucher/*", "Value is not nullable", redemptionVoucher},
+	{"", "/redemption_entries/*/voucher/*", "Value is not nullable", redemptionVoucher},
+	{"", "/redemptions/*/order", "Value is not nullable", failedOrderNull},
+	{"", "/redemption_entries/*/order", "Value is not nullable", failedOrderNull},
+	{"GET /v1/redemptions/{redemptionId}", "/order", "Value is not nullable", failedOrderNull},
 	{"POST /v1/campaigns/{campaignId}/vouchers", "", "status is not supported",
 		"the OpenAPI documents only the 200 of one voucher; a bulk add starts an async generation, answered 202 {async_action_id} as the operation's description says"},
 }
@@ -131,6 +141,8 @@ var tolerated = []tolerance{
 const (
 	geojsonNumbers      = "the OpenAPI types GeoJSON coordinates as integers; they are longitudes and latitudes (numbers), as the spec says"
 	voucherDiscountNull = "a voucher's discount: the OpenAPI's own voucher examples (gift card, loyalty card) answer \"discount\": null"
+	redemptionVoucher   = "a redemption's voucher is the voucher as GET /v1/vouchers/{code} answers it: the objects of the other voucher types are null"
+	failedOrderNull     = "a failed redemption keeps \"order\": null (the reference's failed-redemption examples, redemption.md §3)"
 )
 
 // untolerated returns the validation errors of err that no tolerance names.

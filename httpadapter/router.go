@@ -29,6 +29,7 @@ func (s *server) routes() []route {
 		s.ruleRoutes(),       // validation_rules.go
 		s.promotionRoutes(),  // promotions.go
 		s.validationRoutes(), // validations.go
+		s.redemptionRoutes(), // redemptions.go
 		s.webhookSendoutRoutes(),
 	)
 }

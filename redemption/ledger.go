@@ -102,6 +102,9 @@ type Ledger struct {
 	Answer json.RawMessage `json:"answer,omitempty"`
 	// FailureDetails are the details of a failure's error.
 	FailureDetails string `json:"failure_details,omitempty"`
+	// FailureStatus is the HTTP status of a failure's error (404 for a
+	// redeemable not found, 400 otherwise).
+	FailureStatus int `json:"failure_status,omitempty"`
 }
 
 // Related links a redemption to its rollbacks.

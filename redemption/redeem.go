@@ -132,7 +132,11 @@ func (s *RedemptionService) replay(ctx context.Context, projectID, key string) (
 
 // failureError is the 400 of a failed redemption r.
 func failureError(r *Redemption) error {
-	e := promotype.BadRequest(*r.FailureCode, deref(r.FailureMessage), "%s", r.Ledger.FailureDetails)
+	status := r.Ledger.FailureStatus
+	if status == 0 {
+		status = 400
+	}
+	e := promotype.Newf(status, *r.FailureCode, deref(r.FailureMessage), "%s", r.Ledger.FailureDetails)
 	e.ResourceID, e.ResourceType = r.ID, "redemption"
 	return e
 }
@@ -169,9 +173,10 @@ func (w *write) fail(ctx context.Context) error {
 		ID: w.s.env.IDs.NewID(PrefixFailedRedemption), Object: ObjectRedemption, Date: w.now,
 		TrackingID: &w.tracking, Metadata: w.in.Metadata, Result: ResultFailure, Status: StatusFailed,
 		FailureCode: &e.Key, FailureMessage: &e.Message, Channel: w.channel(), RelatedObjectType: RelatedRedemption,
-		Ledger: Ledger{ProjectID: w.projectID, FailureDetails: e.Details, IdempotencyKey: w.opt.IdempotencyKey},
+		Ledger: Ledger{ProjectID: w.projectID, FailureStatus: e.Code, FailureDetails: e.Details, IdempotencyKey: w.opt.IdempotencyKey},
 	}
 	f.RelatedObjectID = f.ID
+	present(f)
 	if len(w.in.Redeemables) == 1 && w.in.Redeemables[0].Object == ObjectVoucher && len(w.r.shows) == 1 && w.r.shows[0].voucher != nil {
 		v := w.r.shows[0].voucher
 		f.RelatedObjectType, f.RelatedObjectID, f.Ledger.VoucherID, f.Ledger.VoucherCode = RelatedVoucher, v.ID, v.ID, v.Code
@@ -320,9 +325,10 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	}
 	for _, c := range append(children, head) {
 		c.Ledger.OrderID = o.ID
-		c.Order = stamped(c.Order, o)
+		c.Order = order.Normalized(stamped(c.Order, o))
+		present(c)
 	}
-	head.Order = o.Clone()
+	head.Order = order.Normalized(o.Clone())
 	if err := st.AddCounters(ctx, w.projectID, append(w.counters, w.totals...)...); err != nil {
 		return nil, err
 	}
@@ -330,7 +336,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	if len(children) > 1 {
 		rows = append(rows, head)
 	}
-	res := &Redemptions{Redemptions: children, Order: o.Clone()}
+	res := &Redemptions{Redemptions: children, Order: order.Normalized(o.Clone())}
 	if len(children) > 1 {
 		res.ParentRedemption = head
 	}
@@ -496,4 +502,44 @@ func findCustomer(ctx context.Context, st customer.Store, projectID string, c *c
 		return found, err
 	}
 	return nil, nil
+}
+
+// LegacyRedeemParams is the body of the legacy (deprecated) single
+// redemptions, POST /v1/vouchers/{code}/redemption and
+// POST /v1/promotions/tiers/{id}/redemption (reference §3). A session
+// sent is ignored: sessions are not supported yet.
+type LegacyRedeemParams struct {
+	Customer   *customer.Params   `json:"customer"`
+	Order      *order.Params      `json:"order"`
+	Metadata   promotype.Metadata `json:"metadata"`
+	Gift       *GiftParams        `json:"gift"`
+	Reward     *RewardParams      `json:"reward"`
+	TrackingID *string            `json:"tracking_id"`
+	Options    *ValidationOptions `json:"options"`
+}
+
+// RedeemVoucher redeems one voucher (code or id) the legacy way: the
+// answer is the redemption itself; a failure is a 400 naming the stored
+// rf_… redemption, an unknown code a 404 (reference §3).
+func (s *RedemptionService) RedeemVoucher(ctx context.Context, projectID, code string, in LegacyRedeemParams, opt RedeemOptions) (*Redemption, error) {
+	return s.redeemOne(ctx, projectID, RedeemableParams{Object: ObjectVoucher, ID: code, Gift: in.Gift, Reward: in.Reward}, in, opt)
+}
+
+// RedeemTier redeems one promotion tier the legacy way.
+func (s *RedemptionService) RedeemTier(ctx context.Context, projectID, tierID string, in LegacyRedeemParams, opt RedeemOptions) (*Redemption, error) {
+	return s.redeemOne(ctx, projectID, RedeemableParams{Object: ObjectPromotionTier, ID: tierID}, in, opt)
+}
+
+func (s *RedemptionService) redeemOne(ctx context.Context, projectID string, p RedeemableParams, in LegacyRedeemParams, opt RedeemOptions) (*Redemption, error) {
+	out, err := s.Redeem(ctx, projectID, ValidationParams{Redeemables: []RedeemableParams{p}, Order: in.Order, Customer: in.Customer,
+		TrackingID: in.TrackingID, Metadata: in.Metadata, Options: in.Options}, opt)
+	if e := promotype.AsError(err); err != nil && e.Key == "not_found" && e.ResourceType == "redemption" {
+		// The failure is stored; the answer is the plain 404 of the code,
+		// the same for a code of another project as for one of none.
+		return nil, promotype.NotFound(p.Object, p.ID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out.Redemptions[0], nil
 }

@@ -151,9 +151,12 @@ func (rb *rollbacker) run(ctx context.Context, id string, stack bool) (*Rollback
 			return nil, nil, err
 		}
 		for _, r := range rows {
-			r.Order = o.Clone()
+			r.Order = order.Normalized(o.Clone())
 		}
 		out.Order = o
+	}
+	for _, r := range rows {
+		present(r)
 	}
 	if err := rb.st.InsertRedemptions(ctx, rows...); err != nil {
 		return nil, nil, err
