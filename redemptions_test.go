@@ -342,3 +342,32 @@ func TestRedeemConcurrency(t *testing.T) {
 		})
 	}
 }
+
+// TestCustomerSummaryW9 reproduces W9: four redemptions and one rollback
+// leave total_redeemed 4, total_succeeded 4, total_rolled_back 1,
+// total_rollback_succeeded 1 (a rollback does not lower total_succeeded);
+// a refused attempt counts as redeemed and failed.
+func TestCustomerSummaryW9(t *testing.T) {
+	for name, newStore := range storeFactories {
+		t.Run(name, func(t *testing.T) {
+			f := newStackFixture(t, newStore(t))
+			red := f.eng.Redemptions()
+			body := js[redemption.ValidationParams](t, `{"customer":{"source_id":"w9"},"redeemables":[{"object":"voucher","id":"39vnjyS8"}],"order":{"amount":70000}}`)
+			var first string
+			for i := range 4 {
+				r := must[*redemption.Redemptions](t)(red.Redeem(ctx, f.project, body, redemption.RedeemOptions{}))
+				if i == 0 {
+					first = r.Redemptions[0].ID
+				}
+			}
+			must[*redemption.Redemption](t)(red.Rollback(ctx, f.project, first, redemption.RollbackParams{}))
+			c := must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "w9"))
+			got := c.Summary.Redemptions
+			diff(t, "W9", []int64{4, 4, 0, 1, 1}, []int64{got.TotalRedeemed, got.TotalSucceeded, got.TotalFailed, got.TotalRolledBack, got.TotalRollbackSucceeded})
+			_, err := red.Redeem(ctx, f.project, js[redemption.ValidationParams](t, `{"customer":{"source_id":"w9"},"redeemables":[{"object":"voucher","id":"ONCE"}],"order":{"amount":1000}}`), redemption.RedeemOptions{})
+			wantErr(t, err, 400, "quantity_exceeded")
+			got = must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "w9")).Summary.Redemptions
+			diff(t, "after a failure", []int64{5, 4, 1}, []int64{got.TotalRedeemed, got.TotalSucceeded, got.TotalFailed})
+		})
+	}
+}

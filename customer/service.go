@@ -8,10 +8,11 @@ import (
 
 // Service is the customer use cases over a [Store].
 type Service struct {
-	store        Store
-	tx           promotype.TxFunc[Store]
-	env          promotype.Env
-	orderSummary OrderSummaryFunc
+	store             Store
+	tx                promotype.TxFunc[Store]
+	env               promotype.Env
+	orderSummary      OrderSummaryFunc
+	redemptionSummary RedemptionSummaryFunc
 }
 
 // NewService returns a customer service reading through store and writing in

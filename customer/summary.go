@@ -64,6 +64,14 @@ type OrderSummaryFunc func(ctx context.Context, projectID, customerID string) (O
 // engine wires it to the order store; without it the summary counts none).
 func (s *Service) SetOrderSummary(f OrderSummaryFunc) { s.orderSummary = f }
 
+// RedemptionSummaryFunc computes the redemption summary of a customer.
+type RedemptionSummaryFunc func(ctx context.Context, projectID, customerID string) (RedemptionSummary, error)
+
+// SetRedemptionSummary sets how answers compute a customer's redemption
+// summary (the engine wires it to the redemption counters; without it the
+// summary counts none).
+func (s *Service) SetRedemptionSummary(f RedemptionSummaryFunc) { s.redemptionSummary = f }
+
 // present fills the derived parts of a customer answer: summary, loyalty
 // and referrals.
 func (s *Service) present(ctx context.Context, c *Customer) (*Customer, error) {
@@ -74,7 +82,14 @@ func (s *Service) present(ctx context.Context, c *Customer) (*Customer, error) {
 			return nil, err
 		}
 	}
-	c.Summary = &Summary{Orders: orders}
+	var redemptions RedemptionSummary
+	if s.redemptionSummary != nil {
+		var err error
+		if redemptions, err = s.redemptionSummary(ctx, c.ProjectID, c.ID); err != nil {
+			return nil, err
+		}
+	}
+	c.Summary = &Summary{Orders: orders, Redemptions: redemptions}
 	c.Loyalty = &LoyaltySummary{Campaigns: map[string]any{}}
 	c.Referrals = &ReferralSummary{Campaigns: []any{}}
 	return c, nil

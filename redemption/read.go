@@ -134,3 +134,27 @@ func (s *RedemptionService) ForVoucher(ctx context.Context, projectID, code stri
 func customerRef(ref string) *customer.Params {
 	return &customer.Params{ID: &ref, SourceID: &ref}
 }
+
+// CustomerSummary is a customer's redemption summary, read from the
+// counters the ledger keeps (customer.Service.SetRedemptionSummary takes it).
+func (s *RedemptionService) CustomerSummary(ctx context.Context, projectID, customerID string) (customer.RedemptionSummary, error) {
+	var out customer.RedemptionSummary
+	fields := map[string]*int64{
+		"total_redeemed": &out.TotalRedeemed, "total_failed": &out.TotalFailed, "total_succeeded": &out.TotalSucceeded,
+		"total_rolled_back": &out.TotalRolledBack, "total_rollback_failed": &out.TotalRollbackFailed,
+		"total_rollback_succeeded": &out.TotalRollbackSucceeded,
+		"gift_redeemed_amount": &out.Gift.RedeemedAmount, "loyalty_redeemed_points": &out.LoyaltyCard.RedeemedPoints,
+	}
+	keys := make([]string, 0, len(fields))
+	for name := range fields {
+		keys = append(keys, customerKey(customerID, name))
+	}
+	got, err := s.store.Counters(ctx, projectID, keys...)
+	if err != nil {
+		return out, err
+	}
+	for name, dst := range fields {
+		*dst = got[customerKey(customerID, name)]
+	}
+	return out, nil
+}
