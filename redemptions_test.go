@@ -371,3 +371,46 @@ func TestCustomerSummaryW9(t *testing.T) {
 		})
 	}
 }
+
+// TestRedemptionEvents: a redemption, a failed attempt, a rollback and a
+// refused rollback each append their event in their transaction, with the
+// data keys of platform.md §6.
+func TestRedemptionEvents(t *testing.T) {
+	f := newOutboxFixture(t)
+	e, p := f.eng, f.project
+	code := "EV1"
+	in := js[voucher.Params](t, `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100},"redemption":{"quantity":1}}`)
+	in.Code = &code
+	must[*voucher.Voucher](t)(e.Vouchers().Create(ctx, p, in))
+	body := js[redemption.ValidationParams](t, `{"customer":{"source_id":"eve"},"redeemables":[{"object":"voucher","id":"EV1"}],"order":{"amount":1000}}`)
+	redemptionEvents := func(from int) []outboxEvent {
+		var out []outboxEvent
+		for _, x := range f.since(t, from) {
+			if strings.HasPrefix(x.Type, "redemption.") {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	keys := []string{"redemption", "customer", "order", "voucher", "promotion_tier=null", "created_at=", "campaign=null"}
+
+	n := f.count()
+	r := must[*redemption.Redemptions](t)(e.Redemptions().Redeem(ctx, p, body, redemption.RedeemOptions{})).Redemptions[0]
+	diff(t, "succeeded", []outboxEvent{ev(redemption.EventSucceeded, r.ID, keys...)}, redemptionEvents(n))
+
+	n = f.count()
+	_, err := e.Redemptions().Redeem(ctx, p, body, redemption.RedeemOptions{})
+	failed := wantErr(t, err, 400, "quantity_exceeded").ResourceID
+	diff(t, "failed", []outboxEvent{ev(redemption.EventFailed, failed, "redemption", "customer", "order=null", "voucher=null", "promotion_tier=null", "campaign=null", "created_at=")}, redemptionEvents(n))
+
+	n = f.count()
+	rb := must[*redemption.Redemption](t)(e.Redemptions().Rollback(ctx, p, r.ID, redemption.RollbackParams{}))
+	rbKeys := append([]string{}, keys...)
+	rbKeys[0] = "redemption=redemption_rollback"
+	diff(t, "rollback succeeded", []outboxEvent{ev(redemption.EventRollbackSucceeded, rb.ID, rbKeys...)}, redemptionEvents(n))
+
+	n = f.count()
+	_, err = e.Redemptions().Rollback(ctx, p, r.ID, redemption.RollbackParams{})
+	refused := wantErr(t, err, 400, "already_rolled_back").ResourceID
+	diff(t, "rollback failed", []outboxEvent{ev(redemption.EventRollbackFailed, refused, "redemption=redemption_rollback", "customer", "order=null", "voucher=null", "promotion_tier=null", "campaign=null", "created_at=")}, redemptionEvents(n))
+}

@@ -463,7 +463,7 @@ func sameTime(a, b *promotype.Time) bool {
 // redemption, created_at).
 func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string, r *Redemption, o *order.Order) error {
 	data := map[string]any{"redemption": r, "customer": r.Customer, "order": o, "voucher": r.Voucher,
-		"promotion_tier": r.PromotionTier, "created_at": r.Date}
+		"promotion_tier": r.PromotionTier, "campaign": nil, "created_at": r.Date}
 	if r.Ledger.CampaignID != "" {
 		c, err := st.GetCampaign(ctx, r.Ledger.ProjectID, r.Ledger.CampaignID)
 		switch {
