@@ -143,7 +143,7 @@ func (s *RedemptionService) CustomerSummary(ctx context.Context, projectID, cust
 		"total_redeemed": &out.TotalRedeemed, "total_failed": &out.TotalFailed, "total_succeeded": &out.TotalSucceeded,
 		"total_rolled_back": &out.TotalRolledBack, "total_rollback_failed": &out.TotalRollbackFailed,
 		"total_rollback_succeeded": &out.TotalRollbackSucceeded,
-		"gift_redeemed_amount": &out.Gift.RedeemedAmount, "loyalty_redeemed_points": &out.LoyaltyCard.RedeemedPoints,
+		"gift_redeemed_amount":     &out.Gift.RedeemedAmount, "loyalty_redeemed_points": &out.LoyaltyCard.RedeemedPoints,
 	}
 	keys := make([]string, 0, len(fields))
 	for name := range fields {
