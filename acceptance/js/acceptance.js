@@ -492,6 +492,84 @@ async function main() {
 		assert.equal(p.order.total_discount_amount, 540)
 	})
 
+	// List parameters the SDK types offer.
+	await step('campaigns.list by campaign_type', async () => {
+		const got = listed(await client.campaigns.list({ campaign_type: 'PROMOTION', limit: 100 }), 'campaigns')
+		assert.ok(got.length >= 1 && got.every((c) => c.campaign_type === 'PROMOTION'), JSON.stringify(got.map((c) => c.campaign_type)))
+	})
+	await step('promotions.tiers.listAll({is_available: true})', async () => {
+		const got = listed(await client.promotions.tiers.listAll({ is_available: true, limit: 100 }), 'tiers')
+		assert.ok(got.some((t) => t.id === s.tiers[0].id))
+	})
+	await step('orders.list({order: created_at})', async () => {
+		const got = listed(await client.orders.list({ order: 'created_at', limit: 100 }), 'orders')
+		assert.ok(got.length >= 2)
+		for (let i = 1; i < got.length; i++) assert.ok(got[i - 1].created_at <= got[i].created_at)
+	})
+	await step('asyncActions.list({end_date})', async () => {
+		const got = listed(await client.asyncActions.list({ limit: 100, end_date: new Date(Date.now() + 60000).toISOString() }), 'async_actions')
+		assert.ok(got.some((a) => a.id === s.importAction))
+	})
+	await step('validationRules.listRulesAssignments({related_object_id})', async () => {
+		const rule = await client.validationRules.create({ name: `Assigned ${run}`, rules: { 1: { name: 'order.amount', conditions: { $more_than: [1] } } } })
+		const a = await client.validationRules.createAssignment(rule.id, { related_object_type: 'voucher', related_object_id: s.gift.code })
+		const got = listed(await client.validationRules.listRulesAssignments({ related_object_id: s.gift.id }), 'data')
+		assert.deepEqual(ids(got), [a.id])
+	})
+	await step('products.updateSku and update by source_id', async () => {
+		const k = await client.products.updateSku(s.shirt.source_id, { source_id: s.sku.source_id, price: 2800 })
+		assert.equal(k.price, 2800)
+		const p = await client.products.update({ source_id: s.shirt.source_id, name: 'Tee' })
+		assert.equal(p.id, s.shirt.id)
+		assert.equal(p.name, 'Tee')
+	})
+	await step('validations.validate(object) is promotion validation', async () => {
+		const res = await client.validations.validate({ order: { amount: 10000 } })
+		assert.equal(res.valid, true)
+		assert.ok(Array.isArray(res.promotions))
+	})
+	await step('campaigns.get by name', async () => {
+		const c = await client.campaigns.get(s.campaign.name)
+		assert.equal(c.id, s.campaign.id)
+	})
+	await step('validationRules.update with the whole rule', async () => {
+		const r = await client.validationRules.create({ name: `Whole ${run}`, rules: { 1: { name: 'order.amount', conditions: { $more_than: [1] } }, logic: '1' } })
+		const got = await client.validationRules.get(r.id)
+		const u = await client.validationRules.update({ ...got, name: `Whole 2 ${run}` })
+		assert.equal(u.name, `Whole 2 ${run}`)
+		assert.deepEqual(u.rules, got.rules)
+	})
+	await step('promotions.tiers.update with the whole tier', async () => {
+		const t = await client.promotions.tiers.get(s.tiers[0].id)
+		const u = await client.promotions.tiers.update({ ...t, banner: 'new banner' })
+		assert.equal(u.banner, 'new banner')
+	})
+	await step('vouchers.update with the whole voucher', async () => {
+		const v = await client.vouchers.get(s.voucher.code)
+		const u = await client.vouchers.update({ ...v, metadata: { whole: true } })
+		assert.deepEqual(u.metadata, { whole: true })
+	})
+	await step('campaigns.update with the whole campaign', async () => {
+		const c = await client.campaigns.get(s.campaign.id)
+		const u = await client.campaigns.update(c.id, { ...c, description: 'whole' })
+		assert.equal(u.description, 'whole')
+	})
+	await step('products.update with the whole product', async () => {
+		const p = await client.products.get(s.shirt.id)
+		const u = await client.products.update({ ...p, price: 2900 })
+		assert.equal(u.price, 2900)
+	})
+	await step('orders.update with the whole order', async () => {
+		const o = await client.orders.get(s.order.id)
+		const u = await client.orders.update({ ...o, status: 'FULFILLED' })
+		assert.equal(u.status, 'FULFILLED')
+	})
+	await step('rewards.update with the whole reward', async () => {
+		const r = await client.rewards.create({ name: `Whole reward ${run}`, parameters: { product: { id: s.mug.id } }, stock: 3 })
+		const u = await client.rewards.update({ ...(await client.rewards.get(r.id)), stock: 4 })
+		assert.equal(u.stock, 4)
+	})
+
 	// Cleaning up through the SDK.
 	await step('campaigns.delete', async () => {
 		const res = await client.campaigns.delete(s.promotion.id, { force: true })
