@@ -381,9 +381,13 @@ async function main() {
 		assert.deepEqual(ids(listed(res, 'vouchers')), ids([s.voucher, s.gift]))
 	})
 	await step('vouchers.list with created_at[after] and order', async () => {
-		const res = await client.vouchers.list({ created_at: { after: s.voucher.created_at }, order: 'created_at', limit: 100 })
+		// Strictly after a millisecond before the voucher: the voucher and what
+		// came after it, oldest first.
+		const after = new Date(Date.parse(s.voucher.created_at) - 1).toISOString()
+		const res = await client.vouchers.list({ created_at: { after }, order: 'created_at', limit: 100 })
 		const got = listed(res, 'vouchers')
-		assert.ok(got.length >= 1 && got.every((v) => v.created_at > s.voucher.created_at), JSON.stringify(got.map((v) => v.created_at)))
+		assert.ok(got.some((v) => v.id === s.voucher.id), `the voucher created at ${s.voucher.created_at} is not listed`)
+		assert.ok(got.every((v, i) => v.created_at > after && (i === 0 || got[i - 1].created_at <= v.created_at)), JSON.stringify(got.map((v) => v.created_at)))
 	})
 	await step('products.list with filters (qs nested)', async () => {
 		const res = await client.products.list({ filters: { junction: 'and', source_id: { conditions: { $in: [s.shirt.source_id, s.mug.source_id] } } } })
@@ -421,6 +425,9 @@ async function main() {
 		const ko = await client.validations.validateStackable({ customer: { source_id: `nobody-${run}` }, order: { amount: 5000 }, redeemables: [{ object: 'voucher', id: v.code }] })
 		assert.equal(ko.valid, false)
 		assert.equal(ko.redeemables[0].status, 'INAPPLICABLE')
+		const cleared = await client.campaigns.update(c.id, { category: null })
+		assert.equal(cleared.category_id, null)
+		assert.deepEqual(cleared.categories, [])
 	})
 	await step('campaigns.create GIFT_VOUCHERS and validate credits', async () => {
 		const c = await client.campaigns.create({ name: `Gift ${run}`, campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000 } } })
@@ -512,7 +519,9 @@ async function main() {
 	})
 	await step('validationRules.listRulesAssignments({related_object_id})', async () => {
 		const rule = await client.validationRules.create({ name: `Assigned ${run}`, rules: { 1: { name: 'order.amount', conditions: { $more_than: [1] } } } })
-		const a = await client.validationRules.createAssignment(rule.id, { related_object_type: 'voucher', related_object_id: s.gift.code })
+		// The body the SDK types (ValidationRulesCreateAssignment): { voucher: code }.
+		const a = await client.validationRules.createAssignment(rule.id, { voucher: s.gift.code })
+		assert.equal(a.related_object_type, 'voucher')
 		const got = listed(await client.validationRules.listRulesAssignments({ related_object_id: s.gift.id }), 'data')
 		assert.deepEqual(ids(got), [a.id])
 	})
