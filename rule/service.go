@@ -136,13 +136,17 @@ func (s *Service) Assign(ctx context.Context, projectID, ruleID string, in Assig
 	if err := validate.Struct(in); err != nil {
 		return nil, err
 	}
-	if in.RelatedObjectType == "" {
-		in.RelatedObjectType = RelatedVoucher
+	typ, id, err := in.target()
+	if err != nil {
+		return nil, err
 	}
-	switch in.RelatedObjectType {
+	if typ == "" {
+		typ = RelatedVoucher
+	}
+	switch typ {
 	case RelatedCampaign, RelatedPromotionTier, RelatedVoucher:
 	case "earning_rule", "distribution", "reward_assignment":
-		return nil, promotype.InvalidPayload("Property .related_object_type %s is not supported by this engine yet", in.RelatedObjectType)
+		return nil, promotype.InvalidPayload("Property .related_object_type %s is not supported by this engine yet", typ)
 	default:
 		return nil, promotype.InvalidPayload("Property .related_object_type must be equal to one of the allowed values: voucher, campaign, promotion_tier, earning_rule, distribution, reward_assignment")
 	}
@@ -151,7 +155,7 @@ func (s *Service) Assign(ctx context.Context, projectID, ruleID string, in Assig
 	if _, err := s.store.GetValidationRule(ctx, projectID, ruleID); err != nil {
 		return nil, err // the rule's 404 first
 	}
-	to, err := s.related(ctx, projectID, in.RelatedObjectType, in.RelatedObjectID)
+	to, err := s.related(ctx, projectID, typ, id)
 	if err != nil {
 		return nil, err
 	}
