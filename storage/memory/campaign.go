@@ -239,39 +239,24 @@ func (s *Store) ListCategories(ctx context.Context, projectID string, q promotyp
 
 func tierID(t *campaign.PromotionTier) string { return t.ID }
 
-func tierField(t *campaign.PromotionTier, name string) promotype.Value { return t.Field(name) }
-
 // InsertPromotionTier implements campaign.TierStore.
 func (s *Store) InsertPromotionTier(ctx context.Context, t *campaign.PromotionTier) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.tiers.get(t.ProjectID, t.ID); ok {
-			return promotype.Duplicate("promotion_tier", "Duplicated promotion_tier exists with id %s", t.ID)
-		}
-		d.tiers.put(u, t.ProjectID, t.ID, t.Clone())
-		return nil
+		return insertNew(&d.tiers, u, t.ProjectID, t.ID, "promotion_tier", t.Clone())
 	})
 }
 
 // UpdatePromotionTier implements campaign.TierStore.
 func (s *Store) UpdatePromotionTier(ctx context.Context, t *campaign.PromotionTier) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.tiers.get(t.ProjectID, t.ID); !ok {
-			return promotype.NotFound("promotion_tier", t.ID)
-		}
-		d.tiers.put(u, t.ProjectID, t.ID, t.Clone())
-		return nil
+		return replace(&d.tiers, u, t.ProjectID, t.ID, "promotion_tier", t.Clone())
 	})
 }
 
 // GetPromotionTier implements campaign.TierStore.
 func (s *Store) GetPromotionTier(ctx context.Context, projectID, id string) (out *campaign.PromotionTier, err error) {
 	s.read(ctx, func(d *data) {
-		t, ok := d.tiers.get(projectID, id)
-		if !ok {
-			err = promotype.NotFound("promotion_tier", id)
-			return
-		}
-		out = t.Clone()
+		out, err = getClone(&d.tiers, projectID, id, "promotion_tier", (*campaign.PromotionTier).Clone)
 	})
 	return out, err
 }
@@ -279,57 +264,36 @@ func (s *Store) GetPromotionTier(ctx context.Context, projectID, id string) (out
 // ListPromotionTiers implements campaign.TierStore.
 func (s *Store) ListPromotionTiers(ctx context.Context, projectID string, q promotype.Query) (out []*campaign.PromotionTier, total int, err error) {
 	s.read(ctx, func(d *data) {
-		out, total = list(d.tiers.rows[projectID], q, tierField, tierID, nil, (*campaign.PromotionTier).Clone)
+		out, total = listRows(&d.tiers, projectID, q, tierID, (*campaign.PromotionTier).Clone)
 	})
 	return out, total, nil
 }
 
 // DeletePromotionTier implements campaign.TierStore.
 func (s *Store) DeletePromotionTier(ctx context.Context, projectID, id string) error {
-	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.tiers.get(projectID, id); !ok {
-			return promotype.NotFound("promotion_tier", id)
-		}
-		d.tiers.del(u, projectID, id)
-		return nil
-	})
+	return s.write(ctx, func(d *data, u *undo) error { return remove(&d.tiers, u, projectID, id, "promotion_tier") })
 }
 
 func stackID(s *campaign.PromotionStack) string { return s.ID }
 
-func stackField(s *campaign.PromotionStack, name string) promotype.Value { return s.Field(name) }
-
 // InsertPromotionStack implements campaign.StackStore.
 func (s *Store) InsertPromotionStack(ctx context.Context, ps *campaign.PromotionStack) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.stacks.get(ps.ProjectID, ps.ID); ok {
-			return promotype.Duplicate("promotion_stack", "Duplicated promotion_stack exists with id %s", ps.ID)
-		}
-		d.stacks.put(u, ps.ProjectID, ps.ID, ps.Clone())
-		return nil
+		return insertNew(&d.stacks, u, ps.ProjectID, ps.ID, "promotion_stack", ps.Clone())
 	})
 }
 
 // UpdatePromotionStack implements campaign.StackStore.
 func (s *Store) UpdatePromotionStack(ctx context.Context, ps *campaign.PromotionStack) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.stacks.get(ps.ProjectID, ps.ID); !ok {
-			return promotype.NotFound("promotion_stack", ps.ID)
-		}
-		d.stacks.put(u, ps.ProjectID, ps.ID, ps.Clone())
-		return nil
+		return replace(&d.stacks, u, ps.ProjectID, ps.ID, "promotion_stack", ps.Clone())
 	})
 }
 
 // GetPromotionStack implements campaign.StackStore.
 func (s *Store) GetPromotionStack(ctx context.Context, projectID, id string) (out *campaign.PromotionStack, err error) {
 	s.read(ctx, func(d *data) {
-		ps, ok := d.stacks.get(projectID, id)
-		if !ok {
-			err = promotype.NotFound("promotion_stack", id)
-			return
-		}
-		out = ps.Clone()
+		out, err = getClone(&d.stacks, projectID, id, "promotion_stack", (*campaign.PromotionStack).Clone)
 	})
 	return out, err
 }
@@ -337,18 +301,12 @@ func (s *Store) GetPromotionStack(ctx context.Context, projectID, id string) (ou
 // ListPromotionStacks implements campaign.StackStore.
 func (s *Store) ListPromotionStacks(ctx context.Context, projectID string, q promotype.Query) (out []*campaign.PromotionStack, total int, err error) {
 	s.read(ctx, func(d *data) {
-		out, total = list(d.stacks.rows[projectID], q, stackField, stackID, nil, (*campaign.PromotionStack).Clone)
+		out, total = listRows(&d.stacks, projectID, q, stackID, (*campaign.PromotionStack).Clone)
 	})
 	return out, total, nil
 }
 
 // DeletePromotionStack implements campaign.StackStore.
 func (s *Store) DeletePromotionStack(ctx context.Context, projectID, id string) error {
-	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.stacks.get(projectID, id); !ok {
-			return promotype.NotFound("promotion_stack", id)
-		}
-		d.stacks.del(u, projectID, id)
-		return nil
-	})
+	return s.write(ctx, func(d *data, u *undo) error { return remove(&d.stacks, u, projectID, id, "promotion_stack") })
 }
