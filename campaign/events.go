@@ -93,13 +93,13 @@ func FillTiers(ctx context.Context, st Store, c *Campaign) (*Campaign, error) {
 	if err != nil {
 		return nil, err
 	}
-	SortTiers(ts)
+	sortTiers(ts)
 	for _, t := range ts {
 		if _, err := presentTier(ctx, st, t); err != nil {
 			return nil, err
 		}
 	}
-	c.Promotion = promotype.NewList(ts, len(ts), promotype.Query{}).WithRef(TiersRef)
+	c.Promotion = promotype.NewList(ts, len(ts), promotype.Query{}).WithRef(tiersRef)
 	return c, nil
 }
 

@@ -432,9 +432,9 @@ func presentTier(ctx context.Context, st Store, t *PromotionTier) (*PromotionTie
 	return t.normalize(), nil
 }
 
-// SortTiers orders tiers by hierarchy, then creation (a campaign's
+// sortTiers orders tiers by hierarchy, then creation (a campaign's
 // promotion.tiers list).
-func SortTiers(ts []*PromotionTier) {
+func sortTiers(ts []*PromotionTier) {
 	slices.SortStableFunc(ts, func(a, b *PromotionTier) int {
 		if a.Hierarchy != b.Hierarchy {
 			return cmp.Compare(a.Hierarchy, b.Hierarchy)
