@@ -75,18 +75,7 @@ func (s *Service) Get(ctx context.Context, projectID, id string) (*ValidationRul
 
 // List lists validation rules.
 func (s *Service) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*ValidationRule], error) {
-	q, err := params.Query(ListSpec, s.env.Clock.Now())
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.store.ListValidationRules(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range items {
-		r.normalize()
-	}
-	return promotype.NewList(items, total, q), nil
+	return promotype.ListWith(ctx, s.store.ListValidationRules, projectID, params, ListSpec, s.env.Clock.Now(), (*ValidationRule).normalize)
 }
 
 // Update changes the fields given.
