@@ -2,10 +2,12 @@ package promotype
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -29,6 +31,28 @@ func NewList[T any](items []T, total int, q Query) *List[T] {
 		items = []T{}
 	}
 	return &List[T]{Object: "list", DataRef: DataRefData, Data: items, Total: total, HasMore: q.Offset+len(items) < total}
+}
+
+// ListWith answers a list request for one project: params checked against
+// spec at now, one page read by a store's list method, each item passed
+// through fix (nil: as read).
+func ListWith[T any](ctx context.Context, read func(context.Context, string, Query) ([]T, int, error), projectID string,
+	params ListParams, spec ListSpec, now Time, fix func(T) T,
+) (*List[T], error) {
+	q, err := params.Query(spec, now)
+	if err != nil {
+		return nil, err
+	}
+	items, total, err := read(ctx, projectID, q)
+	if err != nil {
+		return nil, err
+	}
+	if fix != nil {
+		for i := range items {
+			items[i] = fix(items[i])
+		}
+	}
+	return NewList(items, total, q), nil
 }
 
 // DataRefData is the spec's uniform key of a list's array.
@@ -55,39 +79,72 @@ func (l *List[T]) SetDataRef(ref string) {
 // in the order object, data_ref, array, total, has_more. "<>&" are not
 // escaped, as everywhere in the adapter's answers.
 func (l List[T]) MarshalJSON() ([]byte, error) {
-	ref := l.DataRef
-	if ref == "" {
-		ref = DataRefData
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	b.WriteString(`{"object":`)
-	if err := enc.Encode(cmpOr(l.Object, "list")); err != nil {
-		return nil, err
-	}
-	b.WriteString(`,"data_ref":`)
-	if err := enc.Encode(ref); err != nil {
-		return nil, err
-	}
-	b.WriteByte(',')
-	if err := enc.Encode(ref); err != nil {
-		return nil, err
-	}
-	b.WriteByte(':')
+	ref := cmpOr(l.DataRef, DataRefData)
 	data := l.Data
 	if data == nil {
 		data = []T{}
 	}
-	if err := enc.Encode(data); err != nil {
+	le := listEncoders.Get().(*listEncoder)
+	defer listEncoders.Put(le)
+	b := &le.buf
+	b.Reset()
+	b.WriteString(`{"object":`)
+	if err := le.name(cmpOr(l.Object, "list")); err != nil {
 		return nil, err
 	}
+	b.WriteString(`,"data_ref":`)
+	if err := le.name(ref); err != nil {
+		return nil, err
+	}
+	b.WriteByte(',')
+	if err := le.name(ref); err != nil {
+		return nil, err
+	}
+	b.WriteByte(':')
+	if err := le.enc.Encode(data); err != nil {
+		return nil, err
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline
 	b.WriteString(`,"total":`)
 	b.WriteString(strconv.Itoa(l.Total))
 	b.WriteString(`,"has_more":`)
 	b.WriteString(strconv.FormatBool(l.HasMore))
 	b.WriteByte('}')
-	return b.Bytes(), nil
+	return bytes.Clone(b.Bytes()), nil
+}
+
+// listEncoder is the recycled buffer and encoder of List.MarshalJSON.
+type listEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var listEncoders = sync.Pool{New: func() any {
+	le := &listEncoder{}
+	le.enc = json.NewEncoder(&le.buf)
+	le.enc.SetEscapeHTML(false)
+	return le
+}}
+
+// name writes s as a JSON string: directly when it is a plain identifier
+// (every object name and data_ref), else through the encoder.
+func (le *listEncoder) name(s string) error {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	if plain {
+		le.buf.WriteByte('"')
+		le.buf.WriteString(s)
+		le.buf.WriteByte('"')
+		return nil
+	}
+	if err := le.enc.Encode(s); err != nil {
+		return err
+	}
+	le.buf.Truncate(le.buf.Len() - 1)
+	return nil
 }
 
 // UnmarshalJSON decodes a list in either shape: the array is read from the

@@ -172,10 +172,6 @@ func (s *Store) Counters(ctx context.Context, projectID string, keys ...string) 
 // LockOrder implements redemption.Store: transactions of this store are
 // serialized already, so it only checks that the order exists.
 func (s *Store) LockOrder(ctx context.Context, projectID, id string) (err error) {
-	s.read(ctx, func(d *data) {
-		if _, ok := d.orders.get(projectID, id); !ok {
-			err = promotype.NotFound("order", id)
-		}
-	})
+	s.read(ctx, func(d *data) { _, err = d.orders.liveRow(projectID, id) })
 	return err
 }
