@@ -301,6 +301,17 @@ func TestRedeemConcurrency(t *testing.T) {
 				t.Errorf("gift: %d debits of %d, balance %d; want %d debits, balance %d", ok, x, card.Gift.Balance, min(n, balance/x), balance-min(n, balance/x)*x)
 			}
 
+			// One new order named by source id in every request: they are
+			// serialized on it, none is lost or refused.
+			ok, errs = parallel(func(i int) error {
+				_, err := redeem(i, `{"redeemables":[{"object":"voucher","id":"a2pl4qJw"}],"order":{"source_id":"shared-cart","amount":100000}}`)
+				return err
+			})
+			shared := must[*order.Order](t)(f.eng.Orders().Get(ctx, f.project, "shared-cart"))
+			if ok != n || len(shared.Redemptions) != n || shared.DiscountAmount != n*1000 {
+				t.Errorf("one order: %d successes (%v), %d entries, discount %d; want %d, %d, %d", ok, keys(errs), len(shared.Redemptions), shared.DiscountAmount, n, n, n*1000)
+			}
+
 			create("MIXED", `{"type":"GIFT_VOUCHER","gift":{"amount":500},"redemption":{"quantity":3}}`)
 			var mu sync.Mutex
 			var done []string

@@ -21,7 +21,7 @@ const (
 
 // maxAttempts bounds how many times a redemption is evaluated again after
 // a limit or the order changed between its evaluation and its spend.
-const maxAttempts = 16
+const maxAttempts = 64
 
 // RedeemStore is what redemptions read and write: everything validation
 // reads, the ledger, orders, voucher presentation and the outbox.
@@ -101,10 +101,15 @@ func (s *RedemptionService) Redeem(ctx context.Context, projectID string, in Val
 		switch {
 		case errors.As(err, &le), errors.Is(err, errStale):
 			continue // evaluate against what the others left
-		case errors.Is(err, promotype.ErrDuplicateFound) && opt.IdempotencyKey != "":
-			if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {
-				return out, err // a concurrent request with the key won
+		case errors.Is(err, promotype.ErrDuplicateFound):
+			if opt.IdempotencyKey != "" {
+				if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {
+					return out, err // a concurrent request with the key won
+				}
 			}
+			// A concurrent request created the order (or customer) this
+			// one names by source id: evaluate again against it.
+			continue
 		}
 		return res, err
 	}
