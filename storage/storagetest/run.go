@@ -58,6 +58,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Transactions", testTransactions},
 		{"BulkTransactions", testBulkTransactions}, // bulk.go: storage.BulkTxStore only
 		{"Concurrency", testConcurrency},
+		{"Health", testHealth}, // health.go: storage.Pinger and storage.BacklogReporter only
 	}
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) { s.fn(t, newStore) })
