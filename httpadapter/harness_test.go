@@ -56,13 +56,20 @@ type harness struct {
 
 func newHarness(t testing.TB, opts ...httpadapter.Option) *harness {
 	t.Helper()
+	return newHarnessWith(t, nil, opts...)
+}
+
+// newHarnessWith is newHarness with more engine options.
+func newHarnessWith(t testing.TB, more []promo.Option, opts ...httpadapter.Option) *harness {
+	t.Helper()
 	ctx := context.Background()
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	clock := promotype.NewManualClock(epoch)
 	store := memory.New()
-	eng, err := promo.New(store, promo.WithClock(clock), promo.WithIDGenerator(&promotype.SequentialIDs{}),
-		promo.WithOutboxIDGenerator(&promotype.SequentialIDs{}), promo.WithLogger(logger))
+	engOpts := append([]promo.Option{promo.WithClock(clock), promo.WithIDGenerator(&promotype.SequentialIDs{}),
+		promo.WithOutboxIDGenerator(&promotype.SequentialIDs{}), promo.WithLogger(logger)}, more...)
+	eng, err := promo.New(store, engOpts...)
 	if err != nil {
 		t.Fatal(err)
 	}
