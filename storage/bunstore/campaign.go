@@ -188,7 +188,7 @@ func (s *Store) ListCampaigns(ctx context.Context, projectID string, q promotype
 	}
 	return listDomain[campaignRow, *campaignRow, *campaign.Campaign](ctx, s.db, campaignColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where("c.project_id = ? AND c.binned_at IS NULL", projectID)
-	})
+	}, projectTally("campaigns", projectID, q))
 }
 
 // SetCampaignStatus implements campaign.CampaignStore.
@@ -323,7 +323,7 @@ func (s *Store) ListCategories(ctx context.Context, projectID string, q promotyp
 	}
 	rows, total, err := list[categoryRow](ctx, s.db, categoryColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where("cat.project_id = ?", projectID)
-	})
+	}, nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -432,7 +432,7 @@ func (s *Store) GetPromotionTier(ctx context.Context, projectID, id string) (*ca
 
 // ListPromotionTiers implements campaign.TierStore.
 func (s *Store) ListPromotionTiers(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.PromotionTier, int, error) {
-	return listProject[tierRow, *tierRow, *campaign.PromotionTier](ctx, s.db, tierColumns, "pt", projectID, q)
+	return listProject[tierRow, *tierRow, *campaign.PromotionTier](ctx, s.db, tierColumns, "pt", "", projectID, q)
 }
 
 // DeletePromotionTier implements campaign.TierStore.
@@ -532,7 +532,7 @@ func (s *Store) GetPromotionStack(ctx context.Context, projectID, id string) (*c
 
 // ListPromotionStacks implements campaign.StackStore.
 func (s *Store) ListPromotionStacks(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.PromotionStack, int, error) {
-	return listProject[stackRow, *stackRow, *campaign.PromotionStack](ctx, s.db, stackColumns, "ps", projectID, q)
+	return listProject[stackRow, *stackRow, *campaign.PromotionStack](ctx, s.db, stackColumns, "ps", "", projectID, q)
 }
 
 // DeletePromotionStack implements campaign.StackStore.
