@@ -45,20 +45,21 @@ func seedVouchers(b *testing.B, db *bun.DB, n int) {
 	const chunk = 1_000_000
 	for lo := 1; lo <= n; lo += chunk {
 		hi := min(lo+chunk-1, n)
-		_, err := db.ExecContext(ctx, `INSERT INTO promo_vouchers (project_id, id, code, campaign_id, type, active,
+		// The *sql.DB under db runs it without the store's query deadline.
+		_, err := db.DB.ExecContext(ctx, `INSERT INTO promo_vouchers (project_id, id, code, campaign_id, type, active,
 				is_referral_code, data, metadata, created_at, binned_at)
-			SELECT ?, 'v_' || lpad(i::text, 9, '0'), 'CODE-' || lpad(i::text, 9, '0'),
-				'camp_' || ((i - 1) * 10 / ?), 'DISCOUNT_VOUCHER',
+			SELECT $1, 'v_' || lpad(i::text, 9, '0'), 'CODE-' || lpad(i::text, 9, '0'),
+				'camp_' || ((i - 1) * 10 / $2), 'DISCOUNT_VOUCHER',
 				CASE WHEN i % 1000 = 7 THEN 'false' ELSE 'true' END, 'false',
 				'{"discount":{"type":"AMOUNT","amount_off":100}}', '{}',
 				timestamptz '2026-01-01 00:00:00+00' + i * interval '1 millisecond',
 				CASE WHEN i % 100 = 0 THEN timestamptz '2026-06-01 00:00:00+00' END
-			FROM generate_series(?::bigint, ?::bigint) AS i`, benchProject, n, lo, hi)
+			FROM generate_series($3::bigint, $4::bigint) AS i`, benchProject, n, lo, hi)
 		if err != nil {
 			b.Fatalf("seed vouchers %d-%d: %v", lo, hi, err)
 		}
 	}
-	if _, err := db.ExecContext(ctx, "ANALYZE promo_vouchers"); err != nil {
+	if _, err := db.DB.ExecContext(ctx, "ANALYZE promo_vouchers"); err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("seeded %d vouchers in %v", n, time.Since(start).Round(time.Millisecond))
