@@ -99,9 +99,9 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	// One rule service assigns rules for every service; the objects an
 	// assignment names are found through the services that own them.
 	e.rules = rule.NewService(store, storage.TxFor(store, func(s storage.Tx) rule.Store { return s }), e.env, e.related)
-	e.campaigns = campaign.NewService(store, storage.TxFor(store, func(s storage.Tx) campaign.ServiceStore { return s }), e.env, e.rules)
-	e.tiers = campaign.NewTierService(store, storage.TxFor(store, func(s storage.Tx) campaign.TierServiceStore { return s }), e.env, e.campaigns, e.rules)
-	e.stacks = campaign.NewStackService(store, storage.TxFor(store, func(s storage.Tx) campaign.StackServiceStore { return s }), e.env, e.campaigns)
+	e.campaigns = campaign.NewService(store, storage.TxFor(store, func(s storage.Tx) campaign.Store { return s }), e.env, e.rules)
+	e.tiers = campaign.NewTierService(store, storage.TxFor(store, func(s storage.Tx) campaign.Store { return s }), e.env, e.campaigns, e.rules)
+	e.stacks = campaign.NewStackService(store, storage.TxFor(store, func(s storage.Tx) campaign.Store { return s }), e.env, e.campaigns)
 	e.rewards = reward.NewService(store, storage.TxFor(store, func(s storage.Tx) reward.Store { return s }), e.env)
 	e.vouchers = voucher.NewService(store, storage.TxFor(store, func(s storage.Tx) voucher.ServiceStore { return s }), e.env, e.campaigns, e.rules)
 

@@ -10,7 +10,7 @@ import (
 // APIStore is what the campaigns API works through: the campaign ports and
 // the async actions it enqueues.
 type APIStore interface {
-	ServiceStore
+	Store
 	async.Store
 }
 

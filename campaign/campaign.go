@@ -214,9 +214,9 @@ type CodeConfig struct {
 	Pattern *string `json:"pattern,omitempty"`
 }
 
-// TiersRef is the data_ref of a PROMOTION campaign's promotion object and of
+// tiersRef is the data_ref of a PROMOTION campaign's promotion object and of
 // tier lists, as the hosted service answers them.
-const TiersRef = "tiers"
+const tiersRef = "tiers"
 
 // EmptyAssignments is the validation_rules_assignments list of a resource
 // without assignments.
@@ -309,7 +309,7 @@ func (c *Campaign) normalize() *Campaign {
 		v.ValidityHours = c.ValidityHours.Clone()
 	}
 	if c.CampaignType == Promotion && c.Promotion == nil {
-		c.Promotion = promotype.NewList[*PromotionTier](nil, 0, promotype.Query{}).WithRef(TiersRef)
+		c.Promotion = promotype.NewList[*PromotionTier](nil, 0, promotype.Query{}).WithRef(tiersRef)
 	}
 	if c.ValidationRulesAssignments == nil {
 		c.ValidationRulesAssignments = EmptyAssignments()

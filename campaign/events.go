@@ -48,7 +48,7 @@ func pick(yes bool, a, b string) string {
 // EmitCampaign appends an event of type typ about campaign c through st (the
 // change's transaction): its data is {"campaign": c as the API shows it}
 // plus the fields of extra (created_at, count, ...). c is not changed.
-func (s *Service) EmitCampaign(ctx context.Context, st TierServiceStore, typ string, c *Campaign, extra map[string]any) error {
+func (s *Service) EmitCampaign(ctx context.Context, st Store, typ string, c *Campaign, extra map[string]any) error {
 	pc, err := s.PresentFull(ctx, st, c.Clone())
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func (s *Service) EmitCampaign(ctx context.Context, st TierServiceStore, typ str
 
 // EmitCampaignByID is EmitCampaign for the campaign campaignID as stored in
 // st; a campaign gone (deleted meanwhile) records nothing.
-func (s *Service) EmitCampaignByID(ctx context.Context, st TierServiceStore, typ, projectID, campaignID string, extra map[string]any) error {
+func (s *Service) EmitCampaignByID(ctx context.Context, st Store, typ, projectID, campaignID string, extra map[string]any) error {
 	c, err := st.GetCampaign(ctx, projectID, campaignID)
 	if errors.Is(err, promotype.ErrNotFound) {
 		return nil
@@ -74,7 +74,7 @@ func (s *Service) EmitCampaignByID(ctx context.Context, st TierServiceStore, typ
 // PresentFull is Present with the categories, and for a PROMOTION campaign
 // its promotion.tiers list (by hierarchy), all read through st: the
 // campaign as the API returns it.
-func (s *Service) PresentFull(ctx context.Context, st TierServiceStore, c *Campaign) (*Campaign, error) {
+func (s *Service) PresentFull(ctx context.Context, st Store, c *Campaign) (*Campaign, error) {
 	c, err := s.Present(ctx, st, c, true)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func (s *Service) PresentFull(ctx context.Context, st TierServiceStore, c *Campa
 // FillTiers sets promotion.tiers of a PROMOTION campaign c to its tiers as
 // the API shows them, read through st; other campaigns are returned as
 // they are.
-func FillTiers(ctx context.Context, st TierServiceStore, c *Campaign) (*Campaign, error) {
+func FillTiers(ctx context.Context, st Store, c *Campaign) (*Campaign, error) {
 	if c == nil || c.CampaignType != Promotion {
 		return c, nil
 	}
@@ -93,26 +93,26 @@ func FillTiers(ctx context.Context, st TierServiceStore, c *Campaign) (*Campaign
 	if err != nil {
 		return nil, err
 	}
-	SortTiers(ts)
+	sortTiers(ts)
 	for _, t := range ts {
 		if _, err := presentTier(ctx, st, t); err != nil {
 			return nil, err
 		}
 	}
-	c.Promotion = promotype.NewList(ts, len(ts), promotype.Query{}).WithRef(TiersRef)
+	c.Promotion = promotype.NewList(ts, len(ts), promotype.Query{}).WithRef(tiersRef)
 	return c, nil
 }
 
 // EmitTier appends an event of type typ about tier t through st: data
 // {campaign, promotion_tier}, both as the API shows them. t is not
 // changed.
-func (s *TierService) EmitTier(ctx context.Context, st TierServiceStore, typ string, t *PromotionTier) error {
+func (s *TierService) EmitTier(ctx context.Context, st Store, typ string, t *PromotionTier) error {
 	return s.EmitTiers(ctx, st, typ, []*PromotionTier{t})
 }
 
 // EmitTiers is EmitTier for tiers of one campaign (a campaign create's):
 // the campaign is presented once for all their events.
-func (s *TierService) EmitTiers(ctx context.Context, st TierServiceStore, typ string, ts []*PromotionTier) error {
+func (s *TierService) EmitTiers(ctx context.Context, st Store, typ string, ts []*PromotionTier) error {
 	if len(ts) == 0 {
 		return nil
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/promoengine/promo/internal/validate"
 	"github.com/promoengine/promo/promotype"
-	"github.com/promoengine/promo/rule"
 )
 
 // PrefixPromotionStack is the id prefix of promotion stacks.
@@ -103,26 +102,16 @@ type StackTiersParams struct {
 	HierarchyMode *string  `json:"hierarchy_mode"`
 }
 
-// StackServiceStore is the port the stack service consumes: stacks, the
-// tiers and campaigns they name, and (through rule.Store, which the events'
-// campaign shows) the outbox.
-type StackServiceStore interface {
-	StackStore
-	TierStore
-	CampaignStore
-	rule.Store
-}
-
 // StackService is the promotion stack use cases.
 type StackService struct {
-	store     StackServiceStore
-	tx        promotype.TxFunc[StackServiceStore]
+	store     Store
+	tx        promotype.TxFunc[Store]
 	env       promotype.Env
 	campaigns *Service
 }
 
 // NewStackService returns a stack service.
-func NewStackService(store StackServiceStore, tx promotype.TxFunc[StackServiceStore], env promotype.Env, campaigns *Service) *StackService {
+func NewStackService(store Store, tx promotype.TxFunc[Store], env promotype.Env, campaigns *Service) *StackService {
 	return &StackService{store: store, tx: tx, env: env, campaigns: campaigns}
 }
 
@@ -135,7 +124,7 @@ func (s *StackService) Create(ctx context.Context, projectID, campaignRef string
 		return nil, promotype.InvalidPayload("Payload must have required property 'tiers'")
 	}
 	var out *PromotionStack
-	err := s.tx(ctx, func(ctx context.Context, st StackServiceStore) error {
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		c, err := s.campaigns.Resolve(ctx, st, projectID, campaignRef)
 		if err != nil {
 			return err
@@ -161,7 +150,7 @@ func (s *StackService) Create(ctx context.Context, projectID, campaignRef string
 
 // emit appends an event about stack ps of campaign c through st: data
 // {campaign, promotion_stack}, both as the API shows them.
-func (s *StackService) emit(ctx context.Context, st StackServiceStore, typ string, c *Campaign, ps *PromotionStack) error {
+func (s *StackService) emit(ctx context.Context, st Store, typ string, c *Campaign, ps *PromotionStack) error {
 	pc, err := s.campaigns.PresentFull(ctx, st, c)
 	if err != nil {
 		return err
@@ -174,7 +163,7 @@ func (s *StackService) emit(ctx context.Context, st StackServiceStore, typ strin
 	return emit(ctx, st, s.env, ps.ProjectID, typ, ps.ID, map[string]any{"campaign": pc, "promotion_stack": pp})
 }
 
-func (s *StackService) apply(ctx context.Context, st StackServiceStore, ps *PromotionStack, in StackParams) error {
+func (s *StackService) apply(ctx context.Context, st Store, ps *PromotionStack, in StackParams) error {
 	if err := validate.Struct(in); err != nil {
 		return err
 	}
@@ -235,7 +224,7 @@ func (s *StackService) Find(ctx context.Context, projectID, id string) (*Promoti
 }
 
 // load returns stack id of campaign campaignRef, and the campaign.
-func (s *StackService) load(ctx context.Context, st StackServiceStore, projectID, campaignRef, id string) (*PromotionStack, *Campaign, error) {
+func (s *StackService) load(ctx context.Context, st Store, projectID, campaignRef, id string) (*PromotionStack, *Campaign, error) {
 	c, err := s.campaigns.Resolve(ctx, st, projectID, campaignRef)
 	if err != nil {
 		return nil, nil, err
@@ -278,7 +267,7 @@ func (s *StackService) List(ctx context.Context, projectID, campaignRef string, 
 // Update changes the fields given.
 func (s *StackService) Update(ctx context.Context, projectID, campaignRef, id string, in StackParams) (*PromotionStack, error) {
 	var out *PromotionStack
-	err := s.tx(ctx, func(ctx context.Context, st StackServiceStore) error {
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		ps, c, err := s.load(ctx, st, projectID, campaignRef, id)
 		if err != nil {
 			return err
@@ -301,7 +290,7 @@ func (s *StackService) Update(ctx context.Context, projectID, campaignRef, id st
 
 // Delete removes a stack.
 func (s *StackService) Delete(ctx context.Context, projectID, campaignRef, id string) error {
-	return s.tx(ctx, func(ctx context.Context, st StackServiceStore) error {
+	return s.tx(ctx, func(ctx context.Context, st Store) error {
 		if _, _, err := s.load(ctx, st, projectID, campaignRef, id); err != nil {
 			return err
 		}

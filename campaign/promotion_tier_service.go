@@ -27,19 +27,10 @@ type TierParams struct {
 	CategoryID *string `json:"category_id"`
 }
 
-// TierServiceStore is the port the tier service consumes: tiers, their
-// campaigns and categories, and validation rules.
-type TierServiceStore interface {
-	TierStore
-	CampaignStore
-	rule.Store
-	StackStore
-}
-
 // TierService is the promotion tier use cases.
 type TierService struct {
-	store     TierServiceStore
-	tx        promotype.TxFunc[TierServiceStore]
+	store     Store
+	tx        promotype.TxFunc[Store]
 	env       promotype.Env
 	campaigns *Service
 	rules     *rule.Service
@@ -48,7 +39,7 @@ type TierService struct {
 // NewTierService returns a tier service; campaigns resolves campaigns and
 // categories, rules assigns validation rules; env.Change is told
 // of every successful write.
-func NewTierService(store TierServiceStore, tx promotype.TxFunc[TierServiceStore], env promotype.Env, campaigns *Service, rules *rule.Service) *TierService {
+func NewTierService(store Store, tx promotype.TxFunc[Store], env promotype.Env, campaigns *Service, rules *rule.Service) *TierService {
 	return &TierService{store: store, tx: tx, env: env, campaigns: campaigns, rules: rules}
 }
 
@@ -65,7 +56,7 @@ func (s *TierService) Create(ctx context.Context, projectID, campaignRef string,
 		return nil, err
 	}
 	var out *PromotionTier
-	err := s.tx(ctx, func(ctx context.Context, st TierServiceStore) error {
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		c, err := s.campaigns.Resolve(ctx, st, projectID, campaignRef)
 		if err != nil {
 			return err
@@ -88,7 +79,7 @@ func (s *TierService) Create(ctx context.Context, projectID, campaignRef string,
 // transaction), in order; tiers without a hierarchy get the highest so far
 // plus one. The returned tiers are not presented, and their
 // campaign.promotion_tier.created events are the caller's (EmitTier).
-func (s *TierService) CreateIn(ctx context.Context, st TierServiceStore, c *Campaign, ins []TierParams) ([]*PromotionTier, error) {
+func (s *TierService) CreateIn(ctx context.Context, st Store, c *Campaign, ins []TierParams) ([]*PromotionTier, error) {
 	if c.CampaignType != Promotion {
 		return nil, InvalidCampaign("Campaign %s is not a PROMOTION campaign: it cannot hold promotion tiers", c.ID)
 	}
@@ -137,7 +128,7 @@ func tiersOf(id string) promotype.Query {
 		{Field: "campaign_id", Op: promotype.OpIs, Values: []string{id}}}}
 }
 
-func (s *TierService) assign(ctx context.Context, st TierServiceStore, t *PromotionTier, ruleIDs []string) error {
+func (s *TierService) assign(ctx context.Context, st Store, t *PromotionTier, ruleIDs []string) error {
 	if len(ruleIDs) == 0 {
 		return nil
 	}
@@ -155,13 +146,13 @@ func (s *TierService) assign(ctx context.Context, st TierServiceStore, t *Promot
 
 // related is tier t as the related object of its rule assignments, shown
 // as the API shows it.
-func (s *TierService) related(ctx context.Context, st TierServiceStore, t *PromotionTier) (rule.Related, error) {
+func (s *TierService) related(ctx context.Context, st Store, t *PromotionTier) (rule.Related, error) {
 	pt, err := presentTier(ctx, st, t.Clone())
 	return rule.Related{Type: rule.RelatedPromotionTier, ID: t.ID, Object: pt}, err
 }
 
 // apply checks in and copies it onto t (not active, not the rules).
-func (s *TierService) apply(ctx context.Context, st TierServiceStore, t *PromotionTier, in TierParams) error {
+func (s *TierService) apply(ctx context.Context, st Store, t *PromotionTier, in TierParams) error {
 	if err := validate.Struct(in); err != nil {
 		return err
 	}
@@ -272,7 +263,7 @@ func (s *TierService) Update(ctx context.Context, projectID, id string, in TierP
 		return nil, err
 	}
 	var out *PromotionTier
-	err := s.tx(ctx, func(ctx context.Context, st TierServiceStore) error {
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		t, err := st.GetPromotionTier(ctx, projectID, id)
 		if err != nil {
 			return err
@@ -309,7 +300,7 @@ func (s *TierService) Update(ctx context.Context, projectID, id string, in TierP
 // SetActive enables or disables a tier.
 func (s *TierService) SetActive(ctx context.Context, projectID, id string, active bool) (*PromotionTier, error) {
 	var out *PromotionTier
-	err := s.tx(ctx, func(ctx context.Context, st TierServiceStore) error {
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		t, err := st.GetPromotionTier(ctx, projectID, id)
 		if err != nil {
 			return err
@@ -331,7 +322,7 @@ func (s *TierService) SetActive(ctx context.Context, projectID, id string, activ
 
 // Delete removes a tier and its validation rule assignments.
 func (s *TierService) Delete(ctx context.Context, projectID, id string) error {
-	err := s.tx(ctx, func(ctx context.Context, st TierServiceStore) error {
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		t, err := st.GetPromotionTier(ctx, projectID, id)
 		if err != nil {
 			return err
@@ -354,7 +345,7 @@ func (s *TierService) Delete(ctx context.Context, projectID, id string) error {
 // DeleteOfCampaign removes every tier of campaign campaignID and their
 // validation rule assignments, through st (the campaign delete's
 // transaction, whose campaign.deleted event tells of its tiers too).
-func (s *TierService) DeleteOfCampaign(ctx context.Context, st TierServiceStore, projectID, campaignID string) error {
+func (s *TierService) DeleteOfCampaign(ctx context.Context, st Store, projectID, campaignID string) error {
 	ts, _, err := st.ListPromotionTiers(ctx, projectID, tiersOf(campaignID))
 	if err != nil {
 		return err
@@ -368,7 +359,7 @@ func (s *TierService) DeleteOfCampaign(ctx context.Context, st TierServiceStore,
 }
 
 // deleteTier removes tier t and its rule assignments through st.
-func (s *TierService) deleteTier(ctx context.Context, st TierServiceStore, t *PromotionTier) error {
+func (s *TierService) deleteTier(ctx context.Context, st Store, t *PromotionTier) error {
 	to, err := s.related(ctx, st, t)
 	if err != nil {
 		return err
@@ -406,13 +397,13 @@ func TiersOfCampaigns(ctx context.Context, st TierLister, projectID string, ids 
 }
 
 // Present fills the derived fields of a stored tier read through st.
-func (s *TierService) Present(ctx context.Context, st TierServiceStore, t *PromotionTier) (*PromotionTier, error) {
+func (s *TierService) Present(ctx context.Context, st Store, t *PromotionTier) (*PromotionTier, error) {
 	return presentTier(ctx, st, t)
 }
 
 // presentTier fills the derived fields of tier t (its campaign, rule
 // assignments and categories) read through st, and returns t.
-func presentTier(ctx context.Context, st TierServiceStore, t *PromotionTier) (*PromotionTier, error) {
+func presentTier(ctx context.Context, st Store, t *PromotionTier) (*PromotionTier, error) {
 	t.Campaign = nil
 	c, err := st.GetCampaign(ctx, t.ProjectID, t.CampaignID)
 	switch {
@@ -441,9 +432,9 @@ func presentTier(ctx context.Context, st TierServiceStore, t *PromotionTier) (*P
 	return t.normalize(), nil
 }
 
-// SortTiers orders tiers by hierarchy, then creation (a campaign's
+// sortTiers orders tiers by hierarchy, then creation (a campaign's
 // promotion.tiers list).
-func SortTiers(ts []*PromotionTier) {
+func sortTiers(ts []*PromotionTier) {
 	slices.SortStableFunc(ts, func(a, b *PromotionTier) int {
 		if a.Hierarchy != b.Hierarchy {
 			return cmp.Compare(a.Hierarchy, b.Hierarchy)

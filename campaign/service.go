@@ -14,25 +14,25 @@ import (
 // writes (a campaign and its generation action) in one transaction; the
 // others read through the service's store or open their own transaction.
 type Service struct {
-	store ServiceStore
-	tx    promotype.TxFunc[ServiceStore]
+	store Store
+	tx    promotype.TxFunc[Store]
 	env   promotype.Env
 	rules *rule.Service
 }
 
-// ServiceStore is the port the campaign service consumes: campaigns and
-// categories, the validation rules assigned to campaigns, the tiers a
-// PROMOTION campaign shows, and (through rule.Store) the outbox.
-type ServiceStore interface {
+// Store is the storage port of the campaign services: campaigns and
+// categories, promotion tiers and stacks, the validation rules assigned to
+// them, and (through rule.Store) the outbox.
+type Store interface {
 	CampaignStore
-	rule.Store
 	TierStore
 	StackStore
+	rule.Store
 }
 
 // NewService returns a campaign service; rules assigns the validation_rules
 // a campaign is created with.
-func NewService(store ServiceStore, tx promotype.TxFunc[ServiceStore], env promotype.Env, rules *rule.Service) *Service {
+func NewService(store Store, tx promotype.TxFunc[Store], env promotype.Env, rules *rule.Service) *Service {
 	return &Service{store: store, tx: tx, env: env, rules: rules}
 }
 
@@ -63,7 +63,7 @@ type CategoryParams struct {
 // campaign and the number of vouchers to generate for it. The caller
 // records campaign.created (EmitCampaign) once the campaign is complete
 // (its tiers), and checks the metadata first (CheckCreate).
-func (s *Service) Create(ctx context.Context, st ServiceStore, projectID string, in Params) (*Campaign, int64, error) {
+func (s *Service) Create(ctx context.Context, st Store, projectID string, in Params) (*Campaign, int64, error) {
 	c, count, err := in.build(s.env, projectID)
 	if err != nil {
 		return nil, 0, err
@@ -145,7 +145,7 @@ func (s *Service) List(ctx context.Context, projectID string, p ListParams) (*pr
 // updated_at is set. A campaign still generating its vouchers cannot be
 // changed. The caller schedules the CAMPAIGN.VOUCHERS_UPDATE action that
 // takes the campaign back to DONE.
-func (s *Service) Update(ctx context.Context, st ServiceStore, projectID, ref string, in UpdateParams) (*Campaign, error) {
+func (s *Service) Update(ctx context.Context, st Store, projectID, ref string, in UpdateParams) (*Campaign, error) {
 	c, err := s.Resolve(ctx, st, projectID, ref)
 	if err != nil {
 		return nil, err
@@ -187,7 +187,7 @@ func (c *Campaign) CheckChangeable() error {
 // SetActive enables or disables the campaign with id or name ref.
 func (s *Service) SetActive(ctx context.Context, projectID, ref string, active bool) (*Campaign, error) {
 	var out *Campaign
-	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
+	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		c, err := s.Resolve(ctx, st, projectID, ref)
 		if err != nil {
 			return err
@@ -211,7 +211,7 @@ func (s *Service) SetActive(ctx context.Context, projectID, ref string, active b
 // CAMPAIGN.VOUCHERS_DELETE action that removes its vouchers (and, with
 // force, the campaign for good). A campaign still generating its vouchers
 // cannot be deleted.
-func (s *Service) Remove(ctx context.Context, st ServiceStore, projectID, ref string) (*Campaign, error) {
+func (s *Service) Remove(ctx context.Context, st Store, projectID, ref string) (*Campaign, error) {
 	c, err := s.Resolve(ctx, st, projectID, ref)
 	if err != nil {
 		return nil, err
@@ -243,7 +243,7 @@ func (s *Service) Remove(ctx context.Context, st ServiceStore, projectID, ref st
 // Present fills what a campaign response carries besides the stored fields:
 // the category name and, when withCategories, the categories list, and the
 // validation rule assignments.
-func (s *Service) Present(ctx context.Context, st ServiceStore, c *Campaign, withCategories bool) (*Campaign, error) {
+func (s *Service) Present(ctx context.Context, st Store, c *Campaign, withCategories bool) (*Campaign, error) {
 	if err := s.fillAssignments(ctx, st, c.ProjectID, []*Campaign{c}); err != nil {
 		return nil, err
 	}
@@ -252,7 +252,7 @@ func (s *Service) Present(ctx context.Context, st ServiceStore, c *Campaign, wit
 
 // fillAssignments sets the validation_rules_assignments of campaigns of
 // one project, with one query.
-func (s *Service) fillAssignments(ctx context.Context, st ServiceStore, projectID string, cs []*Campaign) error {
+func (s *Service) fillAssignments(ctx context.Context, st Store, projectID string, cs []*Campaign) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -271,7 +271,7 @@ func (s *Service) fillAssignments(ctx context.Context, st ServiceStore, projectI
 	return nil
 }
 
-func (s *Service) present(ctx context.Context, st ServiceStore, c *Campaign, withCategories bool, cache map[string]*Category) (*Campaign, error) {
+func (s *Service) present(ctx context.Context, st Store, c *Campaign, withCategories bool, cache map[string]*Category) (*Campaign, error) {
 	c.Category, c.Categories = nil, nil
 	if c.CategoryID != nil {
 		cat, ok := cache[*c.CategoryID]

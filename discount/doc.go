@@ -4,7 +4,7 @@
 // a cart with running totals (reference promotion-engine.md §3–§5).
 //
 // Money is int64 minor units. Percentages and shares use decimal; every
-// rounding goes through round.go: a percentage rounds half-up to the unit,
+// rounding goes through order/money.go: a percentage rounds half-up to the unit,
 // a split over lines uses largest remainder (ties to the earlier line), so
 // parts always sum to the whole. No discount exceeds what it applies to.
 package discount

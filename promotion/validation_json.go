@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/promoengine/promo/order"
 )
@@ -55,7 +56,14 @@ func (v *Validation) AppendJSON(dst []byte) ([]byte, error) {
 // make hundreds of megabytes) never sits whole in memory. An answer
 // smaller than chunk is written with one call.
 func (v *Validation) WriteJSON(w io.Writer, chunk int) error {
-	dst := make([]byte, 0, chunk+chunk/4)
+	bp := chunkBuffers.Get().(*[]byte)
+	dst := (*bp)[:0]
+	defer func() {
+		if cap(dst) <= maxPooledChunk {
+			*bp = dst[:0]
+			chunkBuffers.Put(bp)
+		}
+	}()
 	flush := func(force bool) error {
 		if len(dst) == 0 || (!force && len(dst) < chunk) {
 			return nil
@@ -91,6 +99,13 @@ func (v *Validation) WriteJSON(w io.Writer, chunk int) error {
 	dst = append(dst, '}', '\n')
 	return flush(true)
 }
+
+// chunkBuffers recycles the buffers WriteJSON fills, so that a validation
+// answer costs no buffer of its own; one that grew past maxPooledChunk (a
+// tier bigger than a chunk) is left to the collector.
+var chunkBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+const maxPooledChunk = 1 << 20
 
 // orderKey is where a tier's order goes in its JSON encoded without it: no
 // key before "order" is "order" and strings escape their quotes, so the

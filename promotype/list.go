@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -55,39 +56,72 @@ func (l *List[T]) SetDataRef(ref string) {
 // in the order object, data_ref, array, total, has_more. "<>&" are not
 // escaped, as everywhere in the adapter's answers.
 func (l List[T]) MarshalJSON() ([]byte, error) {
-	ref := l.DataRef
-	if ref == "" {
-		ref = DataRefData
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	b.WriteString(`{"object":`)
-	if err := enc.Encode(cmpOr(l.Object, "list")); err != nil {
-		return nil, err
-	}
-	b.WriteString(`,"data_ref":`)
-	if err := enc.Encode(ref); err != nil {
-		return nil, err
-	}
-	b.WriteByte(',')
-	if err := enc.Encode(ref); err != nil {
-		return nil, err
-	}
-	b.WriteByte(':')
+	ref := cmpOr(l.DataRef, DataRefData)
 	data := l.Data
 	if data == nil {
 		data = []T{}
 	}
-	if err := enc.Encode(data); err != nil {
+	le := listEncoders.Get().(*listEncoder)
+	defer listEncoders.Put(le)
+	b := &le.buf
+	b.Reset()
+	b.WriteString(`{"object":`)
+	if err := le.name(cmpOr(l.Object, "list")); err != nil {
 		return nil, err
 	}
+	b.WriteString(`,"data_ref":`)
+	if err := le.name(ref); err != nil {
+		return nil, err
+	}
+	b.WriteByte(',')
+	if err := le.name(ref); err != nil {
+		return nil, err
+	}
+	b.WriteByte(':')
+	if err := le.enc.Encode(data); err != nil {
+		return nil, err
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline
 	b.WriteString(`,"total":`)
 	b.WriteString(strconv.Itoa(l.Total))
 	b.WriteString(`,"has_more":`)
 	b.WriteString(strconv.FormatBool(l.HasMore))
 	b.WriteByte('}')
-	return b.Bytes(), nil
+	return bytes.Clone(b.Bytes()), nil
+}
+
+// listEncoder is the recycled buffer and encoder of List.MarshalJSON.
+type listEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var listEncoders = sync.Pool{New: func() any {
+	le := &listEncoder{}
+	le.enc = json.NewEncoder(&le.buf)
+	le.enc.SetEscapeHTML(false)
+	return le
+}}
+
+// name writes s as a JSON string: directly when it is a plain identifier
+// (every object name and data_ref), else through the encoder.
+func (le *listEncoder) name(s string) error {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	if plain {
+		le.buf.WriteByte('"')
+		le.buf.WriteString(s)
+		le.buf.WriteByte('"')
+		return nil
+	}
+	if err := le.enc.Encode(s); err != nil {
+		return err
+	}
+	le.buf.Truncate(le.buf.Len() - 1)
+	return nil
 }
 
 // UnmarshalJSON decodes a list in either shape: the array is read from the

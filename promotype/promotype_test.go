@@ -179,6 +179,7 @@ func TestListJSONShape(t *testing.T) {
 		{"default", promotype.NewList([]string{"a<b"}, 3, promotype.Query{}), `{"object":"list","data_ref":"data","data":["a<b"],"total":3,"has_more":true}`},
 		{"hosted", promotype.NewList([]string{"x"}, 1, promotype.Query{}).WithRef("vouchers"), `{"object":"list","data_ref":"vouchers","vouchers":["x"],"total":1,"has_more":false}`},
 		{"nil items", (&promotype.List[string]{DataRef: "tiers"}), `{"object":"list","data_ref":"tiers","tiers":[],"total":0,"has_more":false}`},
+		{"ref that needs quoting", (&promotype.List[string]{DataRef: `we"ird`, Data: []string{"&"}}), `{"object":"list","data_ref":"we\"ird","we\"ird":["&"],"total":0,"has_more":false}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -191,6 +192,13 @@ func TestListJSONShape(t *testing.T) {
 			got := []byte(strings.TrimSuffix(b.String(), "\n"))
 			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
+			}
+			direct, err := tc.list.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, string(direct)); diff != "" {
+				t.Errorf("MarshalJSON (-want +got):\n%s", diff)
 			}
 			var back promotype.List[string]
 			if err := json.Unmarshal(got, &back); err != nil {

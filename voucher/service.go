@@ -15,7 +15,7 @@ import (
 // campaigns and categories they belong to.
 type ServiceStore interface {
 	Store
-	campaign.ServiceStore
+	campaign.Store
 }
 
 // Service is the voucher use cases.
