@@ -67,8 +67,14 @@ func TestPromotionTierLifecycle(t *testing.T) {
 		if l.Total != 2 {
 			t.Errorf("available total %d, want 2", l.Total)
 		}
-		if _, err := pt.Update(ctx, f.project, a.ID, campaign.TierParams{Active: &yes}); err == nil {
-			t.Errorf("update accepted active")
+		// active cannot change through an update, but its current value is
+		// accepted (a tier read and sent back).
+		no := false
+		if _, err := pt.Update(ctx, f.project, a.ID, campaign.TierParams{Active: &no}); err == nil {
+			t.Errorf("update accepted a change of active")
+		}
+		if _, err := pt.Update(ctx, f.project, a.ID, campaign.TierParams{Active: &yes}); err != nil {
+			t.Errorf("update with active unchanged: %v", err)
 		}
 		if err := pt.Delete(ctx, f.project, a.ID); err != nil {
 			t.Fatal(err)

@@ -218,9 +218,16 @@ func TestWebhookReceiverComesBack(t *testing.T) {
 		want := map[string]int{}
 		for range n {
 			want[appendEvent(t, store, p.ID, "voucher.created").ID] = 1
-			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(200 * time.Millisecond)
+		// Every event is tried (and refused) at least once while the
+		// receiver is down, before it comes back.
+		r.waitFor("a try of every event while the receiver is down", 20*time.Second, func(got []received) bool {
+			tried := map[string]bool{}
+			for _, d := range got {
+				tried[d.env.Event.ID] = true
+			}
+			return len(tried) == n
+		})
 		if got := r.accepted(); len(got) != 0 {
 			t.Fatalf("a down receiver accepted %d events", len(got))
 		}

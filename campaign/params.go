@@ -67,7 +67,8 @@ type PromotionParams struct {
 }
 
 // UpdateParams is the body of a campaign update (PUT /v1/campaigns/{id}).
-// Absent (or null) fields are left unchanged; fields the campaign's type
+// Absent fields are left unchanged, and so are null ones except the
+// ClearableFields, which null removes (see Clear); fields the campaign's type
 // does not take are refused. metadata given is merged into the stored
 // metadata, then unset_metadata_fields are removed.
 type UpdateParams struct {
@@ -101,7 +102,11 @@ type UpdateParams struct {
 
 // ClearableFields are the fields of a campaign an update can clear with null.
 var ClearableFields = []string{"start_date", "expiration_date", "validity_timeframe", "validity_day_of_week",
-	"validity_hours", "description", "activity_duration_after_publishing"}
+	"validity_hours", "description", "activity_duration_after_publishing", "category", "category_id"}
+
+// validityFields are the clearable fields of the campaign's Validity; the
+// others are the campaign's own.
+var validityFields = []string{"start_date", "expiration_date", "validity_timeframe", "validity_day_of_week", "validity_hours"}
 
 // UnmarshalJSON decodes the body and records the clearable fields given as
 // null in Clear.
@@ -126,12 +131,14 @@ func (in *UpdateParams) UnmarshalJSON(b []byte) error {
 
 // clearFields removes the fields in.Clear names (validated by checkClear):
 // the validity fields from v, the others from c (either may be nil).
+// category and category_id both remove the campaign's category.
 func (in UpdateParams) clearFields(c *Campaign, v *Validity) {
 	for _, k := range in.Clear {
-		if v == nil && k != "description" && k != "activity_duration_after_publishing" {
-			continue
-		}
-		if c == nil && (k == "description" || k == "activity_duration_after_publishing") {
+		if slices.Contains(validityFields, k) {
+			if v == nil {
+				continue
+			}
+		} else if c == nil {
 			continue
 		}
 		switch k {
@@ -149,6 +156,8 @@ func (in UpdateParams) clearFields(c *Campaign, v *Validity) {
 			c.Description = nil
 		case "activity_duration_after_publishing":
 			c.ActivityDurationAfterPublishing = nil
+		case "category", "category_id":
+			c.CategoryID = nil
 		}
 	}
 }
@@ -159,7 +168,10 @@ func (in UpdateParams) checkClear() error {
 	given := map[string]bool{"start_date": in.StartDate != nil, "expiration_date": in.ExpirationDate != nil,
 		"validity_timeframe": in.ValidityTimeframe != nil, "validity_day_of_week": in.ValidityDayOfWeek != nil,
 		"validity_hours": in.ValidityHours != nil, "description": in.Description != nil,
-		"activity_duration_after_publishing": in.ActivityDurationAfterPublishing != nil}
+		"activity_duration_after_publishing": in.ActivityDurationAfterPublishing != nil,
+		// Clearing one of category and category_id while naming the
+		// category by the other sets it: the clear comes first.
+		"category": in.Category != nil, "category_id": in.CategoryID != nil}
 	for _, k := range in.Clear {
 		g, ok := given[k]
 		switch {

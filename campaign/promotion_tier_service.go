@@ -254,11 +254,10 @@ func (s *TierService) available(ctx context.Context, t *PromotionTier, now promo
 	return err == nil && c.Active && (c.ExpirationDate == nil || c.ExpirationDate.After(now.Time))
 }
 
-// Update changes the fields given; active cannot change here.
+// Update changes the fields given. active cannot change here (the enable and
+// disable endpoints do that), but the tier's current value is accepted, so
+// that an application may send back the tier it read with a field changed.
 func (s *TierService) Update(ctx context.Context, projectID, id string, in TierParams) (*PromotionTier, error) {
-	if in.Active != nil {
-		return nil, promotype.InvalidPayload("Property .active is not allowed: use the enable and disable endpoints")
-	}
 	if err := s.checkTier(ctx, projectID, in, false); err != nil {
 		return nil, err
 	}
@@ -267,6 +266,9 @@ func (s *TierService) Update(ctx context.Context, projectID, id string, in TierP
 		t, err := st.GetPromotionTier(ctx, projectID, id)
 		if err != nil {
 			return err
+		}
+		if in.Active != nil && *in.Active != t.Active {
+			return promotype.InvalidPayload("Property .active is not allowed: use the enable and disable endpoints")
 		}
 		if err := s.apply(ctx, st, t, in); err != nil {
 			return err

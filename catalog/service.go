@@ -103,18 +103,7 @@ func (s *Service) GetProduct(ctx context.Context, projectID, ref string) (*Produ
 
 // ListProducts lists the live products of a project.
 func (s *Service) ListProducts(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*Product], error) {
-	q, err := params.Query(ListSpec, s.env.Clock.Now())
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.store.ListProducts(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range items {
-		p.normalize()
-	}
-	return promotype.NewList(items, total, q), nil
+	return promotype.ListWith(ctx, s.store.ListProducts, projectID, params, ListSpec, s.env.Clock.Now(), (*Product).normalize)
 }
 
 // UpdateProduct changes the fields given in `in` (id and source_id are ignored).

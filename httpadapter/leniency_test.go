@@ -39,6 +39,11 @@ func TestLeniency(t *testing.T) {
 		{"null clears expiration_date", req{method: http.MethodPut, target: "/v1/campaigns/Dated", body: `{"expiration_date":null}`}, []string{"expiration_date"}, nil},
 		{"absent leaves start_date", req{method: http.MethodGet, target: "/v1/campaigns/Dated"}, []string{"start_date"}, "2026-01-01T00:00:00.000Z"},
 		{"null clears description", req{method: http.MethodPut, target: "/v1/campaigns/Dated", body: `{"description":null,"metadata":{"a":1}}`}, []string{"description"}, nil},
+		{"category set by name", req{method: http.MethodPut, target: "/v1/campaigns/Dated", body: `{"category":"vip"}`}, []string{"category"}, "vip"},
+		{"null category clears the category", req{method: http.MethodPut, target: "/v1/campaigns/Dated", body: `{"category":null}`}, []string{"category_id"}, nil},
+		{"category set again", req{method: http.MethodPut, target: "/v1/campaigns/Dated", body: `{"category":"vip"}`}, []string{"category"}, "vip"},
+		{"null category_id clears the category", req{method: http.MethodPut, target: "/v1/campaigns/Dated", body: `{"category_id":null}`}, []string{"category"}, nil},
+		{"categories empty after the clear", req{method: http.MethodGet, target: "/v1/campaigns/Dated"}, []string{"categories"}, []any{}},
 		{"order item of an unknown product", req{method: http.MethodPost, target: "/v1/orders",
 			body: `{"items":[{"product_id":"prod_elsewhere","quantity":2,"price":300}]}`}, []string{"amount"}, float64(600)},
 	}

@@ -41,6 +41,10 @@ func TestPromotionTiers(t *testing.T) {
 		{"campaign_create_with_tiers", req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"With tiers","campaign_type":"PROMOTION","promotion":{"tiers":[` + tierAmountBody + `,{"name":"Second","action":{"discount":{"type":"PERCENT","percent_off":5}}}]}}`}, 200},
 		{"err_campaign_create_bad_tier", req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Bad tiers","campaign_type":"PROMOTION","promotion":{"tiers":[{"name":"x","action":{"discount":{"type":"PERCENT"}}}]}}`}, 400},
 		{"err_is_available", req{method: http.MethodGet, target: "/v1/promotions/tiers?is_available=maybe"}, 400},
+		// An application sending back the tier it read (the JS SDK's
+		// tiers.update({...tier, banner})) repeats active unchanged.
+		{"update_read_back", req{method: http.MethodPut, target: "/v1/promotions/tiers/promo_00000000000000000004",
+			body: `{"id":"promo_00000000000000000004","object":"promotion_tier","name":"150 off","active":true,"banner":"Read back","hierarchy":3}`}, 200},
 	})
 }
 

@@ -1,9 +1,12 @@
 package httpadapter
 
 import (
+	"cmp"
 	"errors"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/promoengine/promo/promotype"
 )
@@ -78,4 +81,36 @@ func boolParam(q url.Values, name string) (bool, error) {
 		return false, nil
 	}
 	return false, promotype.InvalidQueryParams("Property .%s must be boolean", name)
+}
+
+// arrayParam reads an array parameter in every form the SDKs send: repeated
+// (name=a&name=b, the Python SDK), with empty brackets (name[]=a) and
+// indexed (name[0]=a&name[1]=b, the JS SDK's qs). Indexed values come in
+// index order, after the other forms; an index that is not a number of at
+// most three digits is ignored, as unknown parameters are.
+func arrayParam(q url.Values, name string) []string {
+	out := append(slices.Clone(q[name]), q[name+"[]"]...)
+	type indexed struct {
+		i      int
+		values []string
+	}
+	var byIndex []indexed
+	for key, values := range q {
+		rest, ok := strings.CutPrefix(key, name+"[")
+		if !ok {
+			continue
+		}
+		digits, ok := strings.CutSuffix(rest, "]")
+		if !ok {
+			continue
+		}
+		if i, ok := filterIndex(digits); ok {
+			byIndex = append(byIndex, indexed{i, values})
+		}
+	}
+	slices.SortFunc(byIndex, func(a, b indexed) int { return cmp.Compare(a.i, b.i) })
+	for _, x := range byIndex {
+		out = append(out, x.values...)
+	}
+	return out
 }

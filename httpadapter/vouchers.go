@@ -70,7 +70,7 @@ func voucherListParams(c *call) (voucher.ListParams, error) {
 		return &v
 	}
 	p.CampaignID, p.Campaign, p.Category, p.Customer, p.Code = str("campaign_id"), str("campaign"), str("category"), str("customer"), str("code")
-	p.IDs = append(q["ids"], q["ids[]"]...)
+	p.IDs = arrayParam(q, "ids")
 	for _, t := range []struct {
 		name string
 		dst  **promotype.Time

@@ -53,28 +53,22 @@ func (s *Service) Get(ctx context.Context, projectID, id string) (*Location, err
 	if err != nil {
 		return nil, err
 	}
-	l.Object = "location"
-	return l, nil
+	return l.normalize(), nil
 }
 
 // List lists locations with the filters of reference/platform.md §12.
 // end_date keeps the locations created at or before it.
 func (s *Service) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*Location], error) {
-	q, err := params.Query(ListSpec, s.env.Clock.Now())
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.store.ListLocations(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	for _, l := range items {
-		l.Object = "location"
-	}
-	return promotype.NewList(items, total, q), nil
+	return promotype.ListWith(ctx, s.store.ListLocations, projectID, params, ListSpec, s.env.Clock.Now(), (*Location).normalize)
 }
 
 // Delete removes a location.
 func (s *Service) Delete(ctx context.Context, projectID, id string) error {
 	return s.store.DeleteLocation(ctx, projectID, id)
+}
+
+// normalize sets the object name a location is answered with.
+func (l *Location) normalize() *Location {
+	l.Object = "location"
+	return l
 }

@@ -110,18 +110,7 @@ func (s *Service) Update(ctx context.Context, projectID, ref string, in Params) 
 
 // List lists the orders of a project.
 func (s *Service) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*Order], error) {
-	q, err := params.Query(ListSpec, s.env.Clock.Now())
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.store.ListOrders(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	for _, o := range items {
-		o.normalize()
-	}
-	return promotype.NewList(items, total, q), nil
+	return promotype.ListWith(ctx, s.store.ListOrders, projectID, params, ListSpec, s.env.Clock.Now(), (*Order).normalize)
 }
 
 // Resolve returns the order that the `order` of a validation or redemption

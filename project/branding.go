@@ -221,15 +221,7 @@ func (s *BrandingService) Get(ctx context.Context, projectID, id string) (*Brand
 
 // List lists the project's branding (at most one).
 func (s *BrandingService) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*Branding], error) {
-	q, err := params.Query(SettingsListSpec, s.env.Clock.Now())
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.store.ListBrandings(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	return promotype.NewList(items, total, q), nil
+	return promotype.ListWith(ctx, s.store.ListBrandings, projectID, params, SettingsListSpec, s.env.Clock.Now(), nil)
 }
 
 // Update changes the fields given.

@@ -145,18 +145,7 @@ func (s *CustomEventSchemaService) Get(ctx context.Context, projectID, id string
 
 // List lists the schemas of a project, oldest first.
 func (s *CustomEventSchemaService) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*CustomEventSchema], error) {
-	q, err := params.Query(SettingsListSpec, s.env.Clock.Now())
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.store.ListCustomEventSchemas(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range items {
-		c.normalize()
-	}
-	return promotype.NewList(items, total, q), nil
+	return promotype.ListWith(ctx, s.store.ListCustomEventSchemas, projectID, params, SettingsListSpec, s.env.Clock.Now(), (*CustomEventSchema).normalize)
 }
 
 // Update adds or replaces the properties listed (a type may change);

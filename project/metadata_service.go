@@ -146,18 +146,7 @@ func (s *MetadataSchemaService) Find(ctx context.Context, projectID, relatedObje
 
 // List lists the schemas of a project, oldest first.
 func (s *MetadataSchemaService) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*MetadataSchema], error) {
-	q, err := params.Query(SettingsListSpec, s.env.Clock.Now())
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.store.ListMetadataSchemas(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range items {
-		m.normalize()
-	}
-	return promotype.NewList(items, total, q), nil
+	return promotype.ListWith(ctx, s.store.ListMetadataSchemas, projectID, params, SettingsListSpec, s.env.Clock.Now(), (*MetadataSchema).normalize)
 }
 
 // Update changes the definitions sent: each replaces the one of its key

@@ -2,6 +2,7 @@ package promotype
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -30,6 +31,28 @@ func NewList[T any](items []T, total int, q Query) *List[T] {
 		items = []T{}
 	}
 	return &List[T]{Object: "list", DataRef: DataRefData, Data: items, Total: total, HasMore: q.Offset+len(items) < total}
+}
+
+// ListWith answers a list request for one project: params checked against
+// spec at now, one page read by a store's list method, each item passed
+// through fix (nil: as read).
+func ListWith[T any](ctx context.Context, read func(context.Context, string, Query) ([]T, int, error), projectID string,
+	params ListParams, spec ListSpec, now Time, fix func(T) T,
+) (*List[T], error) {
+	q, err := params.Query(spec, now)
+	if err != nil {
+		return nil, err
+	}
+	items, total, err := read(ctx, projectID, q)
+	if err != nil {
+		return nil, err
+	}
+	if fix != nil {
+		for i := range items {
+			items[i] = fix(items[i])
+		}
+	}
+	return NewList(items, total, q), nil
 }
 
 // DataRefData is the spec's uniform key of a list's array.

@@ -94,18 +94,7 @@ func (s *Service) Get(ctx context.Context, projectID, id string) (*Reward, error
 
 // List lists rewards.
 func (s *Service) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*Reward], error) {
-	q, err := params.Query(ListSpec, s.env.Clock.Now())
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.store.ListRewards(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range items {
-		r.normalize()
-	}
-	return promotype.NewList(items, total, q), nil
+	return promotype.ListWith(ctx, s.store.ListRewards, projectID, params, ListSpec, s.env.Clock.Now(), (*Reward).normalize)
 }
 
 // Update changes the fields given. The reward's type cannot change.

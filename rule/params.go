@@ -20,10 +20,46 @@ type Params struct {
 	ContextType  *string                 `json:"context_type"`
 }
 
-// AssignmentParams is the body of an assignment create.
+// AssignmentParams is the body of an assignment create: the object as
+// related_object_type (voucher when empty) and related_object_id, or in the
+// short form the JS SDK types (ValidationRulesCreateAssignment), one of
+// voucher, campaign and promotion_tier naming it.
 type AssignmentParams struct {
 	RelatedObjectType string `json:"related_object_type"`
-	RelatedObjectID   string `json:"related_object_id" validate:"required"`
+	RelatedObjectID   string `json:"related_object_id"`
+
+	Voucher       *string `json:"voucher"`
+	Campaign      *string `json:"campaign"`
+	PromotionTier *string `json:"promotion_tier"`
+}
+
+// target returns the type and id of the object the body names; the type is
+// empty when the long form leaves it to the default.
+func (in AssignmentParams) target() (typ, id string, err error) {
+	var short []string
+	for _, f := range []struct {
+		typ string
+		v   *string
+	}{{RelatedVoucher, in.Voucher}, {RelatedCampaign, in.Campaign}, {RelatedPromotionTier, in.PromotionTier}} {
+		if f.v != nil {
+			short = append(short, f.typ)
+			typ, id = f.typ, *f.v
+		}
+	}
+	switch {
+	case len(short) == 0:
+		if in.RelatedObjectID == "" {
+			return "", "", promotype.InvalidPayload("Payload must have required property 'related_object_id'")
+		}
+		return in.RelatedObjectType, in.RelatedObjectID, nil
+	case len(short) > 1:
+		return "", "", promotype.InvalidPayload("Pass only one of the properties 'voucher', 'campaign' and 'promotion_tier'")
+	case in.RelatedObjectType != "" || in.RelatedObjectID != "":
+		return "", "", promotype.InvalidPayload("Pass either 'related_object_type' and 'related_object_id' or '%s'", short[0])
+	case id == "":
+		return "", "", promotype.InvalidPayload("Property .%s must NOT have fewer than 1 characters", short[0])
+	}
+	return typ, id, nil
 }
 
 // contextTypes are the documented context_type values (reference §2.6).

@@ -75,18 +75,7 @@ func (s *Service) Get(ctx context.Context, projectID, id string) (*ValidationRul
 
 // List lists validation rules.
 func (s *Service) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*ValidationRule], error) {
-	q, err := params.Query(ListSpec, s.env.Clock.Now())
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.store.ListValidationRules(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range items {
-		r.normalize()
-	}
-	return promotype.NewList(items, total, q), nil
+	return promotype.ListWith(ctx, s.store.ListValidationRules, projectID, params, ListSpec, s.env.Clock.Now(), (*ValidationRule).normalize)
 }
 
 // Update changes the fields given.
@@ -136,13 +125,17 @@ func (s *Service) Assign(ctx context.Context, projectID, ruleID string, in Assig
 	if err := validate.Struct(in); err != nil {
 		return nil, err
 	}
-	if in.RelatedObjectType == "" {
-		in.RelatedObjectType = RelatedVoucher
+	typ, id, err := in.target()
+	if err != nil {
+		return nil, err
 	}
-	switch in.RelatedObjectType {
+	if typ == "" {
+		typ = RelatedVoucher
+	}
+	switch typ {
 	case RelatedCampaign, RelatedPromotionTier, RelatedVoucher:
 	case "earning_rule", "distribution", "reward_assignment":
-		return nil, promotype.InvalidPayload("Property .related_object_type %s is not supported by this engine yet", in.RelatedObjectType)
+		return nil, promotype.InvalidPayload("Property .related_object_type %s is not supported by this engine yet", typ)
 	default:
 		return nil, promotype.InvalidPayload("Property .related_object_type must be equal to one of the allowed values: voucher, campaign, promotion_tier, earning_rule, distribution, reward_assignment")
 	}
@@ -151,7 +144,7 @@ func (s *Service) Assign(ctx context.Context, projectID, ruleID string, in Assig
 	if _, err := s.store.GetValidationRule(ctx, projectID, ruleID); err != nil {
 		return nil, err // the rule's 404 first
 	}
-	to, err := s.related(ctx, projectID, in.RelatedObjectType, in.RelatedObjectID)
+	to, err := s.related(ctx, projectID, typ, id)
 	if err != nil {
 		return nil, err
 	}

@@ -155,24 +155,12 @@ func (s *Service) Get(ctx context.Context, projectID, id string) (*Webhook, erro
 	if err != nil {
 		return nil, err
 	}
-	w.Object = "webhook"
-	return w, nil
+	return w.normalize(), nil
 }
 
 // List lists the configurations of a project, oldest first.
 func (s *Service) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*Webhook], error) {
-	q, err := params.Query(ListSpec, s.env.Clock.Now())
-	if err != nil {
-		return nil, err
-	}
-	items, total, err := s.store.ListWebhooks(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range items {
-		w.Object = "webhook"
-	}
-	return promotype.NewList(items, total, q), nil
+	return promotype.ListWith(ctx, s.store.ListWebhooks, projectID, params, ListSpec, s.env.Clock.Now(), (*Webhook).normalize)
 }
 
 // Update replaces target_url and the events list, and active when given.
@@ -200,4 +188,10 @@ func (s *Service) Update(ctx context.Context, projectID, id string, p Params) (*
 // Delete removes a configuration.
 func (s *Service) Delete(ctx context.Context, projectID, id string) error {
 	return s.store.DeleteWebhook(ctx, projectID, id)
+}
+
+// normalize sets the object name a webhook is answered with.
+func (w *Webhook) normalize() *Webhook {
+	w.Object = "webhook"
+	return w
 }

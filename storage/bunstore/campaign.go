@@ -137,7 +137,8 @@ func campaignNotFound(id string) func() error {
 }
 
 // campaignKeys is the live-name uniqueness of promo_campaigns.
-var campaignKeys = keyed{kind: "campaign", table: "promo_campaigns", alias: "c", column: "name", live: "binned_at IS NULL"}
+var campaignKeys = keyed{kind: "campaign", table: "promo_campaigns", alias: "c", column: "name", live: "binned_at IS NULL",
+	keep: []string{"vouchers_count"}}
 
 // InsertCampaign implements campaign.CampaignStore.
 func (s *Store) InsertCampaign(ctx context.Context, c *campaign.Campaign) error {
@@ -152,23 +153,10 @@ func (s *Store) InsertCampaign(ctx context.Context, c *campaign.Campaign) error 
 // row but vouchers_count; a name held by another live campaign is refused.
 func (s *Store) UpdateCampaign(ctx context.Context, c *campaign.Campaign) error {
 	row, err := newCampaignRow(c)
-	if err != nil {
-		return rowErr(err, c.ProjectID, c.ID, campaignNotFound(c.ID))
-	}
-	res, err := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id", "vouchers_count").
-		Where("c.binned_at IS NULL").
-		Where("NOT EXISTS (SELECT 1 FROM promo_campaigns AS o WHERE o.project_id = c.project_id AND o.name = ? AND o.id <> c.id AND o.binned_at IS NULL)", c.Name).
-		Exec(ctx)
-	if err != nil {
-		return fail("update campaign", err, func() error { return campaignKeys.duplicateKey(&c.Name) })
-	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		return nil
-	}
-	if _, err := s.GetCampaign(ctx, c.ProjectID, c.ID); err != nil {
+	return campaignKeys.replace(ctx, s.db, row, err, c.ProjectID, c.ID, &c.Name, campaignNotFound(c.ID), func() error {
+		_, err := s.GetCampaign(ctx, c.ProjectID, c.ID)
 		return err
-	}
-	return campaignKeys.duplicateKey(&c.Name)
+	})
 }
 
 // GetCampaign implements campaign.CampaignStore.
@@ -273,9 +261,9 @@ var categoryColumns = columns{
 	"updated_at": {"updated_at", promotype.FieldTime},
 }
 
-func (r *categoryRow) domain() *campaign.Category {
+func (r *categoryRow) domain() (*campaign.Category, error) {
 	return &campaign.Category{ID: r.ID, ProjectID: r.ProjectID, Name: r.Name, Hierarchy: r.Hierarchy,
-		CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTimePtr(r.UpdatedAt)}
+		CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTimePtr(r.UpdatedAt)}, nil
 }
 
 func categoryNotFound(id string) func() error {
@@ -297,41 +285,17 @@ func (s *Store) InsertCategory(ctx context.Context, c *campaign.Category) error 
 
 // GetCategory implements campaign.CampaignStore.
 func (s *Store) GetCategory(ctx context.Context, projectID, id string) (*campaign.Category, error) {
-	return s.getCategory(ctx, id, "cat.project_id = ? AND cat.id = ?", projectID, id)
+	return getLive[categoryRow, *categoryRow, *campaign.Category](ctx, s.db, categoryKeys, "id", projectID, id, categoryNotFound(id))
 }
 
 // FindCategoryByName implements campaign.CampaignStore.
 func (s *Store) FindCategoryByName(ctx context.Context, projectID, name string) (*campaign.Category, error) {
-	return s.getCategory(ctx, name, "cat.project_id = ? AND cat.name = ?", projectID, name)
-}
-
-func (s *Store) getCategory(ctx context.Context, ref, where, projectID, key string) (*campaign.Category, error) {
-	if !storableKeys(projectID, key) {
-		return nil, categoryNotFound(ref)()
-	}
-	var row categoryRow
-	if err := s.db.NewSelect().Model(&row).Where(where, projectID, key).Scan(ctx); err != nil {
-		return nil, getErr("get category", err, categoryNotFound(ref))
-	}
-	return row.domain(), nil
+	return getLive[categoryRow, *categoryRow, *campaign.Category](ctx, s.db, categoryKeys, "name", projectID, name, categoryNotFound(name))
 }
 
 // ListCategories implements campaign.CampaignStore.
 func (s *Store) ListCategories(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.Category, int, error) {
-	if !storable(projectID) {
-		return []*campaign.Category{}, 0, nil
-	}
-	rows, total, err := list[categoryRow](ctx, s.db, categoryColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
-		return sel.Where("cat.project_id = ?", projectID)
-	}, nil)
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]*campaign.Category, len(rows))
-	for i := range rows {
-		out[i] = rows[i].domain()
-	}
-	return out, total, nil
+	return listProject[categoryRow, *categoryRow, *campaign.Category](ctx, s.db, categoryColumns, "cat", "", projectID, q)
 }
 
 // tierRow stores a promotion tier: the columns lists filter and order on,
@@ -403,17 +367,9 @@ func (s *Store) InsertPromotionTier(ctx context.Context, t *campaign.PromotionTi
 	if err != nil {
 		return err
 	}
-	dup := func() error {
+	return insertNew(ctx, s.db, "insert promotion tier", row, func() error {
 		return promotype.Duplicate("promotion_tier", "Duplicated promotion_tier exists with id %s", t.ID)
-	}
-	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
-	if err != nil {
-		return fail("insert promotion tier", err, dup)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return dup()
-	}
-	return nil
+	})
 }
 
 // UpdatePromotionTier implements campaign.TierStore.
@@ -496,17 +452,9 @@ func (s *Store) InsertPromotionStack(ctx context.Context, ps *campaign.Promotion
 	if err != nil {
 		return err
 	}
-	dup := func() error {
+	return insertNew(ctx, s.db, "insert promotion stack", row, func() error {
 		return promotype.Duplicate("promotion_stack", "Duplicated promotion_stack exists with id %s", ps.ID)
-	}
-	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
-	if err != nil {
-		return fail("insert promotion stack", err, dup)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return dup()
-	}
-	return nil
+	})
 }
 
 // UpdatePromotionStack implements campaign.StackStore.
@@ -520,14 +468,7 @@ func (s *Store) UpdatePromotionStack(ctx context.Context, ps *campaign.Promotion
 
 // GetPromotionStack implements campaign.StackStore.
 func (s *Store) GetPromotionStack(ctx context.Context, projectID, id string) (*campaign.PromotionStack, error) {
-	if !storableKeys(projectID, id) {
-		return nil, stackNotFound(id)()
-	}
-	var row stackRow
-	if err := s.db.NewSelect().Model(&row).Where("ps.project_id = ? AND ps.id = ?", projectID, id).Scan(ctx); err != nil {
-		return nil, getErr("get promotion stack", err, stackNotFound(id))
-	}
-	return row.domain()
+	return getByID[stackRow, *stackRow, *campaign.PromotionStack](ctx, s.db, "get promotion stack", "ps", projectID, id, stackNotFound(id))
 }
 
 // ListPromotionStacks implements campaign.StackStore.

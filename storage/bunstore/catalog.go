@@ -375,46 +375,27 @@ func byKeys(sel *bun.SelectQuery, a string, ids, sourceIDs []string) (*bun.Selec
 
 // FindProducts implements catalog.Store: one query for every key.
 func (s *Store) FindProducts(ctx context.Context, projectID string, ids, sourceIDs []string) ([]*catalog.Product, error) {
-	if !storable(projectID) {
-		return []*catalog.Product{}, nil
-	}
-	var rows []productRow
-	sel, ok := byKeys(s.db.NewSelect().Model(&rows).Where("p.project_id = ? AND p.binned_at IS NULL", projectID), "p", ids, sourceIDs)
-	if !ok {
-		return []*catalog.Product{}, nil
-	}
-	if err := sel.Scan(ctx); err != nil {
-		return nil, fail("find products", err, nil)
-	}
-	out := make([]*catalog.Product, len(rows))
-	for i := range rows {
-		var err error
-		if out[i], err = rows[i].domain(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return findLiveByKeys[productRow, *productRow, *catalog.Product](ctx, s.db, "find products", "p", projectID, ids, sourceIDs)
 }
 
 // FindSKUs implements catalog.Store: one query for every key.
 func (s *Store) FindSKUs(ctx context.Context, projectID string, ids, sourceIDs []string) ([]*catalog.SKU, error) {
+	return findLiveByKeys[skuRow, *skuRow, *catalog.SKU](ctx, s.db, "find skus", "s", projectID, ids, sourceIDs)
+}
+
+// findLiveByKeys reads, in one query, the live rows of a project whose id
+// is in ids or whose source id is in sourceIDs.
+func findLiveByKeys[R any, P row[R, D], D any](ctx context.Context, db bun.IDB, op, alias, projectID string, ids, sourceIDs []string) ([]D, error) {
 	if !storable(projectID) {
-		return []*catalog.SKU{}, nil
+		return []D{}, nil
 	}
-	var rows []skuRow
-	sel, ok := byKeys(s.db.NewSelect().Model(&rows).Where("s.project_id = ? AND s.binned_at IS NULL", projectID), "s", ids, sourceIDs)
+	var rows []R
+	sel, ok := byKeys(db.NewSelect().Model(&rows).Where(alias+".project_id = ? AND "+alias+".binned_at IS NULL", projectID), alias, ids, sourceIDs)
 	if !ok {
-		return []*catalog.SKU{}, nil
+		return []D{}, nil
 	}
 	if err := sel.Scan(ctx); err != nil {
-		return nil, fail("find skus", err, nil)
+		return nil, fail(op, err, nil)
 	}
-	out := make([]*catalog.SKU, len(rows))
-	for i := range rows {
-		var err error
-		if out[i], err = rows[i].domain(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return domains[R, P](rows)
 }

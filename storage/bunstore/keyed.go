@@ -13,11 +13,12 @@ import (
 // besides the id (a source id, a code, a name). Its writes are guarded so a
 // clash is found without raising an error inside the caller's transaction.
 type keyed struct {
-	kind   string // resource type in errors: "product"
-	table  string // "promo_products"
-	alias  string // the row model's alias: "p"
-	column string // the unique column: "source_id"
-	live   string // the condition of a live row on one column ("binned_at IS NULL"), or ""
+	kind   string   // resource type in errors: "product"
+	table  string   // "promo_products"
+	alias  string   // the row model's alias: "p"
+	column string   // the unique column: "source_id"
+	live   string   // the condition of a live row on one column ("binned_at IS NULL"), or ""
+	keep   []string // columns besides project_id and id an update leaves as they are
 }
 
 // duplicateKey is the 409 for a live row holding key already.
@@ -54,7 +55,7 @@ func (k keyed) insert(ctx context.Context, db bun.IDB, row any, projectID, id st
 // row. get reports whether the row exists (its not-found error) when
 // nothing was updated.
 func (k keyed) update(ctx context.Context, db bun.IDB, row any, key *string, get func() error) error {
-	upd := db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id")
+	upd := db.NewUpdate().Model(row).WherePK().ExcludeColumn(append([]string{"project_id", "id"}, k.keep...)...)
 	if k.live != "" {
 		upd = upd.Where(k.alias + "." + k.live)
 	}

@@ -66,27 +66,14 @@ func (s *Store) InsertLocation(ctx context.Context, l *location.Location) error 
 		CreatedAt: sqlTime(l.CreatedAt),
 		UpdatedAt: sqlTimePtr(l.UpdatedAt),
 	}
-	dup := func() error { return promotype.Duplicate("location", "Duplicated location exists with id %s", l.ID) }
-	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
-	if err != nil {
-		return fail("insert location", err, dup)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return dup()
-	}
-	return nil
+	return insertNew(ctx, s.db, "insert location", row, func() error {
+		return promotype.Duplicate("location", "Duplicated location exists with id %s", l.ID)
+	})
 }
 
 // GetLocation implements location.Store.
 func (s *Store) GetLocation(ctx context.Context, projectID, id string) (*location.Location, error) {
-	if !storableKeys(projectID, id) {
-		return nil, locationNotFound(id)()
-	}
-	var row locationRow
-	if err := s.db.NewSelect().Model(&row).Where("l.project_id = ? AND l.id = ?", projectID, id).Scan(ctx); err != nil {
-		return nil, getErr("get location", err, locationNotFound(id))
-	}
-	return row.domain()
+	return getByID[locationRow, *locationRow, *location.Location](ctx, s.db, "get location", "l", projectID, id, locationNotFound(id))
 }
 
 // ListLocations implements location.Store.

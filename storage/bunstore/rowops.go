@@ -91,13 +91,23 @@ func listDomain[R any, P listedRow[R, D], D any](ctx context.Context, db bun.IDB
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]D, len(rows))
-	for i := range rows {
-		if out[i], err = P(&rows[i]).domain(); err != nil {
-			return nil, 0, err
-		}
+	out, err := domains[R, P](rows)
+	if err != nil {
+		return nil, 0, err
 	}
 	return out, total, nil
+}
+
+// domains converts rows to their domain values.
+func domains[R any, P row[R, D], D any](rows []R) ([]D, error) {
+	out := make([]D, len(rows))
+	for i := range rows {
+		var err error
+		if out[i], err = P(&rows[i]).domain(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // deleteByID deletes the row (projectID, id); no such row is notFound().

@@ -13,23 +13,14 @@ func asyncID(a *async.Action) string                          { return a.ID }
 // InsertAsyncAction implements async.Store.
 func (s *Store) InsertAsyncAction(ctx context.Context, a *async.Action) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.campaigns.actions.get(a.ProjectID, a.ID); ok {
-			return promotype.Duplicate("async_action", "Duplicated async_action exists with id %s", a.ID)
-		}
-		d.campaigns.actions.put(u, a.ProjectID, a.ID, a.Clone())
-		return nil
+		return insertNew(&d.campaigns.actions, u, a.ProjectID, a.ID, "async_action", a.Clone())
 	})
 }
 
 // GetAsyncAction implements async.Store.
 func (s *Store) GetAsyncAction(ctx context.Context, projectID, id string) (out *async.Action, err error) {
 	s.read(ctx, func(d *data) {
-		a, ok := d.campaigns.actions.get(projectID, id)
-		if !ok {
-			err = promotype.NotFound("async_action", id)
-			return
-		}
-		out = a.Clone()
+		out, err = getClone(&d.campaigns.actions, projectID, id, "async_action", (*async.Action).Clone)
 	})
 	return out, err
 }

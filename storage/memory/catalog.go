@@ -39,114 +39,38 @@ func liveProduct(p *catalog.Product) bool { return p.BinnedAt == nil }
 
 func liveSKU(s *catalog.SKU) bool { return s.BinnedAt == nil }
 
-func productID(p *catalog.Product) string { return p.ID }
-
-func skuID(s *catalog.SKU) string { return s.ID }
-
-// putProduct stores a copy of p and keeps the source id index of live rows.
-func (d *data) putProduct(u *undo, p *catalog.Product) error {
-	if old, ok := d.products.get(p.ProjectID, p.ID); ok && old.SourceID != nil && liveProduct(old) {
-		d.productSources.unset(u, p.ProjectID, *old.SourceID)
-	}
-	if p.SourceID != nil && liveProduct(p) {
-		if other, ok := d.productSources[[2]string{p.ProjectID, *p.SourceID}]; ok && other != p.ID {
-			return promotype.Duplicate("product", "Duplicated product exists with source_id %s", *p.SourceID)
-		}
-		d.productSources.set(u, p.ProjectID, *p.SourceID, p.ID)
-	}
-	d.products.put(u, p.ProjectID, p.ID, p.Clone())
-	return nil
-}
-
-func (d *data) putSKU(u *undo, s *catalog.SKU) error {
-	if old, ok := d.skus.get(s.ProjectID, s.ID); ok && old.SourceID != nil && liveSKU(old) {
-		d.skuSources.unset(u, s.ProjectID, *old.SourceID)
-	}
-	if s.SourceID != nil && liveSKU(s) {
-		if other, ok := d.skuSources[[2]string{s.ProjectID, *s.SourceID}]; ok && other != s.ID {
-			return promotype.Duplicate("sku", "Duplicated sku exists with source_id %s", *s.SourceID)
-		}
-		d.skuSources.set(u, s.ProjectID, *s.SourceID, s.ID)
-	}
-	d.skus.put(u, s.ProjectID, s.ID, s.Clone())
-	return nil
-}
-
-func (d *data) liveProduct(projectID, id string) (*catalog.Product, error) {
-	p, ok := d.products.get(projectID, id)
-	if !ok || !liveProduct(p) {
-		return nil, promotype.NotFound("product", id)
-	}
-	return p, nil
-}
-
-func (d *data) liveSKU(projectID, id string) (*catalog.SKU, error) {
-	s, ok := d.skus.get(projectID, id)
-	if !ok || !liveSKU(s) {
-		return nil, promotype.NotFound("sku", id)
-	}
-	return s, nil
-}
-
 // InsertProduct implements catalog.Store.
 func (s *Store) InsertProduct(ctx context.Context, p *catalog.Product) error {
-	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.products.get(p.ProjectID, p.ID); ok {
-			return promotype.Duplicate("product", "Duplicated product exists with id %s", p.ID)
-		}
-		return d.putProduct(u, p)
-	})
+	return s.write(ctx, func(d *data, u *undo) error { return d.products.insert(u, p) })
 }
 
 // UpdateProduct implements catalog.Store.
 func (s *Store) UpdateProduct(ctx context.Context, p *catalog.Product) error {
-	return s.write(ctx, func(d *data, u *undo) error {
-		if _, err := d.liveProduct(p.ProjectID, p.ID); err != nil {
-			return err
-		}
-		return d.putProduct(u, p)
-	})
+	return s.write(ctx, func(d *data, u *undo) error { return d.products.update(u, p) })
 }
 
 // GetProduct implements catalog.Store.
 func (s *Store) GetProduct(ctx context.Context, projectID, id string) (out *catalog.Product, err error) {
-	s.read(ctx, func(d *data) {
-		var p *catalog.Product
-		if p, err = d.liveProduct(projectID, id); err == nil {
-			out = p.Clone()
-		}
-	})
+	s.read(ctx, func(d *data) { out, err = d.products.copyOf(projectID, id) })
 	return out, err
 }
 
 // FindProductBySourceID implements catalog.Store.
 func (s *Store) FindProductBySourceID(ctx context.Context, projectID, sourceID string) (out *catalog.Product, err error) {
-	s.read(ctx, func(d *data) {
-		id, ok := d.productSources[[2]string{projectID, sourceID}]
-		if !ok {
-			err = promotype.NotFound("product", sourceID)
-			return
-		}
-		var p *catalog.Product
-		if p, err = d.liveProduct(projectID, id); err == nil {
-			out = p.Clone()
-		}
-	})
+	s.read(ctx, func(d *data) { out, err = d.products.find(projectID, sourceID) })
 	return out, err
 }
 
 // ListProducts implements catalog.Store.
 func (s *Store) ListProducts(ctx context.Context, projectID string, q promotype.Query) (out []*catalog.Product, total int, err error) {
-	s.read(ctx, func(d *data) {
-		out, total = list(d.products.rows[projectID], q, productField, productID, liveProduct, (*catalog.Product).Clone)
-	})
+	s.read(ctx, func(d *data) { out, total = d.products.list(projectID, q, productField) })
 	return out, total, nil
 }
 
 // BinProduct implements catalog.Store.
 func (s *Store) BinProduct(ctx context.Context, projectID, id string, at promotype.Time) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		p, err := d.liveProduct(projectID, id)
+		p, err := d.products.liveRow(projectID, id)
 		if err != nil {
 			return err
 		}
@@ -159,22 +83,14 @@ func (s *Store) BinProduct(ctx context.Context, projectID, id string, at promoty
 		}
 		c := p.Clone()
 		c.BinnedAt = at.Ptr()
-		if p.SourceID != nil {
-			d.productSources.unset(u, projectID, *p.SourceID)
-		}
-		d.products.put(u, projectID, id, c)
-		return nil
+		return d.products.save(u, c)
 	})
 }
 
 func (d *data) binSKU(u *undo, sku *catalog.SKU, at promotype.Time) error {
 	c := sku.Clone()
 	c.BinnedAt = at.Ptr()
-	if sku.SourceID != nil {
-		d.skuSources.unset(u, sku.ProjectID, *sku.SourceID)
-	}
-	d.skus.put(u, sku.ProjectID, sku.ID, c)
-	return nil
+	return d.skus.save(u, c)
 }
 
 // DeleteProduct implements catalog.Store.
@@ -186,68 +102,33 @@ func (s *Store) DeleteProduct(ctx context.Context, projectID, id string) error {
 		}
 		for _, sku := range d.skus.rows[projectID] {
 			if sku.ProductID == id {
-				d.deleteSKU(u, sku)
+				d.skus.drop(u, sku)
 			}
 		}
-		if p.SourceID != nil && liveProduct(p) {
-			d.productSources.unset(u, projectID, *p.SourceID)
-		}
-		d.products.del(u, projectID, id)
+		d.products.drop(u, p)
 		return nil
 	})
 }
 
-func (d *data) deleteSKU(u *undo, sku *catalog.SKU) {
-	if sku.SourceID != nil && liveSKU(sku) {
-		d.skuSources.unset(u, sku.ProjectID, *sku.SourceID)
-	}
-	d.skus.del(u, sku.ProjectID, sku.ID)
-}
-
 // InsertSKU implements catalog.Store.
 func (s *Store) InsertSKU(ctx context.Context, sku *catalog.SKU) error {
-	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.skus.get(sku.ProjectID, sku.ID); ok {
-			return promotype.Duplicate("sku", "Duplicated sku exists with id %s", sku.ID)
-		}
-		return d.putSKU(u, sku)
-	})
+	return s.write(ctx, func(d *data, u *undo) error { return d.skus.insert(u, sku) })
 }
 
 // UpdateSKU implements catalog.Store.
 func (s *Store) UpdateSKU(ctx context.Context, sku *catalog.SKU) error {
-	return s.write(ctx, func(d *data, u *undo) error {
-		if _, err := d.liveSKU(sku.ProjectID, sku.ID); err != nil {
-			return err
-		}
-		return d.putSKU(u, sku)
-	})
+	return s.write(ctx, func(d *data, u *undo) error { return d.skus.update(u, sku) })
 }
 
 // GetSKU implements catalog.Store.
 func (s *Store) GetSKU(ctx context.Context, projectID, id string) (out *catalog.SKU, err error) {
-	s.read(ctx, func(d *data) {
-		var sku *catalog.SKU
-		if sku, err = d.liveSKU(projectID, id); err == nil {
-			out = sku.Clone()
-		}
-	})
+	s.read(ctx, func(d *data) { out, err = d.skus.copyOf(projectID, id) })
 	return out, err
 }
 
 // FindSKUBySourceID implements catalog.Store.
 func (s *Store) FindSKUBySourceID(ctx context.Context, projectID, sourceID string) (out *catalog.SKU, err error) {
-	s.read(ctx, func(d *data) {
-		id, ok := d.skuSources[[2]string{projectID, sourceID}]
-		if !ok {
-			err = promotype.NotFound("sku", sourceID)
-			return
-		}
-		var sku *catalog.SKU
-		if sku, err = d.liveSKU(projectID, id); err == nil {
-			out = sku.Clone()
-		}
-	})
+	s.read(ctx, func(d *data) { out, err = d.skus.find(projectID, sourceID) })
 	return out, err
 }
 
@@ -258,7 +139,7 @@ func (s *Store) ListSKUs(ctx context.Context, projectID, productID string, q pro
 		live = func(sku *catalog.SKU) bool { return liveSKU(sku) && sku.ProductID == productID }
 	}
 	s.read(ctx, func(d *data) {
-		out, total = list(d.skus.rows[projectID], q, skuField, skuID, live, (*catalog.SKU).Clone)
+		out, total = list(d.skus.rows[projectID], q, skuField, d.skus.rowID, live, (*catalog.SKU).Clone)
 	})
 	return out, total, nil
 }
@@ -266,7 +147,7 @@ func (s *Store) ListSKUs(ctx context.Context, projectID, productID string, q pro
 // BinSKU implements catalog.Store.
 func (s *Store) BinSKU(ctx context.Context, projectID, id string, at promotype.Time) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		sku, err := d.liveSKU(projectID, id)
+		sku, err := d.skus.liveRow(projectID, id)
 		if err != nil {
 			return err
 		}
@@ -276,20 +157,13 @@ func (s *Store) BinSKU(ctx context.Context, projectID, id string, at promotype.T
 
 // DeleteSKU implements catalog.Store.
 func (s *Store) DeleteSKU(ctx context.Context, projectID, id string) error {
-	return s.write(ctx, func(d *data, u *undo) error {
-		sku, ok := d.skus.get(projectID, id)
-		if !ok {
-			return promotype.NotFound("sku", id)
-		}
-		d.deleteSKU(u, sku)
-		return nil
-	})
+	return s.write(ctx, func(d *data, u *undo) error { return d.skus.remove(u, projectID, id) })
 }
 
 // FindProducts implements catalog.Store.
 func (s *Store) FindProducts(ctx context.Context, projectID string, ids, sourceIDs []string) (out []*catalog.Product, err error) {
 	s.read(ctx, func(d *data) {
-		out = findByKeys(d.products.rows[projectID], d.productSources, projectID, ids, sourceIDs, liveProduct, (*catalog.Product).Clone)
+		out = findByKeys(d.products.rows[projectID], d.products.keys, projectID, ids, sourceIDs, liveProduct, (*catalog.Product).Clone)
 	})
 	return out, nil
 }
@@ -297,7 +171,7 @@ func (s *Store) FindProducts(ctx context.Context, projectID string, ids, sourceI
 // FindSKUs implements catalog.Store.
 func (s *Store) FindSKUs(ctx context.Context, projectID string, ids, sourceIDs []string) (out []*catalog.SKU, err error) {
 	s.read(ctx, func(d *data) {
-		out = findByKeys(d.skus.rows[projectID], d.skuSources, projectID, ids, sourceIDs, liveSKU, (*catalog.SKU).Clone)
+		out = findByKeys(d.skus.rows[projectID], d.skus.keys, projectID, ids, sourceIDs, liveSKU, (*catalog.SKU).Clone)
 	})
 	return out, nil
 }

@@ -37,23 +37,29 @@ func (s *Store) GetProject(ctx context.Context, id string) (out *project.Project
 // settingsData holds webhook configurations and the project settings.
 type settingsData struct {
 	webhooks     table[webhook.Webhook]
-	metaSchemas  table[project.MetadataSchema]
-	eventSchemas table[project.CustomEventSchema]
+	metaSchemas  keyed[project.MetadataSchema]    // keyed by related_object
+	eventSchemas keyed[project.CustomEventSchema] // keyed by name
 	brandings    table[project.Branding]
 	events       table[project.CustomEvent]
-	metaObjects  index // related_object → schema id
-	eventNames   index // name → schema id
 }
 
 func newSettingsData() settingsData {
 	return settingsData{
-		webhooks:     newTable[webhook.Webhook](),
-		metaSchemas:  newTable[project.MetadataSchema](),
-		eventSchemas: newTable[project.CustomEventSchema](),
-		brandings:    newTable[project.Branding](),
-		events:       newTable[project.CustomEvent](),
-		metaObjects:  index{},
-		eventNames:   index{},
+		webhooks: newTable[webhook.Webhook](),
+		metaSchemas: newKeyed(keyed[project.MetadataSchema]{
+			kind: "metadata_schema", noun: "metadata schema", keyName: "related_object",
+			ids:   func(m *project.MetadataSchema) (string, string) { return m.ProjectID, m.ID },
+			key:   func(m *project.MetadataSchema) *string { return &m.RelatedObject },
+			clone: (*project.MetadataSchema).Clone,
+		}),
+		eventSchemas: newKeyed(keyed[project.CustomEventSchema]{
+			kind: "custom_event_schema", keyName: "name",
+			ids:   func(c *project.CustomEventSchema) (string, string) { return c.ProjectID, c.ID },
+			key:   func(c *project.CustomEventSchema) *string { return &c.Name },
+			clone: (*project.CustomEventSchema).Clone,
+		}),
+		brandings: newTable[project.Branding](),
+		events:    newTable[project.CustomEvent](),
 	}
 }
 
@@ -67,52 +73,41 @@ func rowField[V any, P interface {
 	return P(v).Field(name)
 }
 
+// listRows lists the rows of a project of a table whose rows have a Field
+// method (every row counts).
+func listRows[V any, P interface {
+	*V
+	fielder
+}](t *table[V], projectID string, q promotype.Query, id func(*V) string, clone func(*V) *V) ([]*V, int) {
+	return list(t.rows[projectID], q, rowField[V, P], id, nil, clone)
+}
+
 // InsertMetadataSchema implements project.SettingsStore.
 func (s *Store) InsertMetadataSchema(ctx context.Context, m *project.MetadataSchema) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.settings.metaObjects[[2]string{m.ProjectID, m.RelatedObject}]; ok {
-			return promotype.Duplicate("metadata_schema", "Duplicated metadata schema exists with related_object %s", m.RelatedObject)
+		if err := d.settings.metaSchemas.keyFree(m.ProjectID, &m.RelatedObject); err != nil {
+			return err
 		}
-		if _, ok := d.settings.metaSchemas.get(m.ProjectID, m.ID); ok {
-			return promotype.Duplicate("metadata_schema", "Duplicated metadata schema exists with id %s", m.ID)
-		}
-		d.settings.metaSchemas.put(u, m.ProjectID, m.ID, m.Clone())
-		d.settings.metaObjects.set(u, m.ProjectID, m.RelatedObject, m.ID)
-		return nil
+		return d.settings.metaSchemas.insert(u, m)
 	})
 }
 
 // GetMetadataSchema implements project.SettingsStore.
 func (s *Store) GetMetadataSchema(ctx context.Context, projectID, id string) (out *project.MetadataSchema, err error) {
-	s.read(ctx, func(d *data) {
-		m, ok := d.settings.metaSchemas.get(projectID, id)
-		if !ok {
-			err = promotype.NotFound("metadata_schema", id)
-			return
-		}
-		out = m.Clone()
-	})
+	s.read(ctx, func(d *data) { out, err = d.settings.metaSchemas.copyOf(projectID, id) })
 	return out, err
 }
 
 // FindMetadataSchema implements project.SettingsStore.
 func (s *Store) FindMetadataSchema(ctx context.Context, projectID, relatedObject string) (out *project.MetadataSchema, err error) {
-	s.read(ctx, func(d *data) {
-		id, ok := d.settings.metaObjects[[2]string{projectID, relatedObject}]
-		m, found := d.settings.metaSchemas.get(projectID, id)
-		if !ok || !found {
-			err = promotype.NotFound("metadata_schema", relatedObject)
-			return
-		}
-		out = m.Clone()
-	})
+	s.read(ctx, func(d *data) { out, err = d.settings.metaSchemas.find(projectID, relatedObject) })
 	return out, err
 }
 
 // ListMetadataSchemas implements project.SettingsStore.
 func (s *Store) ListMetadataSchemas(ctx context.Context, projectID string, q promotype.Query) (out []*project.MetadataSchema, total int, err error) {
 	s.read(ctx, func(d *data) {
-		out, total = list(d.settings.metaSchemas.rows[projectID], q, rowField[project.MetadataSchema], func(m *project.MetadataSchema) string { return m.ID }, nil, (*project.MetadataSchema).Clone)
+		out, total = d.settings.metaSchemas.list(projectID, q, rowField[project.MetadataSchema])
 	})
 	return out, total, nil
 }
@@ -121,76 +116,47 @@ func (s *Store) ListMetadataSchemas(ctx context.Context, projectID string, q pro
 // does not change).
 func (s *Store) UpdateMetadataSchema(ctx context.Context, m *project.MetadataSchema) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		old, ok := d.settings.metaSchemas.get(m.ProjectID, m.ID)
-		if !ok {
-			return promotype.NotFound("metadata_schema", m.ID)
+		old, err := d.settings.metaSchemas.liveRow(m.ProjectID, m.ID)
+		if err != nil {
+			return err
 		}
 		c := m.Clone()
 		c.RelatedObject = old.RelatedObject
-		d.settings.metaSchemas.put(u, m.ProjectID, m.ID, c)
-		return nil
+		return d.settings.metaSchemas.save(u, c)
 	})
 }
 
 // DeleteMetadataSchema implements project.SettingsStore.
 func (s *Store) DeleteMetadataSchema(ctx context.Context, projectID, id string) error {
-	return s.write(ctx, func(d *data, u *undo) error {
-		m, ok := d.settings.metaSchemas.get(projectID, id)
-		if !ok {
-			return promotype.NotFound("metadata_schema", id)
-		}
-		d.settings.metaObjects.unset(u, projectID, m.RelatedObject)
-		d.settings.metaSchemas.del(u, projectID, id)
-		return nil
-	})
+	return s.write(ctx, func(d *data, u *undo) error { return d.settings.metaSchemas.remove(u, projectID, id) })
 }
 
 // InsertCustomEventSchema implements project.SettingsStore.
 func (s *Store) InsertCustomEventSchema(ctx context.Context, c *project.CustomEventSchema) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.settings.eventNames[[2]string{c.ProjectID, c.Name}]; ok {
-			return promotype.Duplicate("custom_event_schema", "Duplicated custom_event_schema exists with name %s", c.Name)
+		if err := d.settings.eventSchemas.keyFree(c.ProjectID, &c.Name); err != nil {
+			return err
 		}
-		if _, ok := d.settings.eventSchemas.get(c.ProjectID, c.ID); ok {
-			return promotype.Duplicate("custom_event_schema", "Duplicated custom_event_schema exists with id %s", c.ID)
-		}
-		d.settings.eventSchemas.put(u, c.ProjectID, c.ID, c.Clone())
-		d.settings.eventNames.set(u, c.ProjectID, c.Name, c.ID)
-		return nil
+		return d.settings.eventSchemas.insert(u, c)
 	})
 }
 
 // GetCustomEventSchema implements project.SettingsStore.
 func (s *Store) GetCustomEventSchema(ctx context.Context, projectID, id string) (out *project.CustomEventSchema, err error) {
-	s.read(ctx, func(d *data) {
-		c, ok := d.settings.eventSchemas.get(projectID, id)
-		if !ok {
-			err = promotype.NotFound("custom_event_schema", id)
-			return
-		}
-		out = c.Clone()
-	})
+	s.read(ctx, func(d *data) { out, err = d.settings.eventSchemas.copyOf(projectID, id) })
 	return out, err
 }
 
 // FindCustomEventSchema implements project.SettingsStore.
 func (s *Store) FindCustomEventSchema(ctx context.Context, projectID, name string) (out *project.CustomEventSchema, err error) {
-	s.read(ctx, func(d *data) {
-		id, ok := d.settings.eventNames[[2]string{projectID, name}]
-		c, found := d.settings.eventSchemas.get(projectID, id)
-		if !ok || !found {
-			err = promotype.NotFound("custom_event_schema", name)
-			return
-		}
-		out = c.Clone()
-	})
+	s.read(ctx, func(d *data) { out, err = d.settings.eventSchemas.find(projectID, name) })
 	return out, err
 }
 
 // ListCustomEventSchemas implements project.SettingsStore.
 func (s *Store) ListCustomEventSchemas(ctx context.Context, projectID string, q promotype.Query) (out []*project.CustomEventSchema, total int, err error) {
 	s.read(ctx, func(d *data) {
-		out, total = list(d.settings.eventSchemas.rows[projectID], q, rowField[project.CustomEventSchema], func(c *project.CustomEventSchema) string { return c.ID }, nil, (*project.CustomEventSchema).Clone)
+		out, total = d.settings.eventSchemas.list(projectID, q, rowField[project.CustomEventSchema])
 	})
 	return out, total, nil
 }
@@ -199,29 +165,22 @@ func (s *Store) ListCustomEventSchemas(ctx context.Context, projectID string, q 
 // not change).
 func (s *Store) UpdateCustomEventSchema(ctx context.Context, c *project.CustomEventSchema) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		old, ok := d.settings.eventSchemas.get(c.ProjectID, c.ID)
-		if !ok {
-			return promotype.NotFound("custom_event_schema", c.ID)
+		old, err := d.settings.eventSchemas.liveRow(c.ProjectID, c.ID)
+		if err != nil {
+			return err
 		}
 		n := c.Clone()
 		n.Name = old.Name
-		d.settings.eventSchemas.put(u, c.ProjectID, c.ID, n)
-		return nil
+		return d.settings.eventSchemas.save(u, n)
 	})
 }
 
 // DeleteCustomEventSchema implements project.SettingsStore.
 func (s *Store) DeleteCustomEventSchema(ctx context.Context, projectID, id string) error {
-	return s.write(ctx, func(d *data, u *undo) error {
-		c, ok := d.settings.eventSchemas.get(projectID, id)
-		if !ok {
-			return promotype.NotFound("custom_event_schema", id)
-		}
-		d.settings.eventNames.unset(u, projectID, c.Name)
-		d.settings.eventSchemas.del(u, projectID, id)
-		return nil
-	})
+	return s.write(ctx, func(d *data, u *undo) error { return d.settings.eventSchemas.remove(u, projectID, id) })
 }
+
+func brandingID(b *project.Branding) string { return b.ID }
 
 // InsertBranding implements project.SettingsStore.
 func (s *Store) InsertBranding(ctx context.Context, b *project.Branding) error {
@@ -237,12 +196,7 @@ func (s *Store) InsertBranding(ctx context.Context, b *project.Branding) error {
 // GetBranding implements project.SettingsStore.
 func (s *Store) GetBranding(ctx context.Context, projectID, id string) (out *project.Branding, err error) {
 	s.read(ctx, func(d *data) {
-		b, ok := d.settings.brandings.get(projectID, id)
-		if !ok {
-			err = promotype.NotFound("branding_details", id)
-			return
-		}
-		out = b.Clone()
+		out, err = getClone(&d.settings.brandings, projectID, id, "branding_details", (*project.Branding).Clone)
 	})
 	return out, err
 }
@@ -250,7 +204,7 @@ func (s *Store) GetBranding(ctx context.Context, projectID, id string) (out *pro
 // ListBrandings implements project.SettingsStore.
 func (s *Store) ListBrandings(ctx context.Context, projectID string, q promotype.Query) (out []*project.Branding, total int, err error) {
 	s.read(ctx, func(d *data) {
-		out, total = list(d.settings.brandings.rows[projectID], q, rowField[project.Branding], func(b *project.Branding) string { return b.ID }, nil, (*project.Branding).Clone)
+		out, total = listRows(&d.settings.brandings, projectID, q, brandingID, (*project.Branding).Clone)
 	})
 	return out, total, nil
 }
@@ -258,40 +212,30 @@ func (s *Store) ListBrandings(ctx context.Context, projectID string, q promotype
 // UpdateBranding implements project.SettingsStore.
 func (s *Store) UpdateBranding(ctx context.Context, b *project.Branding) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.settings.brandings.get(b.ProjectID, b.ID); !ok {
-			return promotype.NotFound("branding_details", b.ID)
-		}
-		d.settings.brandings.put(u, b.ProjectID, b.ID, b.Clone())
-		return nil
+		return replace(&d.settings.brandings, u, b.ProjectID, b.ID, "branding_details", b.Clone())
 	})
 }
 
 // DeleteBranding implements project.SettingsStore.
 func (s *Store) DeleteBranding(ctx context.Context, projectID, id string) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.settings.brandings.get(projectID, id); !ok {
-			return promotype.NotFound("branding_details", id)
-		}
-		d.settings.brandings.del(u, projectID, id)
-		return nil
+		return remove(&d.settings.brandings, u, projectID, id, "branding_details")
 	})
 }
+
+func eventID(e *project.CustomEvent) string { return e.ID }
 
 // InsertCustomEvent implements project.SettingsStore.
 func (s *Store) InsertCustomEvent(ctx context.Context, e *project.CustomEvent) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.settings.events.get(e.ProjectID, e.ID); ok {
-			return promotype.Duplicate("event", "Duplicated event exists with id %s", e.ID)
-		}
-		d.settings.events.put(u, e.ProjectID, e.ID, e.Clone())
-		return nil
+		return insertNew(&d.settings.events, u, e.ProjectID, e.ID, "event", e.Clone())
 	})
 }
 
 // ListCustomEvents implements project.SettingsStore.
 func (s *Store) ListCustomEvents(ctx context.Context, projectID string, q promotype.Query) (out []*project.CustomEvent, total int, err error) {
 	s.read(ctx, func(d *data) {
-		out, total = list(d.settings.events.rows[projectID], q, rowField[project.CustomEvent], func(e *project.CustomEvent) string { return e.ID }, nil, (*project.CustomEvent).Clone)
+		out, total = listRows(&d.settings.events, projectID, q, eventID, (*project.CustomEvent).Clone)
 	})
 	return out, total, nil
 }

@@ -21,23 +21,18 @@ type data struct {
 	projects  table[project.Project]
 	appKeys   table[auth.AppKey]
 	mgmtKeys  table[auth.ManagementKey]
-	products  table[catalog.Product]
-	skus      table[catalog.SKU]
+	products  keyed[catalog.Product] // live rows keyed by source_id
+	skus      keyed[catalog.SKU]     // live rows keyed by source_id
 	rewards   table[reward.Reward]
 	locations table[location.Location]
 
-	productSources index
-	skuSources     index
-
-	auth            authData // OAuth tokens (auth.go)
-	customers       table[customer.Customer]
-	customerSources index
-	orders          table[order.Order]
-	orderSources    index
-	campaigns       campaignData                   // campaigns, categories, vouchers, async actions (campaign.go, voucher.go, async.go)
-	rules           ruleData                       // validation rules and assignments (rule.go)
-	tiers           table[campaign.PromotionTier]  // promotion tiers (campaign.go)
-	stacks          table[campaign.PromotionStack] // promotion stacks (campaign.go)
+	auth      authData                       // OAuth tokens (auth.go)
+	customers keyed[customer.Customer]       // keyed by source_id
+	orders    keyed[order.Order]             // keyed by source_id
+	campaigns campaignData                   // campaigns, categories, vouchers, async actions (campaign.go, voucher.go, async.go)
+	rules     ruleData                       // validation rules and assignments (rule.go)
+	tiers     table[campaign.PromotionTier]  // promotion tiers (campaign.go)
+	stacks    table[campaign.PromotionStack] // promotion stacks (campaign.go)
 
 	stackingRules table[redemption.StackingRules] // one row per project (redemption.go)
 
@@ -57,26 +52,44 @@ var _ storage.Store = (*Store)(nil)
 // New returns an empty store.
 func New() *Store {
 	return &Store{mu: &sync.RWMutex{}, d: &data{
-		projects:        newTable[project.Project](),
-		appKeys:         newTable[auth.AppKey](),
-		mgmtKeys:        newTable[auth.ManagementKey](),
-		products:        newTable[catalog.Product](),
-		skus:            newTable[catalog.SKU](),
-		rewards:         newTable[reward.Reward](),
-		locations:       newTable[location.Location](),
-		productSources:  index{},
-		skuSources:      index{},
-		auth:            newAuthData(),
-		customers:       newTable[customer.Customer](),
-		customerSources: index{},
-		orders:          newTable[order.Order](),
-		orderSources:    index{},
-		campaigns:       newCampaignData(),
-		rules:           newRuleData(),
-		tiers:           newTable[campaign.PromotionTier](),
-		stacks:          newTable[campaign.PromotionStack](),
-		stackingRules:   newTable[redemption.StackingRules](),
-		settings:        newSettingsData(),
+		projects: newTable[project.Project](),
+		appKeys:  newTable[auth.AppKey](),
+		mgmtKeys: newTable[auth.ManagementKey](),
+		products: newKeyed(keyed[catalog.Product]{
+			kind: "product", keyName: "source_id",
+			ids:   func(p *catalog.Product) (string, string) { return p.ProjectID, p.ID },
+			key:   func(p *catalog.Product) *string { return p.SourceID },
+			live:  liveProduct,
+			clone: (*catalog.Product).Clone,
+		}),
+		skus: newKeyed(keyed[catalog.SKU]{
+			kind: "sku", keyName: "source_id",
+			ids:   func(s *catalog.SKU) (string, string) { return s.ProjectID, s.ID },
+			key:   func(s *catalog.SKU) *string { return s.SourceID },
+			live:  liveSKU,
+			clone: (*catalog.SKU).Clone,
+		}),
+		rewards:   newTable[reward.Reward](),
+		locations: newTable[location.Location](),
+		auth:      newAuthData(),
+		customers: newKeyed(keyed[customer.Customer]{
+			kind: "customer", keyName: "source_id",
+			ids:   func(c *customer.Customer) (string, string) { return c.ProjectID, c.ID },
+			key:   func(c *customer.Customer) *string { return c.SourceID },
+			clone: (*customer.Customer).Clone,
+		}),
+		orders: newKeyed(keyed[order.Order]{
+			kind: "order", keyName: "source_id",
+			ids:   func(o *order.Order) (string, string) { return o.ProjectID, o.ID },
+			key:   func(o *order.Order) *string { return o.SourceID },
+			clone: (*order.Order).Clone,
+		}),
+		campaigns:     newCampaignData(),
+		rules:         newRuleData(),
+		tiers:         newTable[campaign.PromotionTier](),
+		stacks:        newTable[campaign.PromotionStack](),
+		stackingRules: newTable[redemption.StackingRules](),
+		settings:      newSettingsData(),
 	}}
 }
 

@@ -182,6 +182,148 @@ func remove[V any](t *table[V], u *undo, project, id, kind string) error {
 	return nil
 }
 
+// keyed is a table whose live rows may also hold a key unique in their
+// project besides the id (a source id, a name, a related object), kept in
+// an index to the row id. A row with no key (nil) or not live holds none.
+type keyed[V any] struct {
+	table[V]
+	keys    index
+	kind    string                        // the resource in errors: "customer"
+	noun    string                        // the resource in duplicate messages: kind, or "metadata schema"
+	keyName string                        // the key in duplicate messages: "source_id"
+	ids     func(*V) (project, id string) // the row's project and id
+	key     func(*V) *string              // the row's key, or nil
+	live    func(*V) bool                 // nil: every row is live
+	clone   func(*V) *V
+}
+
+func newKeyed[V any](k keyed[V]) keyed[V] {
+	k.table, k.keys = newTable[V](), index{}
+	if k.noun == "" {
+		k.noun = k.kind
+	}
+	return k
+}
+
+func (k *keyed[V]) isLive(v *V) bool { return k.live == nil || k.live(v) }
+
+// heldKey is the key v holds in the index: none when v is not live.
+func (k *keyed[V]) heldKey(v *V) *string {
+	if !k.isLive(v) {
+		return nil
+	}
+	return k.key(v)
+}
+
+func (k *keyed[V]) rowID(v *V) string {
+	_, id := k.ids(v)
+	return id
+}
+
+// keyFree is the duplicate error when a row of project holds key already.
+func (k *keyed[V]) keyFree(project string, key *string) error {
+	if key == nil {
+		return nil
+	}
+	if _, ok := k.keys[[2]string{project, *key}]; ok {
+		return k.duplicateKey(*key)
+	}
+	return nil
+}
+
+func (k *keyed[V]) duplicateKey(key string) error {
+	return promotype.Duplicate(k.kind, "Duplicated %s exists with %s %s", k.noun, k.keyName, key)
+}
+
+// save stores a copy of v and moves its key in the index; a key held by
+// another row is a duplicate.
+func (k *keyed[V]) save(u *undo, v *V) error {
+	project, id := k.ids(v)
+	if old, ok := k.get(project, id); ok {
+		if key := k.heldKey(old); key != nil {
+			k.keys.unset(u, project, *key)
+		}
+	}
+	if key := k.heldKey(v); key != nil {
+		if other, ok := k.keys[[2]string{project, *key}]; ok && other != id {
+			return k.duplicateKey(*key)
+		}
+		k.keys.set(u, project, *key, id)
+	}
+	k.put(u, project, id, k.clone(v))
+	return nil
+}
+
+// insert saves v, whose id must not be taken in its project yet.
+func (k *keyed[V]) insert(u *undo, v *V) error {
+	project, id := k.ids(v)
+	if _, ok := k.get(project, id); ok {
+		return promotype.Duplicate(k.kind, "Duplicated %s exists with id %s", k.noun, id)
+	}
+	return k.save(u, v)
+}
+
+// update saves v over its live row.
+func (k *keyed[V]) update(u *undo, v *V) error {
+	if _, err := k.liveRow(k.ids(v)); err != nil {
+		return err
+	}
+	return k.save(u, v)
+}
+
+// liveRow is the stored live row (project, id), or not_found.
+func (k *keyed[V]) liveRow(project, id string) (*V, error) {
+	v, ok := k.get(project, id)
+	if !ok || !k.isLive(v) {
+		return nil, promotype.NotFound(k.kind, id)
+	}
+	return v, nil
+}
+
+// copyOf returns a copy of the live row (project, id), or not_found.
+func (k *keyed[V]) copyOf(project, id string) (*V, error) {
+	v, err := k.liveRow(project, id)
+	if err != nil {
+		return nil, err
+	}
+	return k.clone(v), nil
+}
+
+// find returns a copy of the live row of project holding key, or not_found
+// naming the key.
+func (k *keyed[V]) find(project, key string) (*V, error) {
+	id, ok := k.keys[[2]string{project, key}]
+	v, found := k.get(project, id)
+	if !ok || !found || !k.isLive(v) {
+		return nil, promotype.NotFound(k.kind, key)
+	}
+	return k.clone(v), nil
+}
+
+// list filters, orders and pages the live rows of project.
+func (k *keyed[V]) list(project string, q promotype.Query, get field[V]) ([]*V, int) {
+	return list(k.rows[project], q, get, k.rowID, k.live, k.clone)
+}
+
+// drop deletes the stored row v (live or not) and its key.
+func (k *keyed[V]) drop(u *undo, v *V) {
+	project, id := k.ids(v)
+	if key := k.heldKey(v); key != nil {
+		k.keys.unset(u, project, *key)
+	}
+	k.del(u, project, id)
+}
+
+// remove deletes the row (project, id), live or not; none is not_found.
+func (k *keyed[V]) remove(u *undo, project, id string) error {
+	v, ok := k.get(project, id)
+	if !ok {
+		return promotype.NotFound(k.kind, id)
+	}
+	k.drop(u, v)
+	return nil
+}
+
 // feed is the in-process list of credential invalidation subscribers.
 type feed struct {
 	mu   sync.Mutex

@@ -341,26 +341,19 @@ func (f *eventFeed) wake() {
 	}
 }
 
+func webhookID(w *webhook.Webhook) string { return w.ID }
+
 // InsertWebhook implements webhook.Store.
 func (s *Store) InsertWebhook(ctx context.Context, w *webhook.Webhook) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.settings.webhooks.get(w.ProjectID, w.ID); ok {
-			return promotype.Duplicate("webhook", "Duplicated webhook exists with id %s", w.ID)
-		}
-		d.settings.webhooks.put(u, w.ProjectID, w.ID, w.Clone())
-		return nil
+		return insertNew(&d.settings.webhooks, u, w.ProjectID, w.ID, "webhook", w.Clone())
 	})
 }
 
 // GetWebhook implements webhook.Store.
 func (s *Store) GetWebhook(ctx context.Context, projectID, id string) (out *webhook.Webhook, err error) {
 	s.read(ctx, func(d *data) {
-		w, ok := d.settings.webhooks.get(projectID, id)
-		if !ok {
-			err = promotype.NotFound("webhook", id)
-			return
-		}
-		out = w.Clone()
+		out, err = getClone(&d.settings.webhooks, projectID, id, "webhook", (*webhook.Webhook).Clone)
 	})
 	return out, err
 }
@@ -368,7 +361,7 @@ func (s *Store) GetWebhook(ctx context.Context, projectID, id string) (out *webh
 // ListWebhooks implements webhook.Store.
 func (s *Store) ListWebhooks(ctx context.Context, projectID string, q promotype.Query) (out []*webhook.Webhook, total int, err error) {
 	s.read(ctx, func(d *data) {
-		out, total = list(d.settings.webhooks.rows[projectID], q, rowField[webhook.Webhook], func(w *webhook.Webhook) string { return w.ID }, nil, (*webhook.Webhook).Clone)
+		out, total = listRows(&d.settings.webhooks, projectID, q, webhookID, (*webhook.Webhook).Clone)
 	})
 	return out, total, nil
 }
@@ -376,21 +369,11 @@ func (s *Store) ListWebhooks(ctx context.Context, projectID string, q promotype.
 // UpdateWebhook implements webhook.Store.
 func (s *Store) UpdateWebhook(ctx context.Context, w *webhook.Webhook) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.settings.webhooks.get(w.ProjectID, w.ID); !ok {
-			return promotype.NotFound("webhook", w.ID)
-		}
-		d.settings.webhooks.put(u, w.ProjectID, w.ID, w.Clone())
-		return nil
+		return replace(&d.settings.webhooks, u, w.ProjectID, w.ID, "webhook", w.Clone())
 	})
 }
 
 // DeleteWebhook implements webhook.Store.
 func (s *Store) DeleteWebhook(ctx context.Context, projectID, id string) error {
-	return s.write(ctx, func(d *data, u *undo) error {
-		if _, ok := d.settings.webhooks.get(projectID, id); !ok {
-			return promotype.NotFound("webhook", id)
-		}
-		d.settings.webhooks.del(u, projectID, id)
-		return nil
-	})
+	return s.write(ctx, func(d *data, u *undo) error { return remove(&d.settings.webhooks, u, projectID, id, "webhook") })
 }

@@ -1,0 +1,605 @@
+// SDK acceptance: the official Voucherify JS SDK (@voucherify/sdk), used as
+// an application would use it, against promo's server.
+//
+//   PROMO_API_URL=http://127.0.0.1:8080 PROMO_APP_ID=... PROMO_APP_TOKEN=... node acceptance.js
+//
+// Every step runs even when an earlier one failed (later steps may then fail
+// too); the script prints one line per step and exits 1 when any failed,
+// naming the step, the SDK call and the mismatch or the server's error.
+// examples/server/sdk_acceptance_test.go runs it against a fresh server.
+'use strict'
+
+const assert = require('node:assert/strict')
+const { VoucherifyServerSide } = require('@voucherify/sdk')
+
+const env = (name) => {
+	const v = process.env[name]
+	if (!v) {
+		console.error(`acceptance.js: ${name} is not set`)
+		process.exit(2)
+	}
+	return v
+}
+
+const client = VoucherifyServerSide({
+	applicationId: env('PROMO_APP_ID'),
+	secretKey: env('PROMO_APP_TOKEN'),
+	apiUrl: env('PROMO_API_URL'),
+	timeoutMs: 10000,
+})
+
+const failures = []
+
+// step runs fn and records its failure; it never throws.
+async function step(name, fn) {
+	try {
+		await fn()
+		console.log(`ok   ${name}`)
+	} catch (err) {
+		failures.push(name)
+		console.log(`FAIL ${name}\n${describe(err)}`)
+	}
+}
+
+// describe renders an assertion failure or an SDK (VoucherifyError) error.
+function describe(err) {
+	if (err && err.code !== undefined && err.key !== undefined) {
+		return `     server answered ${err.code} ${err.key}: ${err.message}` + (err.details ? ` (${err.details})` : '')
+	}
+	if (err && err.response && err.response.status) {
+		return `     server answered ${err.response.status}: ${JSON.stringify(err.response.data)}`
+	}
+	return String((err && err.stack) || err)
+		.split('\n')
+		.map((l) => '     ' + l)
+		.join('\n')
+}
+
+// listed asserts that a list answer holds its items under the hosted key
+// and returns them.
+function listed(res, key) {
+	assert.equal(res.object, 'list', `object of the ${key} list`)
+	assert.equal(res.data_ref, key, `data_ref of the ${key} list`)
+	assert.ok(Array.isArray(res[key]), `the list has no array under "${key}": ${JSON.stringify(res).slice(0, 300)}`)
+	return res[key]
+}
+
+// until polls fn (an SDK read) until ok(result) holds, at most 10 s: voucher
+// generation is an async action the server runs in the background.
+async function until(what, fn, ok) {
+	const deadline = Date.now() + 10000
+	for (;;) {
+		const res = await fn()
+		if (ok(res)) return res
+		if (Date.now() > deadline) throw new Error(`${what}: not done after 10 s, last answer ${JSON.stringify(res).slice(0, 500)}`)
+		await new Promise((r) => setTimeout(r, 50))
+	}
+}
+
+const ids = (items) => items.map((x) => x.id).sort()
+const run = Date.now().toString(36) // keeps names unique when run twice against one server
+
+async function main() {
+	const s = {} // what earlier steps made
+
+	// Catalog.
+	await step('products.create', async () => {
+		s.shirt = await client.products.create({ source_id: `shirt-${run}`, name: 'T-shirt', price: 2500, attributes: ['size'], metadata: { brand: 'acme' } })
+		assert.match(s.shirt.id, /^prod_/)
+		assert.equal(s.shirt.object, 'product')
+		assert.deepEqual(s.shirt.attributes, ['size'])
+		s.mug = await client.products.create({ source_id: `mug-${run}`, name: 'Mug', price: 1000 })
+	})
+	await step('products.createSku', async () => {
+		s.sku = await client.products.createSku(s.shirt.id, { source_id: `shirt-${run}-m`, sku: 'T-shirt M', price: 2600, attributes: { size: 'M' } })
+		assert.match(s.sku.id, /^sku_/)
+		assert.equal(s.sku.product_id, s.shirt.id)
+	})
+	await step('products.get', async () => {
+		const p = await client.products.get(s.shirt.source_id)
+		assert.equal(p.id, s.shirt.id)
+		assert.deepEqual(ids(listed(p.skus, 'data')), [s.sku.id])
+	})
+	await step('products.update', async () => {
+		const p = await client.products.update({ id: s.shirt.id, price: 2700 })
+		assert.equal(p.price, 2700)
+		assert.equal(p.name, 'T-shirt')
+	})
+	await step('products.listSkus reads .skus', async () => {
+		assert.deepEqual(ids(listed(await client.products.listSkus(s.shirt.id), 'skus')), [s.sku.id])
+	})
+	await step('products.getSku', async () => {
+		const k = await client.products.getSku(s.sku.source_id)
+		assert.equal(k.id, s.sku.id)
+	})
+	await step('products.list reads .products', async () => {
+		const res = await client.products.list({ limit: 100 })
+		const got = listed(res, 'products').map((p) => p.id)
+		for (const p of [s.shirt, s.mug]) assert.ok(got.includes(p.id), `products.list misses ${p.id}`)
+		assert.equal(typeof res.total, 'number')
+	})
+
+	// A discount campaign with generated vouchers.
+	await step('campaigns.create (DISCOUNT_COUPONS, 3 vouchers)', async () => {
+		s.campaign = await client.campaigns.create({
+			name: `Summer ${run}`,
+			campaign_type: 'DISCOUNT_COUPONS',
+			type: 'AUTO_UPDATE',
+			vouchers_count: 3,
+			voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, code_config: { length: 8, prefix: 'SUM-' } },
+			metadata: { season: 'summer' },
+		})
+		assert.match(s.campaign.id, /^camp_/)
+		assert.equal(s.campaign.campaign_type, 'DISCOUNT_COUPONS')
+	})
+	await step('campaigns.get waits for the generation', async () => {
+		const c = await until('campaign generation', () => client.campaigns.get(s.campaign.id), (c) => c.creation_status === 'DONE')
+		assert.equal(c.vouchers_count, 3)
+		assert.equal(c.name, s.campaign.name)
+	})
+	await step('campaigns.list reads .campaigns', async () => {
+		const got = listed(await client.campaigns.list({ limit: 100 }), 'campaigns').map((c) => c.id)
+		assert.ok(got.includes(s.campaign.id), `campaigns.list misses ${s.campaign.id}`)
+	})
+	await step('vouchers.list reads .vouchers (campaign filter)', async () => {
+		const res = await client.vouchers.list({ campaign_id: s.campaign.id, limit: 10 })
+		s.generated = listed(res, 'vouchers')
+		assert.equal(s.generated.length, 3)
+		assert.equal(res.total, 3)
+		for (const v of s.generated) {
+			assert.match(v.code, /^SUM-/)
+			assert.equal(v.campaign_id, s.campaign.id)
+			assert.equal(v.discount.percent_off, 10)
+		}
+	})
+	await step('vouchers.list by campaign name', async () => {
+		const res = await client.vouchers.list({ campaign: s.campaign.name })
+		assert.equal(listed(res, 'vouchers').length, 3)
+	})
+	await step('campaigns.addVoucher (one)', async () => {
+		const v = await client.campaigns.addVoucher(s.campaign.id, { metadata: { added: true } })
+		assert.equal(v.campaign_id, s.campaign.id)
+		assert.equal(v.object, 'voucher')
+	})
+	await step('campaigns.addCertainVoucher', async () => {
+		const v = await client.campaigns.addCertainVoucher(s.campaign.id, `SUM-CERTAIN-${run}`)
+		assert.equal(v.code, `SUM-CERTAIN-${run}`)
+	})
+	await step('campaigns.update', async () => {
+		const c = await client.campaigns.update(s.campaign.id, { description: 'Hot days', metadata: { season: 'late summer' } })
+		assert.equal(c.description, 'Hot days')
+		assert.deepEqual(c.metadata, { season: 'late summer' })
+	})
+	await step('campaigns.disable and enable', async () => {
+		await client.campaigns.disable(s.campaign.id)
+		assert.equal((await client.campaigns.get(s.campaign.id)).active, false)
+		await client.campaigns.enable(s.campaign.id)
+		assert.equal((await client.campaigns.get(s.campaign.id)).active, true)
+	})
+	await step('campaigns.importVouchers', async () => {
+		const res = await client.campaigns.importVouchers(s.campaign.id, [{ code: `SUM-IMP-${run}` }])
+		assert.match(res.async_action_id, /^aa_/)
+		s.importAction = res.async_action_id
+		await until('import', () => client.asyncActions.get(res.async_action_id), (a) => a.status === 'DONE')
+		const v = await client.vouchers.get(`SUM-IMP-${run}`)
+		assert.equal(v.campaign_id, s.campaign.id)
+	})
+
+	// Standalone vouchers.
+	await step('vouchers.create without type (inferred from discount)', async () => {
+		s.voucher = await client.vouchers.create({ code: `SOLO-${run}`, discount: { type: 'AMOUNT', amount_off: 500 }, metadata: { channel: 'sdk' } })
+		assert.equal(s.voucher.code, `SOLO-${run}`)
+		assert.equal(s.voucher.type, 'DISCOUNT_VOUCHER')
+		assert.equal(s.voucher.discount.amount_off, 500)
+	})
+	await step('vouchers.create without code (generated)', async () => {
+		const v = await client.vouchers.create({ type: 'GIFT_VOUCHER', gift: { amount: 10000 } })
+		assert.ok(v.code.length > 0)
+		assert.equal(v.gift.amount, 10000)
+		assert.equal(v.gift.balance, 10000)
+		s.gift = v
+	})
+	await step('vouchers.get', async () => {
+		const v = await client.vouchers.get(s.voucher.code)
+		assert.equal(v.id, s.voucher.id)
+		assert.deepEqual(v.metadata, { channel: 'sdk' })
+	})
+	await step('vouchers.update', async () => {
+		const v = await client.vouchers.update({ code: s.voucher.code, expiration_date: '2099-12-31T00:00:00Z', metadata: { channel: 'sdk', n: 2 } })
+		assert.equal(v.expiration_date, '2099-12-31T00:00:00.000Z')
+		assert.deepEqual(v.metadata, { channel: 'sdk', n: 2 })
+	})
+	await step('vouchers.disable and enable', async () => {
+		assert.equal((await client.vouchers.disable(s.voucher.code)).active, false)
+		assert.equal((await client.vouchers.enable(s.voucher.code)).active, true)
+	})
+	await step('vouchers.list reads .vouchers', async () => {
+		const got = listed(await client.vouchers.list({ limit: 100 }), 'vouchers').map((v) => v.code)
+		for (const code of [s.voucher.code, s.gift.code]) assert.ok(got.includes(code), `vouchers.list misses ${code}`)
+	})
+	await step('vouchers.delete', async () => {
+		const v = await client.vouchers.create({ code: `GONE-${run}`, discount: { type: 'PERCENT', percent_off: 5 } })
+		await client.vouchers.delete(v.code, { force: true })
+		await assert.rejects(client.vouchers.get(v.code), (err) => err.code === 404 && err.key === 'not_found')
+	})
+	await step('errors arrive as VoucherifyError', async () => {
+		await assert.rejects(client.vouchers.get(`MISSING-${run}`), (err) => {
+			assert.equal(err.code, 404)
+			assert.equal(err.key, 'not_found')
+			assert.equal(err.resource_type, 'voucher')
+			return true
+		})
+	})
+
+	// Async actions.
+	await step('asyncActions.list reads .async_actions', async () => {
+		const got = listed(await client.asyncActions.list({ limit: 100 }), 'async_actions').map((a) => a.id)
+		assert.ok(got.includes(s.importAction), `asyncActions.list misses ${s.importAction}`)
+	})
+	await step('asyncActions.get', async () => {
+		const a = await client.asyncActions.get(s.importAction)
+		assert.equal(a.id, s.importAction)
+		assert.equal(a.status, 'DONE')
+	})
+
+	// Customers and orders.
+	await step('customers.create and get', async () => {
+		s.customer = await client.customers.create({ source_id: `alice-${run}`, name: 'Alice', email: 'alice@example.com', metadata: { tier: 'gold' } })
+		assert.match(s.customer.id, /^cust_/)
+		const c = await client.customers.get(s.customer.source_id)
+		assert.equal(c.id, s.customer.id)
+		assert.equal(c.email, 'alice@example.com')
+	})
+	await step('orders.create', async () => {
+		s.order = await client.orders.create({
+			source_id: `order-${run}`,
+			customer: { source_id: s.customer.source_id },
+			items: [
+				{ product_id: s.shirt.id, quantity: 2 },
+				{ sku_id: s.sku.id, quantity: 1 },
+			],
+		})
+		assert.match(s.order.id, /^ord_/)
+		assert.equal(s.order.amount, 2 * 2700 + 2600)
+		assert.equal(s.order.customer_id, s.customer.id)
+	})
+	await step('orders.get and update', async () => {
+		assert.equal((await client.orders.get(s.order.id)).source_id, s.order.source_id)
+		const o = await client.orders.update({ id: s.order.id, status: 'PAID', metadata: { paid_by: 'card' } })
+		assert.equal(o.status, 'PAID')
+	})
+	await step('orders.list reads .orders', async () => {
+		const got = listed(await client.orders.list({ limit: 100 }), 'orders').map((o) => o.id)
+		assert.ok(got.includes(s.order.id), `orders.list misses ${s.order.id}`)
+	})
+
+	// Promotions.
+	await step('promotions.create', async () => {
+		s.promotion = await client.promotions.create({
+			name: `Cart promo ${run}`,
+			campaign_type: 'PROMOTION',
+			promotion: { tiers: [{ name: '20% off', banner: '20% off everything', action: { discount: { type: 'PERCENT', percent_off: 20 } } }] },
+		})
+		assert.equal(s.promotion.campaign_type, 'PROMOTION')
+		s.tiers = listed(s.promotion.promotion, 'tiers')
+		assert.equal(s.tiers.length, 1)
+	})
+	await step('promotions.tiers.create, list and get', async () => {
+		const t = await client.promotions.tiers.create(s.promotion.id, { name: '5 off', action: { discount: { type: 'AMOUNT', amount_off: 500 } } })
+		assert.match(t.id, /^promo_/)
+		const list = listed(await client.promotions.tiers.list(s.promotion.id), 'tiers')
+		assert.deepEqual(ids(list), ids([...s.tiers, t]))
+		assert.equal((await client.promotions.tiers.get(t.id)).name, '5 off')
+		const all = listed(await client.promotions.tiers.listAll({ limit: 100 }), 'tiers')
+		assert.ok(all.some((x) => x.id === t.id), 'promotions.tiers.listAll misses the new tier')
+	})
+	await step('promotions.validate', async () => {
+		const res = await client.promotions.validate({ order: { amount: 10000 } })
+		assert.equal(res.valid, true)
+		const mine = res.promotions.filter((p) => p.campaign_name === s.promotion.name || s.tiers.some((t) => t.id === p.id))
+		assert.ok(mine.length >= 1, `promotions.validate: no promotion of ${s.promotion.name} in ${JSON.stringify(res.promotions.map((p) => p.id))}`)
+	})
+
+	// Stackable validation.
+	await step('validations.validateStackable', async () => {
+		const res = await client.validations.validateStackable({
+			customer: { source_id: s.customer.source_id },
+			order: { items: [{ product_id: s.shirt.id, quantity: 2 }] },
+			redeemables: [
+				{ object: 'voucher', id: s.voucher.code },
+				{ object: 'promotion_tier', id: s.tiers[0].id },
+			],
+		})
+		assert.equal(res.valid, true, JSON.stringify(res).slice(0, 1000))
+		assert.deepEqual(res.redeemables.map((r) => [r.object, r.id, r.status]), [
+			['voucher', s.voucher.code, 'APPLICABLE'],
+			['promotion_tier', s.tiers[0].id, 'APPLICABLE'],
+		])
+		assert.equal(res.order.amount, 5400)
+		// 5.00 off, then 20% of the rest: 500 + 980.
+		assert.equal(res.order.total_applied_discount_amount, 1480)
+	})
+	await step('validations.validate (legacy voucher validation)', async () => {
+		const res = await client.validations.validate(s.voucher.code, { order: { amount: 3000 } })
+		assert.equal(res.valid, true, JSON.stringify(res).slice(0, 1000))
+		assert.equal(res.code, s.voucher.code)
+	})
+
+	// Validation rules.
+	await step('validationRules.create, get, update', async () => {
+		s.rule = await client.validationRules.create({
+			name: `Big carts ${run}`,
+			rules: { 1: { name: 'order.amount', conditions: { $more_than: [10000] } }, logic: '1' },
+			error: { message: 'Order too small' },
+		})
+		assert.match(s.rule.id, /^val_/)
+		assert.equal((await client.validationRules.get(s.rule.id)).name, s.rule.name)
+		const u = await client.validationRules.update({ id: s.rule.id, name: `Bigger carts ${run}` })
+		assert.equal(u.name, `Bigger carts ${run}`)
+	})
+	await step('validationRules.list reads .data', async () => {
+		const got = listed(await client.validationRules.list({ limit: 100 }), 'data').map((r) => r.id)
+		assert.ok(got.includes(s.rule.id), `validationRules.list misses ${s.rule.id}`)
+	})
+	await step('validationRules.createAssignment, listAssignments, deleteAssignment', async () => {
+		const a = await client.validationRules.createAssignment(s.rule.id, { related_object_type: 'voucher', related_object_id: s.voucher.code })
+		assert.match(a.id, /^asgm_/)
+		assert.equal(a.rule_id, s.rule.id)
+		const list = listed(await client.validationRules.listAssignments(s.rule.id), 'data')
+		assert.deepEqual(ids(list), [a.id])
+		const all = listed(await client.validationRules.listRulesAssignments({ rule: s.rule.id }), 'data')
+		assert.ok(all.some((x) => x.id === a.id), 'listRulesAssignments misses the assignment')
+		// The rule now applies to the voucher: a small cart fails it.
+		const res = await client.validations.validateStackable({ order: { amount: 3000 }, redeemables: [{ object: 'voucher', id: s.voucher.code }] })
+		assert.equal(res.valid, false)
+		await client.validationRules.deleteAssignment(s.rule.id, a.id)
+		assert.deepEqual(listed(await client.validationRules.listAssignments(s.rule.id), 'data'), [])
+	})
+	await step('validationRules.delete', async () => {
+		await client.validationRules.delete(s.rule.id)
+		await assert.rejects(client.validationRules.get(s.rule.id), (err) => err.code === 404)
+	})
+
+	// Rewards and categories.
+	await step('rewards.create, list (.data), update, delete', async () => {
+		const r = await client.rewards.create({ name: `Mug reward ${run}`, parameters: { product: { id: s.mug.id } }, stock: 10 })
+		assert.equal(r.type, 'MATERIAL')
+		assert.ok(listed(await client.rewards.list({ limit: 100 }), 'data').some((x) => x.id === r.id), 'rewards.list misses the reward')
+		assert.equal((await client.rewards.update({ id: r.id, stock: 5 })).stock, 5)
+		await client.rewards.delete(r.id)
+	})
+	await step('categories.create, get, list (.data)', async () => {
+		const c = await client.categories.create({ name: `cat-${run}`, hierarchy: 1 })
+		assert.match(c.id, /^cat_/)
+		assert.equal((await client.categories.get(c.id)).name, c.name)
+		assert.ok(listed(await client.categories.list(), 'data').some((x) => x.id === c.id), 'categories.list misses the category')
+	})
+
+	// Query strings as the SDK serializes them (qs: brackets, indexed arrays).
+	await step('vouchers.list with ids (qs indexed array)', async () => {
+		const res = await client.vouchers.list({ ids: [s.voucher.id, s.gift.id] })
+		assert.deepEqual(ids(listed(res, 'vouchers')), ids([s.voucher, s.gift]))
+	})
+	await step('vouchers.list with created_at[after] and order', async () => {
+		// Strictly after a millisecond before the voucher: the voucher and what
+		// came after it, oldest first.
+		const after = new Date(Date.parse(s.voucher.created_at) - 1).toISOString()
+		const res = await client.vouchers.list({ created_at: { after }, order: 'created_at', limit: 100 })
+		const got = listed(res, 'vouchers')
+		assert.ok(got.some((v) => v.id === s.voucher.id), `the voucher created at ${s.voucher.created_at} is not listed`)
+		assert.ok(got.every((v, i) => v.created_at > after && (i === 0 || got[i - 1].created_at <= v.created_at)), JSON.stringify(got.map((v) => v.created_at)))
+	})
+	await step('products.list with filters (qs nested)', async () => {
+		const res = await client.products.list({ filters: { junction: 'and', source_id: { conditions: { $in: [s.shirt.source_id, s.mug.source_id] } } } })
+		assert.deepEqual(ids(listed(res, 'products')), ids([s.shirt, s.mug]))
+	})
+	await step('products.list paging', async () => {
+		const page1 = listed(await client.products.list({ limit: 1, page: 1 }), 'products')
+		const page2 = listed(await client.products.list({ limit: 1, page: 2 }), 'products')
+		assert.equal(page1.length, 1)
+		assert.equal(page2.length, 1)
+		assert.notEqual(page1[0].id, page2[0].id)
+	})
+
+	// More campaign shapes.
+	await step('campaigns.addVoucher with a bare count (async)', async () => {
+		const res = await client.campaigns.addVoucher(s.campaign.id, 2)
+		assert.match(res.async_action_id, /^aa_/)
+		await until('bulk add', () => client.asyncActions.get(res.async_action_id), (a) => a.status === 'DONE')
+		assert.equal(listed(await client.vouchers.list({ campaign_id: s.campaign.id, limit: 100 }), 'vouchers').length, 3 + 1 + 1 + 1 + 2)
+	})
+	await step('campaigns.create with a category and validation rules', async () => {
+		const rule = await client.validationRules.create({ name: `Gold only ${run}`, rules: { 1: { name: 'customer.metadata', property: 'tier', conditions: { $is: ['gold'] } } } })
+		const c = await client.campaigns.create({
+			name: `Gold ${run}`,
+			category: `vip-${run}`,
+			validation_rules: [rule.id],
+			voucher: { discount: { type: 'AMOUNT', amount_off: 1000 } },
+		})
+		assert.equal(c.campaign_type, 'DISCOUNT_COUPONS')
+		assert.equal(c.category, `vip-${run}`)
+		assert.deepEqual(c.validation_rules_assignments.data.map((a) => a.rule_id), [rule.id])
+		const v = await client.campaigns.addCertainVoucher(c.id, `GOLD-${run}`)
+		const ok = await client.validations.validateStackable({ customer: { source_id: s.customer.source_id }, order: { amount: 5000 }, redeemables: [{ object: 'voucher', id: v.code }] })
+		assert.equal(ok.valid, true, JSON.stringify(ok).slice(0, 800))
+		const ko = await client.validations.validateStackable({ customer: { source_id: `nobody-${run}` }, order: { amount: 5000 }, redeemables: [{ object: 'voucher', id: v.code }] })
+		assert.equal(ko.valid, false)
+		assert.equal(ko.redeemables[0].status, 'INAPPLICABLE')
+		const cleared = await client.campaigns.update(c.id, { category: null })
+		assert.equal(cleared.category_id, null)
+		assert.deepEqual(cleared.categories, [])
+	})
+	await step('campaigns.create GIFT_VOUCHERS and validate credits', async () => {
+		const c = await client.campaigns.create({ name: `Gift ${run}`, campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000 } } })
+		const v = await client.campaigns.addVoucher(c.id)
+		assert.equal(v.gift.balance, 5000)
+		const res = await client.validations.validateStackable({
+			order: { amount: 3000 },
+			redeemables: [{ object: 'voucher', id: v.code, gift: { credits: 2000 } }],
+			options: { expand: ['order', 'redeemable'] },
+		})
+		assert.equal(res.valid, true, JSON.stringify(res).slice(0, 800))
+		assert.equal(res.order.total_amount, 1000)
+	})
+
+	// Tiers and stacks.
+	await step('promotions.tiers.update and delete', async () => {
+		const t = await client.promotions.tiers.create(s.promotion.id, { name: 'temp', action: { discount: { type: 'AMOUNT', amount_off: 100 } } })
+		const u = await client.promotions.tiers.update({ id: t.id, name: 'temp 2', metadata: { k: 'v' } })
+		assert.equal(u.name, 'temp 2')
+		assert.deepEqual(u.metadata, { k: 'v' })
+		await client.promotions.tiers.delete(t.id)
+		await assert.rejects(client.promotions.tiers.get(t.id), (err) => err.code === 404)
+	})
+	await step('promotions.stack create, get, update, list (.data), delete', async () => {
+		const tiers = listed(await client.promotions.tiers.list(s.promotion.id), 'tiers')
+		const st = await client.promotions.stack.createInCampaign(s.promotion.id, { name: 'both', tiers: { ids: tiers.map((t) => t.id), hierarchy_mode: 'MANUAL' } })
+		assert.match(st.id, /^stack_/)
+		assert.equal(st.campaign_id, s.promotion.id)
+		assert.equal((await client.promotions.stack.get(s.promotion.id, st.id)).name, 'both')
+		const u = await client.promotions.stack.update(s.promotion.id, st.id, { name: 'both tiers' })
+		assert.equal(u.name, 'both tiers')
+		assert.deepEqual(listed(await client.promotions.stack.listInCampaign(s.promotion.id), 'data').map((x) => x.id), [st.id])
+		assert.ok(listed(await client.promotions.stack.list({ limit: 100 }), 'data').some((x) => x.id === st.id))
+		const res = await client.validations.validateStackable({ order: { amount: 10000 }, redeemables: [{ object: 'promotion_stack', id: st.id }] })
+		assert.equal(res.valid, true, JSON.stringify(res).slice(0, 800))
+		await client.promotions.stack.delete(s.promotion.id, st.id)
+	})
+
+	// Odds and ends an application does.
+	await step('customers.create upserts by source_id', async () => {
+		const again = await client.customers.create({ source_id: s.customer.source_id, name: 'Alice B.' })
+		assert.equal(again.id, s.customer.id)
+		assert.equal(again.name, 'Alice B.')
+	})
+	await step('orders.create with items by source_id and an amount', async () => {
+		const o = await client.orders.create({
+			amount: 3000,
+			items: [{ source_id: s.mug.source_id, related_object: 'product', quantity: 3 }],
+			metadata: { store: 'web' },
+		})
+		assert.equal(o.amount, 3000)
+		assert.equal(o.items[0].product_id, s.mug.id)
+	})
+	await step('rewards.get', async () => {
+		const r = await client.rewards.create({ name: `Coins ${run}`, parameters: { coin: { exchange_ratio: 0.5 } } })
+		const got = await client.rewards.get(r.id)
+		assert.equal(got.type, 'COIN')
+		assert.equal(got.parameters.coin.exchange_ratio, 0.5)
+	})
+	await step('promotions.validate with a customer and items', async () => {
+		const res = await client.promotions.validate({
+			customer: { source_id: s.customer.source_id },
+			order: { items: [{ product_id: s.shirt.id, quantity: 1 }] },
+		})
+		assert.equal(res.valid, true)
+		const p = res.promotions.find((x) => x.id === s.tiers[0].id)
+		assert.ok(p, 'the 20% tier is not offered')
+		assert.equal(p.discount.percent_off, 20)
+		assert.equal(p.order.total_discount_amount, 540)
+	})
+
+	// List parameters the SDK types offer.
+	await step('campaigns.list by campaign_type', async () => {
+		const got = listed(await client.campaigns.list({ campaign_type: 'PROMOTION', limit: 100 }), 'campaigns')
+		assert.ok(got.length >= 1 && got.every((c) => c.campaign_type === 'PROMOTION'), JSON.stringify(got.map((c) => c.campaign_type)))
+	})
+	await step('promotions.tiers.listAll({is_available: true})', async () => {
+		const got = listed(await client.promotions.tiers.listAll({ is_available: true, limit: 100 }), 'tiers')
+		assert.ok(got.some((t) => t.id === s.tiers[0].id))
+	})
+	await step('orders.list({order: created_at})', async () => {
+		const got = listed(await client.orders.list({ order: 'created_at', limit: 100 }), 'orders')
+		assert.ok(got.length >= 2)
+		for (let i = 1; i < got.length; i++) assert.ok(got[i - 1].created_at <= got[i].created_at)
+	})
+	await step('asyncActions.list({end_date})', async () => {
+		const got = listed(await client.asyncActions.list({ limit: 100, end_date: new Date(Date.now() + 60000).toISOString() }), 'async_actions')
+		assert.ok(got.some((a) => a.id === s.importAction))
+	})
+	await step('validationRules.listRulesAssignments({related_object_id})', async () => {
+		const rule = await client.validationRules.create({ name: `Assigned ${run}`, rules: { 1: { name: 'order.amount', conditions: { $more_than: [1] } } } })
+		// The body the SDK types (ValidationRulesCreateAssignment): { voucher: code }.
+		const a = await client.validationRules.createAssignment(rule.id, { voucher: s.gift.code })
+		assert.equal(a.related_object_type, 'voucher')
+		const got = listed(await client.validationRules.listRulesAssignments({ related_object_id: s.gift.id }), 'data')
+		assert.deepEqual(ids(got), [a.id])
+	})
+	await step('products.updateSku and update by source_id', async () => {
+		const k = await client.products.updateSku(s.shirt.source_id, { source_id: s.sku.source_id, price: 2800 })
+		assert.equal(k.price, 2800)
+		const p = await client.products.update({ source_id: s.shirt.source_id, name: 'Tee' })
+		assert.equal(p.id, s.shirt.id)
+		assert.equal(p.name, 'Tee')
+	})
+	await step('validations.validate(object) is promotion validation', async () => {
+		const res = await client.validations.validate({ order: { amount: 10000 } })
+		assert.equal(res.valid, true)
+		assert.ok(Array.isArray(res.promotions))
+	})
+	await step('campaigns.get by name', async () => {
+		const c = await client.campaigns.get(s.campaign.name)
+		assert.equal(c.id, s.campaign.id)
+	})
+	await step('validationRules.update with the whole rule', async () => {
+		const r = await client.validationRules.create({ name: `Whole ${run}`, rules: { 1: { name: 'order.amount', conditions: { $more_than: [1] } }, logic: '1' } })
+		const got = await client.validationRules.get(r.id)
+		const u = await client.validationRules.update({ ...got, name: `Whole 2 ${run}` })
+		assert.equal(u.name, `Whole 2 ${run}`)
+		assert.deepEqual(u.rules, got.rules)
+	})
+	await step('promotions.tiers.update with the whole tier', async () => {
+		const t = await client.promotions.tiers.get(s.tiers[0].id)
+		const u = await client.promotions.tiers.update({ ...t, banner: 'new banner' })
+		assert.equal(u.banner, 'new banner')
+	})
+	await step('vouchers.update with the whole voucher', async () => {
+		const v = await client.vouchers.get(s.voucher.code)
+		const u = await client.vouchers.update({ ...v, metadata: { whole: true } })
+		assert.deepEqual(u.metadata, { whole: true })
+	})
+	await step('campaigns.update with the whole campaign', async () => {
+		const c = await client.campaigns.get(s.campaign.id)
+		const u = await client.campaigns.update(c.id, { ...c, description: 'whole' })
+		assert.equal(u.description, 'whole')
+	})
+	await step('products.update with the whole product', async () => {
+		const p = await client.products.get(s.shirt.id)
+		const u = await client.products.update({ ...p, price: 2900 })
+		assert.equal(u.price, 2900)
+	})
+	await step('orders.update with the whole order', async () => {
+		const o = await client.orders.get(s.order.id)
+		const u = await client.orders.update({ ...o, status: 'FULFILLED' })
+		assert.equal(u.status, 'FULFILLED')
+	})
+	await step('rewards.update with the whole reward', async () => {
+		const r = await client.rewards.create({ name: `Whole reward ${run}`, parameters: { product: { id: s.mug.id } }, stock: 3 })
+		const u = await client.rewards.update({ ...(await client.rewards.get(r.id)), stock: 4 })
+		assert.equal(u.stock, 4)
+	})
+
+	// Cleaning up through the SDK.
+	await step('campaigns.delete', async () => {
+		const res = await client.campaigns.delete(s.promotion.id, { force: true })
+		assert.match(res.async_action_id, /^aa_/)
+		await until('campaign deletion', () => client.asyncActions.get(res.async_action_id), (a) => a.status === 'DONE')
+		await assert.rejects(client.campaigns.get(s.promotion.id), (err) => err.code === 404)
+	})
+	await step('products.deleteSku and delete', async () => {
+		await client.products.deleteSku(s.shirt.id, s.sku.id, { force: true })
+		await client.products.delete(s.mug.id, { force: true })
+		await assert.rejects(client.products.get(s.mug.id), (err) => err.code === 404)
+	})
+
+	if (failures.length > 0) {
+		console.error(`\n${failures.length} SDK acceptance step(s) failed:\n  ${failures.join('\n  ')}`)
+		process.exit(1)
+	}
+	console.log('\nall SDK acceptance steps passed')
+}
+
+main().catch((err) => {
+	console.error('acceptance.js crashed:', describe(err))
+	process.exit(1)
+})

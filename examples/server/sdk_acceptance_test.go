@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// sdkDir holds the JS SDK acceptance script and its package.json; `npm ci`
+// there installs the official SDK (.ci/run does it when npm exists).
+const sdkDir = "../../acceptance/js"
+
+// TestSDKAcceptance runs the official Voucherify JS SDK (@voucherify/sdk,
+// pinned in acceptance/js/package-lock.json) against the server: run serves
+// a fresh memory store on a loopback port, and acceptance/js/acceptance.js
+// drives it through the SDK as an application would (catalog, campaigns and
+// their generated vouchers, vouchers, async actions, customers, orders,
+// promotions, stackable validation, validation rules, rewards, categories),
+// reading every list through its hosted key. The script names each failing
+// step; any failure fails the test. Without node or the installed SDK the
+// test is skipped, so that `go test ./...` needs Go only.
+func TestSDKAcceptance(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the JS SDK acceptance test needs Node.js 18 or later")
+	}
+	if _, err := os.Stat(filepath.Join(sdkDir, "node_modules", "@voucherify", "sdk", "package.json")); err != nil {
+		t.Skipf("the JS SDK is not installed: run `npm ci` in acceptance/js (%v)", err)
+	}
+	script, err := filepath.Abs(filepath.Join(sdkDir, "acceptance.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	cfg := loadConfig(func(string) string { return "" })
+	cfg.Addr = "127.0.0.1:0"
+	cfg.AppID, cfg.AppToken = "sdk-acceptance-app", "sdk-acceptance-app-token"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, cfg, pw, slog.New(slog.DiscardHandler))
+		pw.CloseWithError(io.EOF)
+		done <- err
+	}()
+	_, base := readBanner(t, pr)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	defer func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("run returned %v after shutdown, want nil", err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Error("the server did not shut down")
+		}
+	}()
+
+	// The script polls async actions for at most 10 s each; two minutes
+	// bound the whole run even on a loaded machine.
+	sctx, scancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer scancel()
+	cmd := exec.CommandContext(sctx, node, script)
+	cmd.Dir = filepath.Dir(script)
+	cmd.Env = append(os.Environ(),
+		"PROMO_API_URL="+base,
+		"PROMO_APP_ID="+cfg.AppID,
+		"PROMO_APP_TOKEN="+cfg.AppToken,
+	)
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.CombinedOutput()
+	if errors.Is(sctx.Err(), context.DeadlineExceeded) {
+		t.Fatalf("the SDK acceptance script did not finish in 2 minutes; its output:\n%s", out)
+	}
+	if err != nil {
+		t.Fatalf("the SDK acceptance script failed (%v); its output:\n%s", err, out)
+	}
+	t.Logf("SDK acceptance output:\n%s", out)
+}
