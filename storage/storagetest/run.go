@@ -54,6 +54,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Aliasing", testAliasing},
 		{"ListOrderAndPaging", testListOrderAndPaging},
 		{"ListFilters", testListFilters},
+		{"ListTotals", testListTotals}, // totals.go
 		{"ProjectIsolation", testProjectIsolation},
 		{"Transactions", testTransactions},
 		{"BulkTransactions", testBulkTransactions}, // bulk.go: storage.BulkTxStore only
