@@ -89,7 +89,11 @@ WHERE binned_at IS NULL AND campaign_id IS NOT NULL GROUP BY project_id, campaig
 -- (code is never null: uniqueness is unchanged) so that it serves the code
 -- order; code is unique among live vouchers, so the id tie-break is an
 -- incremental sort of one-row groups. A second code index would double the
--- one random-order index a generation writes.
+-- one random-order index a generation writes. The flags (type, active,
+-- is_referral_code) get no index of their own: with one they slowed a
+-- 1,000,000-voucher generation from 14.5 s to 21.5 s, and their lists read
+-- the created_at index and filter it (a page of a common value is as fast;
+-- the total of a filtered list is counted either way).
 DROP INDEX promo_vouchers_code_key;
 CREATE UNIQUE INDEX promo_vouchers_code_key ON promo_vouchers (project_id, code NULLS FIRST) WHERE binned_at IS NULL;
 CREATE INDEX promo_vouchers_list_created_idx ON promo_vouchers (project_id, created_at NULLS FIRST, id)
@@ -102,12 +106,6 @@ CREATE INDEX promo_vouchers_list_category_idx ON promo_vouchers (project_id, cat
     WHERE binned_at IS NULL AND category_id IS NOT NULL;
 CREATE INDEX promo_vouchers_list_holder_idx ON promo_vouchers (project_id, holder_id, created_at NULLS FIRST, id)
     WHERE binned_at IS NULL AND holder_id IS NOT NULL;
-CREATE INDEX promo_vouchers_list_type_idx ON promo_vouchers (project_id, type, created_at NULLS FIRST, id)
-    WHERE binned_at IS NULL;
-CREATE INDEX promo_vouchers_list_active_idx ON promo_vouchers (project_id, active, created_at NULLS FIRST, id)
-    WHERE binned_at IS NULL;
-CREATE INDEX promo_vouchers_list_referral_idx ON promo_vouchers (project_id, is_referral_code, created_at NULLS FIRST, id)
-    WHERE binned_at IS NULL;
 CREATE INDEX promo_vouchers_list_start_idx ON promo_vouchers (project_id, start_date)
     WHERE binned_at IS NULL AND start_date IS NOT NULL;
 CREATE INDEX promo_vouchers_list_expiration_idx ON promo_vouchers (project_id, expiration_date)
