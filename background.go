@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/promoengine/promo/async"
+	"github.com/promoengine/promo/storage"
 	"github.com/promoengine/promo/webhook"
 )
 
@@ -31,4 +32,40 @@ func (e *Engine) Close() error {
 	e.webhooks.StopDispatcher()
 	e.actions.Runner().Stop()
 	return nil
+}
+
+// BackgroundStatus tells which background services run.
+type BackgroundStatus struct {
+	AsyncRunner       bool // StartAsyncRunner was called and Close was not
+	WebhookDispatcher bool // StartWebhookDispatcher was called and Close was not
+}
+
+// Background reports which background services are running.
+func (e *Engine) Background() BackgroundStatus {
+	return BackgroundStatus{
+		AsyncRunner:       e.actions.Runner().Running(),
+		WebhookDispatcher: e.webhooks.DispatcherRunning(),
+	}
+}
+
+// Ping checks that the store can serve (storage.Pinger: for PostgreSQL,
+// the database answers and is migrated). A store without that ability is
+// taken as reachable.
+func (e *Engine) Ping(ctx context.Context) error {
+	if p, ok := e.store.(storage.Pinger); ok {
+		return p.Ping(ctx)
+	}
+	return ctx.Err()
+}
+
+// Backlog reports the work waiting in the store across projects (async
+// actions by status, the webhook outbox); ok is false when the store cannot
+// tell (it is not a storage.BacklogReporter).
+func (e *Engine) Backlog(ctx context.Context) (b storage.Backlog, ok bool, err error) {
+	r, ok := e.store.(storage.BacklogReporter)
+	if !ok {
+		return storage.Backlog{}, false, nil
+	}
+	b, err = r.Backlog(ctx)
+	return b, true, err
 }

@@ -47,3 +47,8 @@ type Limits = voucher.Limits
 
 // WithLimits sets the generation limits; zero fields keep their defaults.
 func WithLimits(l Limits) Option { return func(cfg *config) { cfg.limits = l } }
+
+// WithStep sets the observer of the engine's steps (validations, async
+// actions, webhook tries): see promotype.StepFunc. Package telemetry makes
+// one with spans and metrics (telemetry.Steps).
+func WithStep(f promotype.StepFunc) Option { return func(cfg *config) { cfg.env.Step = f } }

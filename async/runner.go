@@ -116,6 +116,9 @@ func (r *Runner) Start(ctx context.Context, cfg Config) error {
 // returns. Stop waits for them.
 func (r *Runner) Stop() { r.base.Stop() }
 
+// Running reports whether the runner is started and not stopped.
+func (r *Runner) Running() bool { return r.base.Running() }
+
 // RunPending runs, in the calling goroutine, every action that can be taken
 // now, until none is left, and returns how many it ran.
 func (r *Runner) RunPending(ctx context.Context, cfg Config) (int, error) {
@@ -168,35 +171,61 @@ func (r *Runner) claim(ctx context.Context, cfg Config, owner string, stop <-cha
 	return h, nil
 }
 
-// run carries out a claimed action. An error that is not the runner
-// stopping fails the action; a stop hands it back.
+// run carries out a claimed action, logging its start and end and
+// reporting it as a step (promotype.StepAsyncAction) when env.Step is set.
+// An error that is not the runner stopping fails the action; a stop hands
+// it back.
 func (r *Runner) run(ctx context.Context, h *Handle) error {
 	a := h.a
+	attrs := []slog.Attr{slog.String("async_action_id", a.ID), slog.String("type", a.Type),
+		slog.String("project_id", a.ProjectID), slog.Int("attempt", a.Attempts)}
+	r.logger.LogAttrs(ctx, slog.LevelInfo, "async: action started", attrs...)
+	start := time.Now()
+	var end func(string, error)
+	if r.env.Step != nil {
+		ctx, end = r.env.Step(ctx, promotype.StepAsyncAction, attrs...)
+	}
+	outcome, err := r.runAction(ctx, h)
+	level := slog.LevelInfo
+	if outcome != "done" && outcome != "released" {
+		level = slog.LevelWarn
+	}
+	r.logger.LogAttrs(ctx, level, "async: action ended", append(attrs, slog.String("outcome", outcome),
+		slog.Duration("duration", time.Since(start)))...)
+	if end != nil {
+		end(outcome, err)
+	}
+	return err
+}
+
+// runAction is run's work; outcome is one of StepAsyncAction's.
+func (r *Runner) runAction(ctx context.Context, h *Handle) (outcome string, _ error) {
+	a := h.a
 	k, known := r.reg.kinds[a.Type]
-	failWith := func(reason string) error {
+	failWith := func(reason string) (string, error) {
 		if known && k.fail != nil {
-			return r.logFail(ctx, h, k.fail(ctx, h, reason, nil))
+			return "failed", r.logFail(ctx, h, k.fail(ctx, h, reason, nil))
 		}
-		return r.fail(ctx, h, reason, nil)
+		return "failed", r.fail(ctx, h, reason, nil)
 	}
 	if a.Attempts > h.cfg.MaxAttempts {
 		return failWith(fmt.Sprintf("The action was interrupted %d times and was not retried.", a.Attempts-1))
 	}
 	if !known {
-		return r.fail(ctx, h, "Unknown async action type "+a.Type, nil)
+		return "failed", r.fail(ctx, h, "Unknown async action type "+a.Type, nil)
 	}
 	err := k.work(ctx, h)
 	switch {
 	case err == nil:
-		return nil
+		return "done", nil
 	case ctx.Err() != nil:
-		return err // stopped at once: the lease runs out and another runner resumes
+		return "error", err // stopped at once: the lease runs out and another runner resumes
 	case errors.Is(err, ErrStopping):
-		return r.release(h)
+		return "released", r.release(h)
 	case errors.Is(err, ErrLeaseLost):
 		r.logger.LogAttrs(ctx, slog.LevelWarn, "async: an action was taken over by another runner",
 			slog.String("async_action_id", a.ID), slog.String("runner", h.owner))
-		return err
+		return "lease_lost", err
 	default:
 		r.logger.LogAttrs(ctx, slog.LevelError, "async: action failed",
 			slog.String("async_action_id", a.ID), slog.String("type", a.Type), slog.Any("error", err))

@@ -67,6 +67,9 @@ func (s *server) authenticate(sch scheme, next authedHandler) http.HandlerFunc {
 			s.writeError(w, r, err)
 			return
 		}
+		if rw, ok := w.(*responseWriter); ok {
+			rw.projectID = p.projectID
+		}
 		next(w, r, p)
 	}
 }

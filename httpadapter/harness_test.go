@@ -24,6 +24,8 @@ import (
 	"github.com/promoengine/promo/httpadapter"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/storage"
+	"github.com/promoengine/promo/storage/bunstore/bunstoretest"
 	"github.com/promoengine/promo/storage/memory"
 )
 
@@ -47,7 +49,7 @@ const (
 type harness struct {
 	t       testing.TB
 	engine  *promo.Engine
-	store   *memory.Store
+	store   storage.Store
 	clock   *promotype.ManualClock
 	project *project.Project
 	handler http.Handler
@@ -56,13 +58,20 @@ type harness struct {
 
 func newHarness(t testing.TB, opts ...httpadapter.Option) *harness {
 	t.Helper()
+	return newHarnessWith(t, nil, opts...)
+}
+
+// newHarnessWith is newHarness with more engine options.
+func newHarnessWith(t testing.TB, more []promo.Option, opts ...httpadapter.Option) *harness {
+	t.Helper()
 	ctx := context.Background()
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	clock := promotype.NewManualClock(epoch)
-	store := memory.New()
-	eng, err := promo.New(store, promo.WithClock(clock), promo.WithIDGenerator(&promotype.SequentialIDs{}),
-		promo.WithOutboxIDGenerator(&promotype.SequentialIDs{}), promo.WithLogger(logger))
+	store := harnessStore(t)
+	engOpts := append([]promo.Option{promo.WithClock(clock), promo.WithIDGenerator(&promotype.SequentialIDs{}),
+		promo.WithOutboxIDGenerator(&promotype.SequentialIDs{}), promo.WithLogger(logger)}, more...)
+	eng, err := promo.New(store, engOpts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +90,20 @@ func newHarness(t testing.TB, opts ...httpadapter.Option) *harness {
 		httpadapter.WithLogger(logger),
 	}, opts...)
 	return &harness{t: t, engine: eng, store: store, clock: clock, project: p, handler: httpadapter.New(eng, opts...), logs: logs}
+}
+
+// harnessStore is a fresh memory store, or, when PROMO_TEST_HTTP_STORE is
+// "postgres" and PROMO_TEST_POSTGRES_DSN is set, a fresh PostgreSQL schema:
+// .ci/run runs the adapter's tests (goldens and the OpenAPI contract
+// included) on both stores that way.
+func harnessStore(t testing.TB) storage.Store {
+	if os.Getenv("PROMO_TEST_HTTP_STORE") == "postgres" {
+		if bunstoretest.DSN() == "" {
+			t.Fatal("PROMO_TEST_HTTP_STORE=postgres needs " + bunstoretest.EnvDSN)
+		}
+		return bunstoretest.New(t)
+	}
+	return memory.New()
 }
 
 // with returns a copy of h reporting to t (for fuzz and subtest functions).

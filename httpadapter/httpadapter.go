@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/promoengine/promo"
 )
@@ -23,6 +24,10 @@ type server struct {
 	authLimit    *failLimiter // nil: no limit
 	mux          *http.ServeMux
 	gzip         http.Handler // serve behind gzip compression
+
+	metrics   *httpMetrics         // nil: no metrics (WithMetrics)
+	tracer    trace.TracerProvider // nil: no tracing (WithTracerProvider)
+	accessLog *slog.Logger         // nil: no access log (WithAccessLog)
 }
 
 // New returns an http.Handler serving engine's REST API. Mount it at the root
@@ -41,18 +46,29 @@ func New(engine *promo.Engine, opts ...Option) http.Handler {
 	s.mux = s.buildMux(s.routes())
 	// Answers are compressed when the client accepts gzip (and they are big
 	// enough to gain from it): a validation of many tiers shrinks tenfold.
-	s.gzip = gzhttp.GzipHandler(http.HandlerFunc(s.serve))
+	s.gzip = s.traced(gzhttp.GzipHandler(http.HandlerFunc(s.serve)))
 	return s
 }
 
-// ServeHTTP serves r, its answer gzip-compressed when r accepts it.
+// ServeHTTP serves r, its answer gzip-compressed when r accepts it (and
+// traced, with WithTracerProvider).
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.gzip.ServeHTTP(w, r) }
 
-// serve gives the request its id, recovers panics, and routes it.
+// serve gives the request its id (a valid incoming X-Request-Id is kept),
+// recovers panics, routes it and records it (metrics, access log, span
+// name) when any of them is on.
 func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 	rw := &responseWriter{ResponseWriter: w}
-	rw.requestID[0] = s.requestID()
+	if in := r.Header[headerRequestID]; len(in) == 1 && validRequestID(in[0]) {
+		rw.requestID[0] = in[0]
+	} else {
+		rw.requestID[0] = s.requestID()
+	}
 	rw.Header()[headerRequestID] = rw.requestID[:] // Set would allocate the slice
+	if s.observed() {
+		start := time.Now()
+		defer func() { s.observe(rw, r, start) }() // after recoverPanic answered
+	}
 	defer s.recoverPanic(rw, r)
 	if _, ok := trimTrailingSlash(r.URL.EscapedPath()); ok { // not an escaped %2F
 		p, _ := trimTrailingSlash(r.URL.Path)

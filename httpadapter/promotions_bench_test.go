@@ -13,10 +13,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/httpadapter"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/rule"
+	"github.com/promoengine/promo/telemetry"
 )
 
 // seedValidation builds, deterministically, a cart of items products and a
@@ -82,38 +87,54 @@ var validationCases = []struct{ items, tiers, matching int }{{5, 10, 10}, {50, 2
 // BenchmarkValidatePromotionsHandler is POST /v1/promotions/validation
 // through the handler on the memory store from every core at once
 // (b.RunParallel); it reports validations per second.
+//
+// Each case runs twice, interleaved: telemetry=off (no option) and
+// telemetry=metrics (WithMetrics on a registry and the engine's step
+// metrics through telemetry.Steps, tracing off), to measure their cost.
 func BenchmarkValidatePromotionsHandler(b *testing.B) {
 	for _, c := range validationCases {
-		b.Run(fmt.Sprintf("items=%d/tiers=%d/matching=%d", c.items, c.tiers, c.matching), func(b *testing.B) {
-			h := newHarness(b)
-			body := seedValidation(b, h, c.items, c.tiers, c.matching)
-			check := h.do(req{method: http.MethodPost, target: "/v1/promotions/validation", body: string(body)})
-			var res struct{ Promotions []json.RawMessage }
-			if err := json.Unmarshal(check.Body.Bytes(), &res); err != nil || len(res.Promotions) != c.matching {
-				b.Fatalf("status %d, %d valid tiers, want %d: %v", check.Code, len(res.Promotions), c.matching, err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				rd := bytes.NewReader(body)
-				r := httptest.NewRequest(http.MethodPost, "/v1/promotions/validation", nil)
-				r.Header.Set("X-App-Id", appID)
-				r.Header.Set("X-App-Token", appToken)
-				r.Header.Set("Content-Type", "application/json")
-				w := &discardWriter{header: http.Header{}}
-				for pb.Next() {
-					rd.Reset(body)
-					r.Body = io.NopCloser(rd)
-					w.reset()
-					h.handler.ServeHTTP(w, r)
-					if w.status != http.StatusOK {
-						b.Errorf("status %d", w.status)
-						return
+		for _, tel := range []string{"off", "metrics"} {
+			b.Run(fmt.Sprintf("items=%d/tiers=%d/matching=%d/telemetry=%s", c.items, c.tiers, c.matching, tel), func(b *testing.B) {
+				var h *harness
+				if tel == "metrics" {
+					reg := prometheus.NewRegistry()
+					steps, err := telemetry.Steps(reg, nil)
+					if err != nil {
+						b.Fatal(err)
 					}
+					h = newHarnessWith(b, []promo.Option{promo.WithStep(steps)}, httpadapter.WithMetrics(reg))
+				} else {
+					h = newHarness(b)
 				}
+				body := seedValidation(b, h, c.items, c.tiers, c.matching)
+				check := h.do(req{method: http.MethodPost, target: "/v1/promotions/validation", body: string(body)})
+				var res struct{ Promotions []json.RawMessage }
+				if err := json.Unmarshal(check.Body.Bytes(), &res); err != nil || len(res.Promotions) != c.matching {
+					b.Fatalf("status %d, %d valid tiers, want %d: %v", check.Code, len(res.Promotions), c.matching, err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				b.RunParallel(func(pb *testing.PB) {
+					rd := bytes.NewReader(body)
+					r := httptest.NewRequest(http.MethodPost, "/v1/promotions/validation", nil)
+					r.Header.Set("X-App-Id", appID)
+					r.Header.Set("X-App-Token", appToken)
+					r.Header.Set("Content-Type", "application/json")
+					w := &discardWriter{header: http.Header{}}
+					for pb.Next() {
+						rd.Reset(body)
+						r.Body = io.NopCloser(rd)
+						w.reset()
+						h.handler.ServeHTTP(w, r)
+						if w.status != http.StatusOK {
+							b.Errorf("status %d", w.status)
+							return
+						}
+					}
+				})
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "validations/s")
 			})
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "validations/s")
-		})
+		}
 	}
 }
 

@@ -32,18 +32,29 @@ type responseWriter struct {
 	http.ResponseWriter
 	requestID   [1]string // also the header's value slice
 	wroteHeader bool
+	status      int    // the status written, 0 before
+	bytes       int64  // body bytes written (before compression)
+	projectID   string // the authenticated project, for logs and spans
 }
 
-// WriteHeader records that the response has started.
+// WriteHeader records that the response has started, and its status.
 func (w *responseWriter) WriteHeader(code int) {
+	if !w.wroteHeader {
+		w.status = code
+	}
 	w.wroteHeader = true
 	w.ResponseWriter.WriteHeader(code)
 }
 
-// Write records that the response has started.
+// Write records that the response has started, and its size.
 func (w *responseWriter) Write(b []byte) (int, error) {
+	if !w.wroteHeader {
+		w.status = http.StatusOK
+	}
 	w.wroteHeader = true
-	return w.ResponseWriter.Write(b)
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
 }
 
 // Unwrap gives http.ResponseController the underlying writer.

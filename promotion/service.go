@@ -91,6 +91,16 @@ func (s *Service) Stats() Stats { return s.cache.stats() }
 // /v1/promotions/validation) and returns the valid ones, newest tier first,
 // each priced on its own copy of the order. Nothing is stored.
 func (s *Service) Validate(ctx context.Context, projectID string, in ValidationParams, q ValidationQuery) (*Validation, error) {
+	if s.env.Step == nil {
+		return s.validate(ctx, projectID, in, q)
+	}
+	ctx, end := s.env.Step(ctx, promotype.StepPromotionValidate, slog.String("project_id", projectID))
+	v, err := s.validate(ctx, projectID, in, q)
+	end(promotype.ValidOutcome(v != nil && v.Valid, err), err)
+	return v, err
+}
+
+func (s *Service) validate(ctx context.Context, projectID string, in ValidationParams, q ValidationQuery) (*Validation, error) {
 	req, sourceID, err := s.request(ctx, projectID, &in, q)
 	if err != nil {
 		return nil, err

@@ -26,28 +26,42 @@ func (v *Validation) AppendJSON(dst []byte) ([]byte, error) {
 		}
 	}
 	dst = slices.Grow(dst, size)
+	dst, err := v.encode(dst, nil)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, '}'), nil
+}
+
+// encode appends v's JSON but its closing brace to dst; after each tier it
+// hands the bytes so far to tierDone (when set), which returns what encode
+// goes on appending to.
+func (v *Validation) encode(dst []byte, tierDone func(dst []byte) ([]byte, error)) ([]byte, error) {
 	dst = append(dst, `{"valid":`...)
 	dst = strconv.AppendBool(dst, v.Valid)
 	dst = append(dst, `,"tracking_id":`...)
 	dst = strconv.AppendQuote(dst, v.TrackingID) // "track_" + base64url: no escapes differ
 	dst = append(dst, `,"promotions":`...)
 	if v.Promotions == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		var sh shellEncoder
-		for i, tv := range v.Promotions {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = tv.appendJSON(dst, &sh); err != nil {
+		return append(dst, "null"...), nil
+	}
+	dst = append(dst, '[')
+	var sh shellEncoder
+	for i, tv := range v.Promotions {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = tv.appendJSON(dst, &sh); err != nil {
+			return dst, err
+		}
+		if tierDone != nil {
+			if dst, err = tierDone(dst); err != nil {
 				return dst, err
 			}
 		}
-		dst = append(dst, ']')
 	}
-	return append(dst, '}'), nil
+	return append(dst, ']'), nil
 }
 
 // WriteJSON writes what AppendJSON appends, and a newline, to w in pieces: it fills a
@@ -64,40 +78,20 @@ func (v *Validation) WriteJSON(w io.Writer, chunk int) error {
 			chunkBuffers.Put(bp)
 		}
 	}()
-	flush := func(force bool) error {
+	flush := func(dst []byte, force bool) ([]byte, error) {
 		if len(dst) == 0 || (!force && len(dst) < chunk) {
-			return nil
+			return dst, nil
 		}
 		_, err := w.Write(dst)
-		dst = dst[:0]
+		return dst[:0], err
+	}
+	var err error
+	if dst, err = v.encode(dst, func(dst []byte) ([]byte, error) { return flush(dst, false) }); err != nil {
 		return err
 	}
-	dst = append(dst, `{"valid":`...)
-	dst = strconv.AppendBool(dst, v.Valid)
-	dst = append(dst, `,"tracking_id":`...)
-	dst = strconv.AppendQuote(dst, v.TrackingID)
-	dst = append(dst, `,"promotions":`...)
-	if v.Promotions == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		var sh shellEncoder
-		for i, tv := range v.Promotions {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = tv.appendJSON(dst, &sh); err != nil {
-				return err
-			}
-			if err := flush(false); err != nil {
-				return err
-			}
-		}
-		dst = append(dst, ']')
-	}
 	dst = append(dst, '}', '\n')
-	return flush(true)
+	dst, err = flush(dst, true)
+	return err
 }
 
 // chunkBuffers recycles the buffers WriteJSON fills, so that a validation

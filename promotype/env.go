@@ -23,6 +23,9 @@ type Env struct {
 	// zone. The engine points it at the promotion cache. Nil means nobody
 	// listens. Services call it through Change.
 	Changed func(projectID string)
+	// Step, when set, observes the engine's steps (validations, async
+	// actions, webhook tries); see StepFunc. Nil costs a nil check.
+	Step StepFunc
 }
 
 // Change tells env.Changed, when it is set, that projectID changed.

@@ -3,6 +3,7 @@ package redemption
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -58,6 +59,16 @@ func NewService(store ServiceStore, env promotype.Env, snapshots Snapshots) *Ser
 // redeemable that cannot be used is reported in the answer, not as an
 // error. Nothing is stored.
 func (s *Service) Validate(ctx context.Context, projectID string, in ValidationParams) (*Validation, error) {
+	if s.env.Step == nil {
+		return s.validate(ctx, projectID, in)
+	}
+	ctx, end := s.env.Step(ctx, promotype.StepStackableValidate, slog.String("project_id", projectID))
+	v, err := s.validate(ctx, projectID, in)
+	end(promotype.ValidOutcome(v != nil && v.Valid, err), err)
+	return v, err
+}
+
+func (s *Service) validate(ctx context.Context, projectID string, in ValidationParams) (*Validation, error) {
 	rules, err := s.prepare(ctx, projectID, in)
 	if err != nil {
 		return nil, err

@@ -35,6 +35,7 @@ func (s *Service) StartDispatcher(ctx context.Context, opts ...Option) error {
 	}
 	all := append([]Option{
 		WithClock(s.env.Clock), WithIDGenerator(ids), WithLogger(s.logger), WithTargetPolicy(s.policy),
+		WithStep(s.env.Step),
 	}, opts...)
 	d := NewDispatcher(s.store, all...)
 	if err := d.Start(ctx); err != nil {
@@ -42,6 +43,14 @@ func (s *Service) StartDispatcher(ctx context.Context, opts ...Option) error {
 	}
 	s.dispatcher = d
 	return nil
+}
+
+// DispatcherRunning reports whether StartDispatcher started a dispatcher
+// that StopDispatcher has not stopped.
+func (s *Service) DispatcherRunning() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dispatcher != nil
 }
 
 // StopDispatcher stops the dispatcher, if running: it claims nothing more

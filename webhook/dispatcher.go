@@ -274,8 +274,53 @@ func (d *Dispatcher) start(ctx context.Context, x *Delivery, outcomes chan<- Out
 
 // try makes one try of a claimed sendout and returns its outcome; none
 // when ctx ended mid-try (the lease runs out and the sendout is tried
-// again).
+// again). It logs the try's start and end and reports it as a step
+// (promotype.StepWebhookTry) when env.Step is set.
 func (d *Dispatcher) try(ctx context.Context, x *Delivery) (Outcome, bool) {
+	attrs := []slog.Attr{slog.String("sendout_id", x.Sendout.ID), slog.String("webhook_id", x.Sendout.WebhookID),
+		slog.String("project_id", x.Sendout.ProjectID), slog.String("event_type", x.Sendout.EventType),
+		slog.Int("attempt", x.Sendout.Attempts)}
+	d.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "webhook: try started", attrs...)
+	start := time.Now()
+	var end func(string, error)
+	if d.cfg.env.Step != nil {
+		ctx, end = d.cfg.env.Step(ctx, promotype.StepWebhookTry, attrs...)
+	}
+	oc, ok := d.tryOnce(ctx, x)
+	outcome, err := "interrupted", ctx.Err()
+	if ok {
+		outcome, err = tryOutcome(oc.Sendout)
+	}
+	attrs = append(attrs, slog.String("outcome", outcome), slog.Duration("duration", time.Since(start)))
+	if ok && oc.Sendout.LastStatusCode != nil {
+		attrs = append(attrs, slog.Int("status", *oc.Sendout.LastStatusCode))
+	}
+	d.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "webhook: try ended", attrs...)
+	if end != nil {
+		end(outcome, err)
+	}
+	return oc, ok
+}
+
+// tryOutcome names the outcome of a try that recorded s.
+func tryOutcome(s *Sendout) (string, error) {
+	var err error
+	if s.LastError != nil {
+		err = errors.New(*s.LastError)
+	}
+	switch s.Status {
+	case SendoutDelivered:
+		return "delivered", nil
+	case SendoutCanceled:
+		return "canceled", nil
+	case SendoutFailed:
+		return "failed", err
+	}
+	return "retry", err
+}
+
+// tryOnce is try's work.
+func (d *Dispatcher) tryOnce(ctx context.Context, x *Delivery) (Outcome, bool) {
 	s := x.Sendout.Clone()
 	if x.Webhook == nil || !x.Webhook.Active {
 		// active:false sends nothing, even what was planned before.

@@ -67,6 +67,10 @@ func WithIDGenerator(g promotype.IDGenerator) Option {
 	return func(cfg *dispatcherConfig) { cfg.env.IDs = g }
 }
 
+// WithStep sets the observer each try is reported to (promotype.StepFunc,
+// step promotype.StepWebhookTry).
+func WithStep(f promotype.StepFunc) Option { return func(cfg *dispatcherConfig) { cfg.env.Step = f } }
+
 // WithLogger sets the logger of failed tries and store errors.
 func WithLogger(l *slog.Logger) Option { return func(cfg *dispatcherConfig) { cfg.logger = l } }
 

@@ -425,6 +425,8 @@ async function main() {
 		const ko = await client.validations.validateStackable({ customer: { source_id: `nobody-${run}` }, order: { amount: 5000 }, redeemables: [{ object: 'voucher', id: v.code }] })
 		assert.equal(ko.valid, false)
 		assert.equal(ko.redeemables[0].status, 'INAPPLICABLE')
+		// A campaign is changed once its (empty) generation has ended.
+		await until('campaign generation', () => client.campaigns.get(c.id), (x) => x.creation_status === 'DONE')
 		const cleared = await client.campaigns.update(c.id, { category: null })
 		assert.equal(cleared.category_id, null)
 		assert.deepEqual(cleared.categories, [])

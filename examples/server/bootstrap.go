@@ -7,6 +7,9 @@ import (
 	"io"
 	"time"
 
+	"github.com/uptrace/bun"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/project"
@@ -18,25 +21,55 @@ import (
 // migrateTimeout bounds the schema migration at startup.
 const migrateTimeout = 10 * time.Minute
 
+// opened is the store the server serves, with what the server needs
+// besides it.
+type opened struct {
+	store storage.Store
+	db    *bun.DB // nil for the memory store
+	close func() error
+}
+
 // openStore returns the memory store, or the PostgreSQL store (migrated)
-// when cfg.DatabaseURL is set, and a function that releases it.
-func openStore(ctx context.Context, cfg config) (storage.Store, func() error, error) {
+// when cfg.DatabaseURL is set, with Bun's tracing hook when tp is set.
+func openStore(ctx context.Context, cfg config, tp trace.TracerProvider) (*opened, error) {
 	if cfg.DatabaseURL == "" {
-		return memory.New(), func() error { return nil }, nil
+		return &opened{store: memory.New(), close: func() error { return nil }}, nil
 	}
-	db, err := bunstore.Open(cfg.DatabaseURL)
+	db, err := bunstore.Open(cfg.DatabaseURL, bunstore.WithMaxConns(cfg.DBMaxConns))
 	if err != nil {
-		return nil, nil, fmt.Errorf("opening %s: %w", envDatabaseURL, err)
+		return nil, fmt.Errorf("opening %s: %w", envDatabaseURL, err)
 	}
+	instrumentDB(db, tp)
 	// Connecting is bounded by bunstore's connect timeout; the migration,
 	// which may take minutes on a large database, by migrateTimeout.
 	mctx, cancel := context.WithTimeout(ctx, migrateTimeout)
 	defer cancel()
 	if err := bunstore.Migrate(mctx, db); err != nil {
 		_ = db.Close()
-		return nil, nil, fmt.Errorf("migrating the database: %w", err)
+		return nil, fmt.Errorf("migrating the database: %w", err)
 	}
-	return bunstore.New(db), db.Close, nil
+	return &opened{store: bunstore.New(db), db: db, close: db.Close}, nil
+}
+
+// existingProject returns the id of the single project of db when
+// PROMO_PROJECT_ID is not set, so that a restart over PostgreSQL serves the
+// same project instead of creating another; "" when there is none or no
+// database. Several projects are an error: the server cannot guess.
+func existingProject(ctx context.Context, db *bun.DB) (string, error) {
+	if db == nil {
+		return "", nil
+	}
+	var ids []string
+	if err := db.NewSelect().Table("promo_projects").Column("id").OrderExpr("created_at, id").Limit(2).Scan(ctx, &ids); err != nil {
+		return "", fmt.Errorf("reading the existing projects: %w", err)
+	}
+	switch len(ids) {
+	case 0:
+		return "", nil
+	case 1:
+		return ids[0], nil
+	}
+	return "", fmt.Errorf("the database holds several projects: set %s to the one to serve", envProjectID)
 }
 
 // setup is what bootstrap made or found: the project served and the
@@ -48,6 +81,7 @@ type setup struct {
 	Management auth.Credentials
 
 	generated map[string]bool // env var names whose value was generated
+	reused    bool            // the project existed and PROMO_PROJECT_ID was not set
 }
 
 // bootstrap makes sure the configured project and key pairs exist, creating
@@ -156,6 +190,11 @@ func (s *setup) print(w io.Writer) {
 		fmt.Fprintf(w, "%s=%s%s\n", name, value, note)
 	}
 	line(envProjectID, s.ProjectID)
+	if s.reused {
+		fmt.Fprintln(w, "# the project existed: its earlier keys are stored hashed and not shown again;")
+		fmt.Fprintln(w, "# set PROMO_APP_ID and PROMO_APP_TOKEN (and the management pair) to keep using them,")
+		fmt.Fprintln(w, "# or use the pairs generated below")
+	}
 	line(envAppID, s.App.ID)
 	if s.generated[envAppToken] {
 		line(envAppToken, s.App.Secret)

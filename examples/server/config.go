@@ -1,36 +1,49 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"text/tabwriter"
 	"time"
 )
 
-// Environment variables read by the server.
+// Environment variables read by the server; each is also a flag (see
+// settings).
 const (
-	envAddr        = "PROMO_ADDR"             // listen address, default :8080
-	envDatabaseURL = "PROMO_DATABASE_URL"     // PostgreSQL DSN; memory store when empty
-	envProjectID   = "PROMO_PROJECT_ID"       // project to serve; created when missing
-	envAppID       = "PROMO_APP_ID"           // X-App-Id of the project's key pair
-	envAppToken    = "PROMO_APP_TOKEN"        // X-App-Token of that key pair
-	envMgmtID      = "PROMO_MANAGEMENT_ID"    // X-Management-Id of the management key
-	envMgmtToken   = "PROMO_MANAGEMENT_TOKEN" // X-Management-Token of that key
-
-	// envWebhookLoopback set to 1 lets webhook configurations target
-	// loopback addresses (a receiver on the same machine, for development).
+	envAddr            = "PROMO_ADDR"
+	envDatabaseURL     = "PROMO_DATABASE_URL"
+	envDBMaxConns      = "PROMO_DB_MAX_CONNS"
+	envProjectID       = "PROMO_PROJECT_ID"
+	envAppID           = "PROMO_APP_ID"
+	envAppToken        = "PROMO_APP_TOKEN"
+	envMgmtID          = "PROMO_MANAGEMENT_ID"
+	envMgmtToken       = "PROMO_MANAGEMENT_TOKEN"
 	envWebhookLoopback = "PROMO_WEBHOOK_ALLOW_LOOPBACK"
-
-	// envUniformLists set to 1 answers every list in the spec's uniform
-	// data_ref:"data" shape instead of the hosted service's shapes.
-	envUniformLists = "PROMO_UNIFORM_LISTS"
+	envUniformLists    = "PROMO_UNIFORM_LISTS"
+	envLogLevel        = "PROMO_LOG_LEVEL"
+	envLogFormat       = "PROMO_LOG_FORMAT"
+	envAccessLog       = "PROMO_ACCESS_LOG"
+	envMetrics         = "PROMO_METRICS"
+	envShutdownTimeout = "PROMO_SHUTDOWN_TIMEOUT"
+	envTracesExporter  = "OTEL_TRACES_EXPORTER"
 )
 
-// defaultAddr is where the server listens without PROMO_ADDR.
-const defaultAddr = ":8080"
+// defaultAddr is where the server listens without PROMO_ADDR: loopback
+// only, so a development server is not reachable from the network by
+// accident. Containers set PROMO_ADDR=:8080.
+const defaultAddr = "127.0.0.1:8080"
 
 // config is the server's configuration. Empty credentials are generated.
 type config struct {
 	Addr        string
 	DatabaseURL string
+	DBMaxConns  int // 0: bunstore's default (4 per CPU)
 	ProjectID   string
 	AppID       string
 	AppToken    string
@@ -38,47 +51,217 @@ type config struct {
 	MgmtToken   string
 
 	// WebhookAllowLoopback lets webhook target URLs point at loopback
-	// addresses (PROMO_WEBHOOK_ALLOW_LOOPBACK=1).
+	// addresses.
 	WebhookAllowLoopback bool
-
-	// UniformLists answers lists in the spec's data shape
-	// (PROMO_UNIFORM_LISTS=1, -uniform-lists); see httpadapter.WithUniformLists.
+	// UniformLists answers lists in the spec's data shape; see
+	// httpadapter.WithUniformLists.
 	UniformLists bool
+
+	LogLevel  slog.Level
+	LogFormat string // "text" or "json"
+	AccessLog bool   // one line per request
+	Metrics   bool   // serve /metrics
+	// TracesExporter is OTEL_TRACES_EXPORTER: "otlp" turns tracing on
+	// (the exporter reads the other OTEL_* variables), "none" or empty
+	// leaves it off.
+	TracesExporter string
 
 	// ShutdownTimeout bounds the graceful shutdown: requests still running
 	// after it are cut off.
 	ShutdownTimeout time.Duration
+
+	Version bool // -version: print the version and exit
 }
 
-// loadConfig reads the configuration through getenv (os.Getenv in main).
-func loadConfig(getenv func(string) string) config {
-	cfg := config{
-		Addr:            getenv(envAddr),
-		DatabaseURL:     getenv(envDatabaseURL),
-		ProjectID:       getenv(envProjectID),
-		AppID:           getenv(envAppID),
-		AppToken:        getenv(envAppToken),
-		MgmtID:          getenv(envMgmtID),
-		MgmtToken:       getenv(envMgmtToken),
-		ShutdownTimeout: 10 * time.Second,
-
-		WebhookAllowLoopback: getenv(envWebhookLoopback) == "1",
-		UniformLists:         getenv(envUniformLists) == "1",
-	}
-	if cfg.Addr == "" {
-		cfg.Addr = defaultAddr
-	}
-	return cfg
+// setting is one configuration entry: its environment variable, its flag,
+// its default as shown, and how a value is applied.
+type setting struct {
+	env, flag, def, usage string
+	boolean               bool
+	set                   func(c *config, v string) error
 }
 
-// parseFlags applies the command line to cfg: -webhook-allow-loopback
-// turns WebhookAllowLoopback on, -uniform-lists UniformLists.
-func parseFlags(cfg config, args []string) (config, error) {
+func str(p func(*config) *string) func(*config, string) error {
+	return func(c *config, v string) error { *p(c) = v; return nil }
+}
+
+func boolean(p func(*config) *bool) func(*config, string) error {
+	return func(c *config, v string) error {
+		b, err := parseBool(v)
+		*p(c) = b
+		return err
+	}
+}
+
+// parseBool accepts true/false/1/0 (any case).
+func parseBool(v string) (bool, error) {
+	switch strings.ToLower(v) {
+	case "true", "1":
+		return true, nil
+	case "false", "0":
+		return false, nil
+	}
+	return false, errors.New("want true, false, 1 or 0")
+}
+
+// settings is every setting, in the order -h lists them.
+var settings = []setting{
+	{env: envAddr, flag: "addr", def: defaultAddr, usage: "listen address (containers: :8080)",
+		set: str(func(c *config) *string { return &c.Addr })},
+	{env: envDatabaseURL, flag: "database-url", def: "memory store", usage: "PostgreSQL DSN, migrated at start",
+		set: str(func(c *config) *string { return &c.DatabaseURL })},
+	{env: envDBMaxConns, flag: "db-max-conns", def: "4 per CPU", usage: "size of the PostgreSQL connection pool",
+		set: func(c *config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return errors.New("want a positive integer")
+			}
+			c.DBMaxConns = n
+			return nil
+		}},
+	{env: envProjectID, flag: "project-id", def: "the existing project, else generated", usage: "project served; created when missing",
+		set: str(func(c *config) *string { return &c.ProjectID })},
+	{env: envAppID, flag: "app-id", def: "generated", usage: "X-App-Id of the project's key pair",
+		set: str(func(c *config) *string { return &c.AppID })},
+	{env: envAppToken, flag: "app-token", def: "generated", usage: "X-App-Token of that key pair (16+ characters)",
+		set: str(func(c *config) *string { return &c.AppToken })},
+	{env: envMgmtID, flag: "management-id", def: "generated", usage: "X-Management-Id of the management key",
+		set: str(func(c *config) *string { return &c.MgmtID })},
+	{env: envMgmtToken, flag: "management-token", def: "generated", usage: "X-Management-Token of that key (16+ characters)",
+		set: str(func(c *config) *string { return &c.MgmtToken })},
+	{env: envWebhookLoopback, flag: "webhook-allow-loopback", def: "false", boolean: true,
+		usage: "let webhook configurations target loopback addresses (a receiver on this machine)",
+		set:   boolean(func(c *config) *bool { return &c.WebhookAllowLoopback })},
+	{env: envUniformLists, flag: "uniform-lists", def: "false", boolean: true,
+		usage: "answer every list as data_ref:\"data\" (the spec's shape) instead of the hosted service's shapes",
+		set:   boolean(func(c *config) *bool { return &c.UniformLists })},
+	{env: envLogLevel, flag: "log-level", def: "info", usage: "debug, info, warn or error",
+		set: func(c *config, v string) error {
+			switch strings.ToLower(v) {
+			case "debug", "info", "warn", "error":
+				return c.LogLevel.UnmarshalText([]byte(v))
+			}
+			return errors.New("want debug, info, warn or error")
+		}},
+	{env: envLogFormat, flag: "log-format", def: "text", usage: "text or json",
+		set: func(c *config, v string) error {
+			if v != "text" && v != "json" {
+				return errors.New("want text or json")
+			}
+			c.LogFormat = v
+			return nil
+		}},
+	{env: envAccessLog, flag: "access-log", def: "true", boolean: true, usage: "log one line per request",
+		set: boolean(func(c *config) *bool { return &c.AccessLog })},
+	{env: envMetrics, flag: "metrics", def: "true", boolean: true, usage: "serve Prometheus metrics at /metrics",
+		set: boolean(func(c *config) *bool { return &c.Metrics })},
+	{env: envTracesExporter, flag: "otel-traces-exporter", def: "none",
+		usage: "otlp sends traces to OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT (the other OTEL_* variables apply); none turns tracing off",
+		set: func(c *config, v string) error {
+			if v != "otlp" && v != "none" {
+				return errors.New("want otlp or none")
+			}
+			c.TracesExporter = v
+			return nil
+		}},
+	{env: envShutdownTimeout, flag: "shutdown-timeout", def: "10s", usage: "how long requests in flight get at shutdown",
+		set: func(c *config, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return errors.New("want a positive duration such as 10s")
+			}
+			c.ShutdownTimeout = d
+			return nil
+		}},
+}
+
+// defaultConfig is the configuration without any variable or flag.
+func defaultConfig() config {
+	return config{Addr: defaultAddr, LogLevel: slog.LevelInfo, LogFormat: "text", AccessLog: true, Metrics: true,
+		TracesExporter: "none", ShutdownTimeout: 10 * time.Second}
+}
+
+// loadConfig reads the environment through getenv (os.Getenv in main),
+// then the command line args, which override it. An invalid value is an
+// error naming the variable or flag; -h prints the usage to out and
+// returns flag.ErrHelp.
+func loadConfig(getenv func(string) string, args []string, out io.Writer) (config, error) {
+	cfg := defaultConfig()
+	for _, s := range settings {
+		if v := getenv(s.env); v != "" {
+			if err := s.set(&cfg, v); err != nil {
+				return cfg, fmt.Errorf("%s=%q: %v", s.env, v, err)
+			}
+		}
+	}
 	fs := flag.NewFlagSet("server", flag.ContinueOnError)
-	fs.BoolVar(&cfg.WebhookAllowLoopback, "webhook-allow-loopback", cfg.WebhookAllowLoopback,
-		"let webhook configurations target loopback addresses (a receiver on this machine)")
-	fs.BoolVar(&cfg.UniformLists, "uniform-lists", cfg.UniformLists,
-		"answer every list as data_ref:\"data\" (the spec's shape) instead of the hosted service's per-endpoint shape")
-	err := fs.Parse(args)
-	return cfg, err
+	fs.SetOutput(out)
+	for _, s := range settings {
+		set := func(v string) error { return s.set(&cfg, v) }
+		if s.boolean {
+			fs.BoolFunc(s.flag, s.usage, set)
+		} else {
+			fs.Func(s.flag, s.usage, set)
+		}
+	}
+	fs.BoolVar(&cfg.Version, "version", false, "print the version and exit")
+	fs.Usage = func() { usage(out) }
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return cfg, nil
+}
+
+// usage lists every setting with its variable and default.
+func usage(out io.Writer) {
+	fmt.Fprintf(out, "promo server %s: the promo REST API over the memory store or PostgreSQL.\n\n", version())
+	fmt.Fprintln(out, "Usage: server [flags]. Each flag may be set by its environment variable instead; a flag wins.")
+	fmt.Fprintln(out, "Booleans accept true, false, 1 or 0 (-flag alone means true).")
+	fmt.Fprintln(out)
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FLAG\tVARIABLE\tDEFAULT\tMEANING")
+	for _, s := range settings {
+		fmt.Fprintf(tw, "-%s\t%s\t%s\t%s\n", s.flag, s.env, s.def, s.usage)
+	}
+	fmt.Fprintln(tw, "-version\t\t\tprint the version and exit")
+	_ = tw.Flush()
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "Tracing reads the standard OpenTelemetry variables when on: OTEL_EXPORTER_OTLP_ENDPOINT,")
+	fmt.Fprintln(out, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, OTEL_SERVICE_NAME,")
+	fmt.Fprintln(out, "OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG.")
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "Endpoints besides the API: /healthz (alive), /readyz (store reachable and migrated,")
+	fmt.Fprintln(out, "background services running), /metrics (Prometheus).")
+}
+
+// version is the module version from the build information: a tag for
+// `go install ...@v0.1.0`, "(devel)" for a build from a clone, with the
+// VCS revision when the build recorded it.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if rev != "" {
+		v += " " + rev[:min(12, len(rev))] + dirty
+	}
+	return v
 }

@@ -1,66 +1,115 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"flag"
+	"log/slog"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
-// The loopback permission for webhooks comes from the environment or the
-// -webhook-allow-loopback flag; an unknown flag is an error.
-func TestWebhookLoopbackConfig(t *testing.T) {
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+// Every setting comes from its variable or its flag (the flag wins);
+// booleans accept true/false/1/0; without either the defaults apply.
+func TestConfig(t *testing.T) {
 	t.Parallel()
-	env := func(v string) func(string) string {
-		return func(k string) string {
-			if k == envWebhookLoopback {
-				return v
-			}
-			return ""
-		}
-	}
 	tests := []struct {
-		env  string
+		name string
+		env  map[string]string
 		args []string
-		want bool
+		edit func(*config)
 	}{
-		{"", nil, false},
-		{"1", nil, true},
-		{"", []string{"-webhook-allow-loopback"}, true},
-		{"1", []string{"-webhook-allow-loopback=false"}, false},
+		{"defaults", nil, nil, func(*config) {}},
+		{"env", map[string]string{envAddr: ":9090", envDBMaxConns: "7", envWebhookLoopback: "1", envUniformLists: "true",
+			envLogLevel: "debug", envLogFormat: "json", envAccessLog: "0", envMetrics: "false", envShutdownTimeout: "3s",
+			envTracesExporter: "otlp", envProjectID: "proj_x"},
+			nil, func(c *config) {
+				c.Addr, c.DBMaxConns, c.WebhookAllowLoopback, c.UniformLists = ":9090", 7, true, true
+				c.LogLevel, c.LogFormat, c.AccessLog, c.Metrics, c.ShutdownTimeout = slog.LevelDebug, "json", false, false, 3*time.Second
+				c.TracesExporter, c.ProjectID = "otlp", "proj_x"
+			}},
+		{"flags win", map[string]string{envAddr: ":9090", envUniformLists: "1", envMetrics: "0"},
+			[]string{"-addr", ":7070", "-uniform-lists=false", "-metrics", "-webhook-allow-loopback=1", "-db-max-conns=2", "-log-level=warn"},
+			func(c *config) {
+				c.Addr, c.UniformLists, c.Metrics, c.WebhookAllowLoopback, c.DBMaxConns, c.LogLevel = ":7070", false, true, true, 2, slog.LevelWarn
+			}},
+		{"version", nil, []string{"-version"}, func(c *config) { c.Version = true }},
 	}
 	for _, tc := range tests {
-		cfg, err := parseFlags(loadConfig(env(tc.env)), tc.args)
-		if err != nil || cfg.WebhookAllowLoopback != tc.want {
-			t.Errorf("env %q args %q: allow loopback %v, %v; want %v", tc.env, tc.args, cfg.WebhookAllowLoopback, err, tc.want)
+		got, err := loadConfig(envOf(tc.env), tc.args, &bytes.Buffer{})
+		want := defaultConfig()
+		tc.edit(&want)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+		} else if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
 	}
-	if _, err := parseFlags(loadConfig(env("")), []string{"-nope"}); err == nil {
-		t.Error("an unknown flag was accepted")
+	if got := defaultConfig().Addr; got != "127.0.0.1:8080" {
+		t.Errorf("default address %q, want loopback 127.0.0.1:8080", got)
 	}
 }
 
-// The spec's uniform list shape comes from the environment or the
-// -uniform-lists flag.
-func TestUniformListsConfig(t *testing.T) {
+// Invalid values are refused with a message naming the variable or flag.
+func TestConfigInvalid(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		env  string
+		env  map[string]string
 		args []string
-		want bool
+		want string
 	}{
-		{"", nil, false},
-		{"1", nil, true},
-		{"", []string{"-uniform-lists"}, true},
-		{"1", []string{"-uniform-lists=false"}, false},
+		{map[string]string{envUniformLists: "yes"}, nil, `PROMO_UNIFORM_LISTS="yes": want true, false, 1 or 0`},
+		{map[string]string{envDBMaxConns: "0"}, nil, `PROMO_DB_MAX_CONNS="0": want a positive integer`},
+		{map[string]string{envLogFormat: "xml"}, nil, `PROMO_LOG_FORMAT="xml": want text or json`},
+		{map[string]string{envLogLevel: "loud"}, nil, `PROMO_LOG_LEVEL="loud": want debug, info, warn or error`},
+		{map[string]string{envShutdownTimeout: "soon"}, nil, `PROMO_SHUTDOWN_TIMEOUT="soon": want a positive duration such as 10s`},
+		{map[string]string{envTracesExporter: "zipkin"}, nil, `OTEL_TRACES_EXPORTER="zipkin": want otlp or none`},
+		{nil, []string{"-metrics=maybe"}, `invalid boolean value "maybe" for -metrics: want true, false, 1 or 0`},
+		{nil, []string{"-nope"}, "flag provided but not defined: -nope"},
+		{nil, []string{"extra"}, `unexpected argument "extra"`},
 	}
 	for _, tc := range tests {
-		getenv := func(k string) string {
-			if k == envUniformLists {
-				return tc.env
+		_, err := loadConfig(envOf(tc.env), tc.args, &bytes.Buffer{})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("env %v args %q: error %v, want %q", tc.env, tc.args, err, tc.want)
+		}
+	}
+}
+
+// -h lists every setting: its flag, its variable and its default.
+func TestUsageListsEverySetting(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	if _, err := loadConfig(envOf(nil), []string{"-h"}, &out); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-h: %v, want flag.ErrHelp", err)
+	}
+	for _, s := range settings {
+		line := ""
+		for l := range strings.Lines(out.String()) {
+			if strings.HasPrefix(l, "-"+s.flag+" ") {
+				line = l
 			}
-			return ""
 		}
-		cfg, err := parseFlags(loadConfig(getenv), tc.args)
-		if err != nil || cfg.UniformLists != tc.want {
-			t.Errorf("env %q args %q: uniform lists %v, %v; want %v", tc.env, tc.args, cfg.UniformLists, err, tc.want)
+		if !strings.Contains(line, s.env) || !strings.Contains(line, s.def) {
+			t.Errorf("-h line of -%s = %q, want %s and its default %q", s.flag, line, s.env, s.def)
 		}
+	}
+	for _, want := range []string{"-version", "/healthz", "/readyz", "/metrics", "OTEL_EXPORTER_OTLP_ENDPOINT"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("-h does not mention %s", want)
+		}
+	}
+}
+
+// The version comes from the build information.
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	if v := version(); v == "" || v == "unknown" {
+		t.Errorf("version() = %q, want the module version from the build information", v)
 	}
 }

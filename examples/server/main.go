@@ -4,16 +4,18 @@
 //
 //	go run ./examples/server
 //
-// Configuration comes from the environment (see config.go); credentials not
-// given are generated and printed once at start. One flag,
-// -webhook-allow-loopback, lets webhooks target this machine (as
-// PROMO_WEBHOOK_ALLOW_LOOPBACK=1 does). SIGINT or SIGTERM shuts the server
-// down gracefully.
+// Every setting is an environment variable and a flag (config.go; `-h`
+// lists them with their defaults); credentials not given are generated and
+// printed once at start. Besides the API it serves /healthz, /readyz and
+// /metrics. SIGINT or SIGTERM shuts the server down gracefully.
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -23,13 +25,28 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	cfg, err := parseFlags(loadConfig(os.Getenv), os.Args[1:])
-	if err != nil {
-		os.Exit(2) // the flag package printed the error and the usage
+	cfg, err := loadConfig(os.Getenv, os.Args[1:], os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "promo server: invalid configuration:", err)
+		os.Exit(2)
+	case cfg.Version:
+		fmt.Println("promo server", version())
+		return
 	}
-	if err := run(ctx, cfg, os.Stdout, logger); err != nil {
+	if err := run(ctx, cfg, os.Stdout, newLogger(cfg, os.Stderr)); err != nil {
 		fmt.Fprintln(os.Stderr, "promo server:", err)
 		os.Exit(1)
 	}
+}
+
+// newLogger is the server's logger: cfg's level and format on w.
+func newLogger(cfg config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }

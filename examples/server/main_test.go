@@ -17,11 +17,35 @@ import (
 )
 
 // TestServer starts the server on a free loopback port over the memory
-// store, calls GET /v1/products with the credentials it printed, and shuts
-// it down.
+// store, calls GET /v1/products with the credentials it printed, checks
+// /healthz, /readyz and /metrics, and shuts it down.
 func TestServer(t *testing.T) {
-	cfg := loadConfig(func(string) string { return "" })
+	cfg := defaultConfig()
 	cfg.Addr = "127.0.0.1:0"
+	testServer(t, cfg)
+}
+
+// TestServerPostgres is TestServer over a fresh PostgreSQL schema, started
+// twice: the restart without PROMO_PROJECT_ID serves the same project and
+// says its keys are not shown again.
+func TestServerPostgres(t *testing.T) {
+	cfg := defaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.DatabaseURL = bunstoretest.NewDSN(t)
+	first, _ := testServer(t, cfg)
+	second, banner := testServer(t, cfg)
+	if first[envProjectID] == "" || second[envProjectID] != first[envProjectID] {
+		t.Errorf("project after a restart = %q, want the first run's %q", second[envProjectID], first[envProjectID])
+	}
+	if !strings.Contains(banner, "stored hashed and not shown again") {
+		t.Errorf("the restart banner does not say the keys are not shown again:\n%s", banner)
+	}
+}
+
+// testServer runs the server with cfg, checks it and stops it; it returns
+// the banner's variables and its text.
+func testServer(t *testing.T, cfg config) (map[string]string, string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
@@ -32,7 +56,8 @@ func TestServer(t *testing.T) {
 		pw.CloseWithError(io.EOF)
 		done <- err
 	}()
-	vars, base := readBanner(t, pr)
+	var banner strings.Builder
+	vars, base := readBanner(t, io.TeeReader(pr, &banner))
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
 
 	for _, name := range []string{envProjectID, envAppID, envAppToken, envMgmtID, envMgmtToken} {
@@ -40,23 +65,47 @@ func TestServer(t *testing.T) {
 			t.Errorf("the banner does not print %s", name)
 		}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/v1/products", nil)
-	if err != nil {
-		t.Fatal(err)
+	get := func(path string, hdr map[string]string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, string(body)
 	}
-	req.Header.Set("X-App-Id", vars[envAppID])
-	req.Header.Set("X-App-Token", vars[envAppToken])
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("GET /v1/products: %v", err)
+	code, body := get("/v1/products", map[string]string{"X-App-Id": vars[envAppID], "X-App-Token": vars[envAppToken]})
+	if code != http.StatusOK || !strings.Contains(body, `"object":"list"`) {
+		t.Errorf("GET /v1/products = %d %s, want 200 and a list", code, body)
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Errorf("GET /v1/products = %d %s, want 200", resp.StatusCode, body)
+	if code, body := get("/healthz", nil); code != http.StatusOK {
+		t.Errorf("GET /healthz = %d %s, want 200", code, body)
 	}
-	if !strings.Contains(string(body), `"object":"list"`) {
-		t.Errorf("GET /v1/products body = %s, want a list", body)
+	if code, body := get("/readyz", nil); code != http.StatusOK || !strings.Contains(body, `"status":"ok"`) {
+		t.Errorf("GET /readyz = %d %s, want 200 ok", code, body)
+	}
+	code, body = get("/metrics", nil)
+	if code != http.StatusOK {
+		t.Errorf("GET /metrics = %d, want 200", code)
+	}
+	want := []string{`promo_http_requests_total{method="GET",route="/v1/products",status="200"} 1`,
+		"promo_async_actions{", "promo_background_running{", "promo_promotion_snapshots ",
+		"go_goroutines"}
+	if cfg.DatabaseURL != "" {
+		want = append(want, `go_sql_max_open_connections{db_name="promo"}`, "promo_webhook_outbox_events 0")
+	}
+	for _, w := range want {
+		if !strings.Contains(body, w) {
+			t.Errorf("/metrics lacks %s", w)
+		}
 	}
 
 	cancel()
@@ -68,6 +117,7 @@ func TestServer(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("the server did not shut down")
 	}
+	return vars, banner.String()
 }
 
 // readBanner reads NAME=value lines up to "listening on URL" and returns

@@ -38,7 +38,7 @@ func TestSDKAcceptance(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cfg := loadConfig(func(string) string { return "" })
+	cfg := defaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.AppID, cfg.AppToken = "sdk-acceptance-app", "sdk-acceptance-app-token"
 	ctx, cancel := context.WithCancel(context.Background())

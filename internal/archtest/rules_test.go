@@ -114,6 +114,12 @@ var layerRules = []rule{
 		why: "storage (the ports) never imports the facade, a store implementation or the adapter"},
 	{pkg: ".", deny: []string{"storage/memory", "storage/bunstore", "storage/storagetest", "httpadapter"},
 		why: "the root promo imports storage and the domain packages, never a store implementation or the adapter"},
+	{pkg: ".", deny: []string{"github.com/prometheus", "go.opentelemetry.io"},
+		why: "the engine imports no telemetry library: instrumentation lives in telemetry, httpadapter and the server"},
+	{pkg: "storage", deny: []string{"github.com/prometheus", "go.opentelemetry.io"},
+		why: "the store ports import no telemetry library"},
+	{pkg: "telemetry", deny: []string{"storage/memory", "storage/bunstore", "storage/storagetest", "httpadapter"},
+		why: "telemetry observes the engine through promo, never a store implementation or the adapter"},
 	{pkg: "httpadapter", denyDirect: []string{"storage"}, deny: []string{"storage/memory", "storage/bunstore", "storage/storagetest"},
 		why: "httpadapter imports promo, promotype and domain types, never storage (in non-test code)"},
 }

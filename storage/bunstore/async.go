@@ -138,7 +138,7 @@ func (s *Store) ListAsyncActions(ctx context.Context, projectID string, q promot
 	}
 	rows, total, err := list[asyncRow](ctx, s.db, asyncColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where("a.project_id = ?", projectID)
-	})
+	}, projectTally("async_actions", projectID, q))
 	if err != nil {
 		return nil, 0, err
 	}

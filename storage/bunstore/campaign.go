@@ -176,7 +176,7 @@ func (s *Store) ListCampaigns(ctx context.Context, projectID string, q promotype
 	}
 	return listDomain[campaignRow, *campaignRow, *campaign.Campaign](ctx, s.db, campaignColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where("c.project_id = ? AND c.binned_at IS NULL", projectID)
-	})
+	}, projectTally("campaigns", projectID, q))
 }
 
 // SetCampaignStatus implements campaign.CampaignStore.
@@ -295,7 +295,7 @@ func (s *Store) FindCategoryByName(ctx context.Context, projectID, name string) 
 
 // ListCategories implements campaign.CampaignStore.
 func (s *Store) ListCategories(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.Category, int, error) {
-	return listProject[categoryRow, *categoryRow, *campaign.Category](ctx, s.db, categoryColumns, "cat", projectID, q)
+	return listProject[categoryRow, *categoryRow, *campaign.Category](ctx, s.db, categoryColumns, "cat", "", projectID, q)
 }
 
 // tierRow stores a promotion tier: the columns lists filter and order on,
@@ -388,7 +388,7 @@ func (s *Store) GetPromotionTier(ctx context.Context, projectID, id string) (*ca
 
 // ListPromotionTiers implements campaign.TierStore.
 func (s *Store) ListPromotionTiers(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.PromotionTier, int, error) {
-	return listProject[tierRow, *tierRow, *campaign.PromotionTier](ctx, s.db, tierColumns, "pt", projectID, q)
+	return listProject[tierRow, *tierRow, *campaign.PromotionTier](ctx, s.db, tierColumns, "pt", "", projectID, q)
 }
 
 // DeletePromotionTier implements campaign.TierStore.
@@ -473,7 +473,7 @@ func (s *Store) GetPromotionStack(ctx context.Context, projectID, id string) (*c
 
 // ListPromotionStacks implements campaign.StackStore.
 func (s *Store) ListPromotionStacks(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.PromotionStack, int, error) {
-	return listProject[stackRow, *stackRow, *campaign.PromotionStack](ctx, s.db, stackColumns, "ps", projectID, q)
+	return listProject[stackRow, *stackRow, *campaign.PromotionStack](ctx, s.db, stackColumns, "ps", "", projectID, q)
 }
 
 // DeletePromotionStack implements campaign.StackStore.

@@ -134,7 +134,7 @@ func (s *Store) ListProducts(ctx context.Context, projectID string, q promotype.
 	}
 	return listDomain[productRow, *productRow, *catalog.Product](ctx, s.db, productColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where("p.project_id = ? AND p.binned_at IS NULL", projectID)
-	})
+	}, projectTally("products", projectID, q))
 }
 
 // BinProduct implements catalog.Store: the live product and its live SKUs
@@ -312,13 +312,18 @@ func (s *Store) ListSKUs(ctx context.Context, projectID, productID string, q pro
 	if !storableKeys(projectID, productID) {
 		return []*catalog.SKU{}, 0, nil
 	}
+	// A product's SKUs are counted through promo_skus_list_product_idx.
+	var t *tally
+	if productID == "" {
+		t = projectTally("skus", projectID, q)
+	}
 	return listDomain[skuRow, *skuRow, *catalog.SKU](ctx, s.db, skuColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		sel = sel.Where("s.project_id = ? AND s.binned_at IS NULL", projectID)
 		if productID != "" {
 			sel = sel.Where("s.product_id = ?", productID)
 		}
 		return sel
-	})
+	}, t)
 }
 
 // BinSKU implements catalog.Store.

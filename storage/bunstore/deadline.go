@@ -41,6 +41,7 @@ type OpenOption func(*openConfig)
 
 type openConfig struct {
 	query, connect time.Duration
+	maxConns       int
 }
 
 // WithQueryTimeout bounds each query to d (default DefaultQueryTimeout);
@@ -115,5 +116,15 @@ func (h queryDeadline) BeforeQuery(ctx context.Context, ev *bun.QueryEvent) cont
 func (h queryDeadline) AfterQuery(_ context.Context, ev *bun.QueryEvent) {
 	if cancel, ok := ev.Stash[cancelKey{}].(context.CancelFunc); ok && ev.IQuery != nil {
 		cancel()
+	}
+}
+
+// WithMaxConns sets the size of the connection pool (open and idle);
+// n <= 0 keeps the default, 4 per CPU (at least 4).
+func WithMaxConns(n int) OpenOption {
+	return func(c *openConfig) {
+		if n > 0 {
+			c.maxConns = n
+		}
 	}
 }

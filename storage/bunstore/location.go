@@ -78,7 +78,7 @@ func (s *Store) GetLocation(ctx context.Context, projectID, id string) (*locatio
 
 // ListLocations implements location.Store.
 func (s *Store) ListLocations(ctx context.Context, projectID string, q promotype.Query) ([]*location.Location, int, error) {
-	return listProject[locationRow, *locationRow, *location.Location](ctx, s.db, locationColumns, "l", projectID, q)
+	return listProject[locationRow, *locationRow, *location.Location](ctx, s.db, locationColumns, "l", "", projectID, q)
 }
 
 // DeleteLocation implements location.Store.

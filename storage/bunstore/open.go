@@ -45,6 +45,9 @@ func Open(dsn string, opts ...OpenOption) (*bun.DB, error) {
 	}
 	sqldb := stdlib.OpenDB(*cfg)
 	conns := max(4, 4*runtime.GOMAXPROCS(0))
+	if oc.maxConns > 0 {
+		conns = oc.maxConns
+	}
 	sqldb.SetMaxOpenConns(conns)
 	sqldb.SetMaxIdleConns(conns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)

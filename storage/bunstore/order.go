@@ -166,5 +166,5 @@ func (s *Store) FindOrderBySourceID(ctx context.Context, projectID, sourceID str
 
 // ListOrders implements order.Store.
 func (s *Store) ListOrders(ctx context.Context, projectID string, q promotype.Query) ([]*order.Order, int, error) {
-	return listProject[orderRow, *orderRow, *order.Order](ctx, s.db, orderColumns, "o", projectID, q)
+	return listProject[orderRow, *orderRow, *order.Order](ctx, s.db, orderColumns, "o", "orders", projectID, q)
 }

@@ -147,7 +147,7 @@ func (t docTable[T]) list(ctx context.Context, db bun.IDB, projectID string, q p
 	}
 	rows, total, err := list[docRow](ctx, db, docColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.ModelTableExpr(t.table+" AS d").Where("d.project_id = ?", projectID)
-	})
+	}, nil)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -200,7 +200,7 @@ func (s *Store) ListRedemptions(ctx context.Context, projectID string, q promoty
 	}
 	rows, total, err := list[redemptionRow](ctx, s.db, redemptionColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where("r.project_id = ?", projectID)
-	})
+	}, nil)
 	if err != nil {
 		return nil, 0, err
 	}

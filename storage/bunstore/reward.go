@@ -125,7 +125,7 @@ func (s *Store) GetReward(ctx context.Context, projectID, id string) (*reward.Re
 
 // ListRewards implements reward.Store.
 func (s *Store) ListRewards(ctx context.Context, projectID string, q promotype.Query) ([]*reward.Reward, int, error) {
-	return listProject[rewardRow, *rewardRow, *reward.Reward](ctx, s.db, rewardColumns, "r", projectID, q)
+	return listProject[rewardRow, *rewardRow, *reward.Reward](ctx, s.db, rewardColumns, "r", "", projectID, q)
 }
 
 // DeleteReward implements reward.Store.

@@ -70,19 +70,24 @@ func getByID[R any, P row[R, D], D any](ctx context.Context, db bun.IDB, op, ali
 	return P(&r).domain()
 }
 
-// listProject lists the rows of one project with q.
-func listProject[R any, P listedRow[R, D], D any](ctx context.Context, db bun.IDB, cols columns, alias, projectID string, q promotype.Query) ([]D, int, error) {
+// listProject lists the rows of one project with q; counter names the
+// list's rows in promo_list_counts ("" if the table has none).
+func listProject[R any, P listedRow[R, D], D any](ctx context.Context, db bun.IDB, cols columns, alias, counter, projectID string, q promotype.Query) ([]D, int, error) {
 	if !storable(projectID) {
 		return []D{}, 0, nil
 	}
+	var t *tally
+	if counter != "" {
+		t = projectTally(counter, projectID, q)
+	}
 	return listDomain[R, P](ctx, db, cols, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where(alias+".project_id = ?", projectID)
-	})
+	}, t)
 }
 
 // listDomain lists the rows where selects (see list) as domain values.
-func listDomain[R any, P listedRow[R, D], D any](ctx context.Context, db bun.IDB, cols columns, q promotype.Query, where func(*bun.SelectQuery) *bun.SelectQuery) ([]D, int, error) {
-	rows, total, err := list[R, P](ctx, db, cols, q, where)
+func listDomain[R any, P listedRow[R, D], D any](ctx context.Context, db bun.IDB, cols columns, q promotype.Query, where func(*bun.SelectQuery) *bun.SelectQuery, t *tally) ([]D, int, error) {
+	rows, total, err := list[R, P](ctx, db, cols, q, where, t)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -104,7 +104,7 @@ func (s *Store) GetValidationRule(ctx context.Context, projectID, id string) (*r
 
 // ListValidationRules implements rule.Store.
 func (s *Store) ListValidationRules(ctx context.Context, projectID string, q promotype.Query) ([]*rule.ValidationRule, int, error) {
-	return listProject[validationRuleRow, *validationRuleRow, *rule.ValidationRule](ctx, s.db, validationRuleColumns, "v", projectID, q)
+	return listProject[validationRuleRow, *validationRuleRow, *rule.ValidationRule](ctx, s.db, validationRuleColumns, "v", "", projectID, q)
 }
 
 // DeleteValidationRule implements rule.Store: the rule and its
@@ -187,5 +187,5 @@ func (s *Store) DeleteAssignment(ctx context.Context, projectID, id string) erro
 
 // ListAssignments implements rule.Store.
 func (s *Store) ListAssignments(ctx context.Context, projectID string, q promotype.Query) ([]*rule.Assignment, int, error) {
-	return listProject[assignmentRow, *assignmentRow, *rule.Assignment](ctx, s.db, assignmentColumns, "a", projectID, q)
+	return listProject[assignmentRow, *assignmentRow, *rule.Assignment](ctx, s.db, assignmentColumns, "a", "", projectID, q)
 }

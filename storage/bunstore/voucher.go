@@ -295,13 +295,17 @@ func (s *Store) ListVouchers(ctx context.Context, projectID string, q promotype.
 		}
 	}
 	q.Must = must
+	var t *tally
+	if len(extra) == 0 {
+		t = voucherTally(projectID, q)
+	}
 	rows, total, err := list[voucherRow](ctx, s.db, voucherColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		sel = sel.Where("v.project_id = ? AND v.binned_at IS NULL", projectID)
 		for i, e := range extra {
 			sel = sel.Where(e, args[i])
 		}
 		return sel
-	})
+	}, t)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -312,6 +316,20 @@ func (s *Store) ListVouchers(ctx context.Context, projectID string, q promotype.
 		}
 	}
 	return out, total, nil
+}
+
+// voucherTally is the counter of the live vouchers q selects when there is
+// one: the project's without conditions, a campaign's when the one
+// condition is campaign_id $is (a campaign's voucher list); nil otherwise.
+func voucherTally(projectID string, q promotype.Query) *tally {
+	conds := append(q.Must[:len(q.Must):len(q.Must)], q.Filter.Conditions...)
+	switch {
+	case len(conds) == 0:
+		return &tally{list: "vouchers", projectID: projectID}
+	case len(conds) == 1 && conds[0].Field == "campaign_id" && conds[0].Op == promotype.OpIs && len(conds[0].Values) == 1:
+		return &tally{list: "vouchers", projectID: projectID, scope: "campaign_id=" + conds[0].Values[0]}
+	}
+	return nil
 }
 
 // BinVoucher implements voucher.Store.

@@ -647,7 +647,7 @@ func (s *Store) ListSendouts(ctx context.Context, projectID, webhookID string, q
 	}
 	rows, total, err := list[sendoutRow](ctx, s.db, sendoutColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
 		return sel.Where("so.project_id = ? AND so.webhook_id = ?", projectID, webhookID)
-	})
+	}, nil)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -58,10 +58,12 @@ func Run(t *testing.T, newStore Factory) {
 		{"Aliasing", testAliasing},
 		{"ListOrderAndPaging", testListOrderAndPaging},
 		{"ListFilters", testListFilters},
+		{"ListTotals", testListTotals}, // totals.go
 		{"ProjectIsolation", testProjectIsolation},
 		{"Transactions", testTransactions},
 		{"BulkTransactions", testBulkTransactions}, // bulk.go: storage.BulkTxStore only
 		{"Concurrency", testConcurrency},
+		{"Health", testHealth}, // health.go: storage.Pinger and storage.BacklogReporter only
 	}
 	for _, s := range suites {
 		t.Run(s.name, func(t *testing.T) { s.fn(t, newStore) })

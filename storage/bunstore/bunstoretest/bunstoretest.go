@@ -52,6 +52,21 @@ func New(t testing.TB) storage.Store {
 // closed when t ends.
 func NewDB(t testing.TB) *bun.DB {
 	t.Helper()
+	db, err := bunstore.Open(NewDSN(t))
+	if err != nil {
+		t.Fatalf("bunstoretest: %v", err)
+	}
+	t.Cleanup(func() { _ = db.Close() }) // before NewDSN's cleanup drops the schema
+	return db
+}
+
+// NewDSN returns the DSN of a fresh empty schema of the test database
+// (search_path set; not migrated), for code that opens its own pool such as
+// the standalone server. It skips t when PROMO_TEST_POSTGRES_DSN is unset
+// and fails it when the database cannot be reached. The schema is dropped
+// when t ends.
+func NewDSN(t testing.TB) string {
+	t.Helper()
 	dsn := DSN()
 	if dsn == "" {
 		t.Skip(EnvDSN + " is not set")
@@ -61,7 +76,7 @@ func NewDB(t testing.TB) *bun.DB {
 	if err != nil {
 		t.Fatalf("bunstoretest: %s: %v", EnvDSN, err)
 	}
-	db, err := bunstore.Open(withPath)
+	db, err := bunstore.Open(dsn)
 	if err != nil {
 		t.Fatalf("bunstoretest: %v", err)
 	}
@@ -83,7 +98,7 @@ func NewDB(t testing.TB) *bun.DB {
 		}
 		_ = db.Close()
 	})
-	return db
+	return withPath
 }
 
 // withSearchPath adds search_path=schema to a URL or keyword/value DSN.
