@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/promoengine/promo"
@@ -300,6 +301,30 @@ func TestRedeemConcurrency(t *testing.T) {
 			if ok*x > balance || card.Gift.Balance != balance-int64(ok)*x || ok != min(n, balance/x) {
 				t.Errorf("gift: %d debits of %d, balance %d; want %d debits, balance %d", ok, x, card.Gift.Balance, min(n, balance/x), balance-min(n, balance/x)*x)
 			}
+
+			// Voucher updates (a read-modify-write of the whole voucher)
+			// between concurrent spends never write back a stale balance or
+			// redeemed quantity.
+			create("GIFTUPD", `{"type":"GIFT_VOUCHER","gift":{"amount":2000}}`)
+			var spent atomic.Int64
+			_, errs = parallel(func(i int) error {
+				if i%2 == 1 {
+					_, err := engines[i%2].Vouchers().Update(ctx, f.project, "GIFTUPD", js[voucher.UpdateParams](t, fmt.Sprintf(`{"metadata":{"n":%d}}`, i)))
+					return err
+				}
+				_, err := redeem(i, `{"redeemables":[{"object":"voucher","id":"GIFTUPD","gift":{"credits":50}}],"order":{"amount":100000}}`)
+				if err == nil {
+					spent.Add(1)
+				}
+				return err
+			})
+			if len(errs) != 0 {
+				t.Errorf("updates beside redemptions: %v", errs)
+			}
+			upd := must[*redemption.VoucherRedemptions](t)(f.eng.Redemptions().ForVoucher(ctx, f.project, "GIFTUPD"))
+			card = must[*voucher.Voucher](t)(st.FindVoucherByCode(ctx, f.project, "GIFTUPD"))
+			diff(t, "updates beside redemptions: balance and redeemed quantity", []int64{2000 - 50*spent.Load(), spent.Load()},
+				[]int64{card.Gift.Balance, upd.RedeemedQuantity})
 
 			// One new order named by source id in every request: they are
 			// serialized on it, none is lost or refused.

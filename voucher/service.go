@@ -290,6 +290,19 @@ func (s *Service) Resolve(ctx context.Context, st Store, projectID, ref string) 
 	return promotype.Resolve(ctx, "voucher", ref, projectID, st.GetVoucher, st.FindVoucherByCode)
 }
 
+// resolveLocked is Resolve in st's transaction, with the voucher locked
+// (LockVoucher) and read again after the lock, for a read-modify-write.
+func (s *Service) resolveLocked(ctx context.Context, st Store, projectID, ref string) (*Voucher, error) {
+	v, err := s.Resolve(ctx, st, projectID, ref)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.LockVoucher(ctx, projectID, v.ID); err != nil {
+		return nil, err
+	}
+	return st.GetVoucher(ctx, projectID, v.ID)
+}
+
 // Get returns a voucher by id or code.
 func (s *Service) Get(ctx context.Context, projectID, ref string) (*Voucher, error) {
 	v, err := s.Resolve(ctx, s.store, projectID, ref)
@@ -309,7 +322,7 @@ func (s *Service) Update(ctx context.Context, projectID, ref string, in UpdatePa
 	}
 	var out *Voucher
 	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
-		v, err := s.Resolve(ctx, st, projectID, ref)
+		v, err := s.resolveLocked(ctx, st, projectID, ref)
 		if err != nil {
 			return err
 		}
@@ -342,7 +355,7 @@ func (s *Service) Update(ctx context.Context, projectID, ref string, in UpdatePa
 func (s *Service) SetActive(ctx context.Context, projectID, ref string, active bool) (*Voucher, error) {
 	var out *Voucher
 	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
-		v, err := s.Resolve(ctx, st, projectID, ref)
+		v, err := s.resolveLocked(ctx, st, projectID, ref)
 		if err != nil {
 			return err
 		}

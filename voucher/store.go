@@ -21,6 +21,12 @@ type Store interface {
 	InsertBatch(ctx context.Context, b *Batch) (rejected []int, err error)
 	// UpdateVoucher replaces every field of the live voucher v.ID.
 	UpdateVoucher(ctx context.Context, v *Voucher) error
+	// LockVoucher holds the live voucher id of the project until the
+	// transaction ends, so that a read-modify-write of it (an update) cannot
+	// overwrite a concurrent redemption's spend (redeemed quantity, gift and
+	// loyalty balances); not found when there is none. A store that runs one
+	// transaction at a time may do nothing.
+	LockVoucher(ctx context.Context, projectID, id string) error
 	GetVoucher(ctx context.Context, projectID, id string) (*Voucher, error)
 	FindVoucherByCode(ctx context.Context, projectID, code string) (*Voucher, error)
 	ListVouchers(ctx context.Context, projectID string, q promotype.Query) ([]*Voucher, int, error)

@@ -251,6 +251,24 @@ func batchArrays(b *voucher.Batch) (ids, codes []string, err error) {
 	return ids, codes, nil
 }
 
+// LockVoucher implements voucher.Store with a row lock (SELECT ... FOR
+// UPDATE): redemptions spend with an UPDATE of the same row, so they wait
+// for the transaction that holds it, and it for them.
+func (s *Store) LockVoucher(ctx context.Context, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return voucherNotFound(id)()
+	}
+	var n []int
+	err := s.db.NewRaw(`SELECT 1 FROM promo_vouchers WHERE project_id = ? AND id = ? AND binned_at IS NULL FOR UPDATE`, projectID, id).Scan(ctx, &n)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fail("lock voucher", err, nil)
+	}
+	if len(n) == 0 {
+		return voucherNotFound(id)()
+	}
+	return nil
+}
+
 // UpdateVoucher implements voucher.Store.
 func (s *Store) UpdateVoucher(ctx context.Context, v *voucher.Voucher) error {
 	row, err := newVoucherRow(v)

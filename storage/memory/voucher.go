@@ -392,6 +392,13 @@ func (s *Store) InsertBatch(ctx context.Context, b *voucher.Batch) (rejected []i
 	return rejected, err
 }
 
+// LockVoucher implements voucher.Store: a transaction holds the store's
+// lock already, so it only checks that the voucher is live.
+func (s *Store) LockVoucher(ctx context.Context, projectID, id string) error {
+	_, err := s.GetVoucher(ctx, projectID, id)
+	return err
+}
+
 // UpdateVoucher implements voucher.Store.
 func (s *Store) UpdateVoucher(ctx context.Context, v *voucher.Voucher) error {
 	return s.write(ctx, func(d *data, u *undo) error {

@@ -84,6 +84,12 @@ func testVouchers(t *testing.T, newStore Factory) {
 		t.Error("an empty validity_day_of_week came back null")
 	}
 
+	// LockVoucher holds a live voucher for the transaction; a missing one,
+	// or another project's, is not found.
+	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error { return tx.LockVoucher(ctx, p, want.ID) }))
+	wantErr(t, "lock a missing voucher", s.LockVoucher(ctx, p, "v_missing"), promotype.ErrNotFound)
+	wantErr(t, "lock another project's voucher", s.LockVoucher(ctx, "proj_other", want.ID), promotype.ErrNotFound)
+
 	wantErr(t, "same id", s.InsertVoucher(ctx, discountVoucher(p, "", 1)), promotype.ErrDuplicateFound)
 	clash := discountVoucher(p, "", 3)
 	clash.Code = want.Code
