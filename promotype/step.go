@@ -23,7 +23,7 @@ type StepFunc func(ctx context.Context, step string, attrs ...slog.Attr) (contex
 const (
 	StepPromotionValidate = "promotion.validate"
 	StepStackableValidate = "redemption.validate"
-	StepRedeem            = "redemption.redeem" // reserved: redemptions report it once they exist
+	StepRedeem            = "redemption.redeem"
 	StepAsyncAction       = "async.action"
 	StepWebhookTry        = "webhook.try"
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
@@ -78,6 +79,28 @@ var errStale = errors.New("redemption: the order changed since its evaluation")
 // redeemed it stores a failed redemption (rf_…) and answers 400 with the
 // first failure (reference §8 #1).
 func (s *RedemptionService) Redeem(ctx context.Context, projectID string, in ValidationParams, opt RedeemOptions) (*Redemptions, error) {
+	if s.env.Step == nil {
+		return s.redeem(ctx, projectID, in, opt)
+	}
+	ctx, end := s.env.Step(ctx, promotype.StepRedeem, slog.String("project_id", projectID))
+	out, err := s.redeem(ctx, projectID, in, opt)
+	end(redeemOutcome(err), err)
+	return out, err
+}
+
+// redeemOutcome is the outcome a redemption step reports: succeeded,
+// failed (refused with a 4xx, recorded as a failed redemption) or error.
+func redeemOutcome(err error) string {
+	switch {
+	case err == nil:
+		return "succeeded"
+	case promotype.AsError(err).Code < promotype.StatusInternalServerError:
+		return "failed"
+	}
+	return "error"
+}
+
+func (s *RedemptionService) redeem(ctx context.Context, projectID string, in ValidationParams, opt RedeemOptions) (*Redemptions, error) {
 	if opt.IdempotencyKey != "" {
 		if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {
 			return out, err

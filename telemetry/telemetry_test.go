@@ -16,8 +16,11 @@ import (
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/async"
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotion"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/storage/memory"
 	"github.com/promoengine/promo/telemetry"
 )
@@ -109,7 +112,8 @@ promo_background_running{service="webhook_dispatcher"} 0
 
 // TestSteps: a validation through an engine with Steps is counted in
 // promo_validations_total and traced as a promotion.validate span
-// (in-memory exporter).
+// (in-memory exporter); a redemption likewise in promo_redemptions_total
+// and a redemption.redeem span.
 func TestSteps(t *testing.T) {
 	reg := prometheus.NewPedanticRegistry()
 	exp := tracetest.NewInMemoryExporter()
@@ -144,6 +148,34 @@ func TestSteps(t *testing.T) {
 	if diff := cmp.Diff(map[string]string{"promo.project_id": p.ID, "promo.outcome": "invalid"}, attrs); diff != "" {
 		t.Errorf("span attributes (-want +got):\n%s", diff)
 	}
+
+	// A redemption of a code that does not exist fails: counted as failed
+	// in promo_redemptions_total, traced as redemption.redeem.
+	exp.Reset()
+	_, err = eng.Redemptions().Redeem(ctx, p.ID, redemption.ValidationParams{
+		Redeemables: []redemption.RedeemableParams{{Object: "voucher", ID: "NO-SUCH-CODE"}},
+		Order:       &order.Params{Amount: promotype.Ptr[int64](1000)},
+	}, redemption.RedeemOptions{})
+	if err == nil {
+		t.Fatal("a redemption of an unknown code succeeded")
+	}
+	if got := testutil.ToFloat64(mustCounter(t, reg, "promo_redemptions_total")); got != 1 {
+		t.Errorf("promo_redemptions_total = %v, want 1", got)
+	}
+	if spans := exp.GetSpans(); len(spans) != 1 || spans[0].Name != "redemption.redeem" {
+		t.Fatalf("spans = %v, want one redemption.redeem", spans.Snapshots())
+	}
+	mfs, _ := reg.Gather()
+	for _, mf := range mfs {
+		if mf.GetName() == "promo_redemptions_total" {
+			for _, l := range mf.Metric[0].Label {
+				if l.GetName() == "outcome" && l.GetValue() != "failed" {
+					t.Errorf("redemption outcome %q, want failed", l.GetValue())
+				}
+			}
+		}
+	}
+
 	if f, err := telemetry.Steps(nil, nil); f != nil || err != nil {
 		t.Errorf("Steps(nil, nil) = %v, %v; want nil: no observer, no cost", f != nil, err)
 	}
