@@ -15,7 +15,7 @@ import (
 // openapiSrc, when set, makes TestOpenAPICut rewrite the cut of the official
 // OpenAPI that the contract test reads:
 //
-//	go test ./httpadapter -run TestOpenAPICut -openapi-src=../../shared/reference/voucherify-openapi.json
+//	go test ./httpadapter -run TestOpenAPICut -openapi-src=/path/to/voucherify-openapi.json
 var openapiSrc = flag.String("openapi-src", "", "the official Voucherify OpenAPI (js.json) to cut testdata/openapi/voucherify-cut.json from")
 
 // cutPath is the committed cut: the operations the adapter serves, the
