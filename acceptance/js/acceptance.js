@@ -419,20 +419,22 @@ async function main() {
 		assert.equal(c.campaign_type, 'DISCOUNT_COUPONS')
 		assert.equal(c.category, `vip-${run}`)
 		assert.deepEqual(c.validation_rules_assignments.data.map((a) => a.rule_id), [rule.id])
+		// A campaign takes vouchers and changes once its (empty) generation
+		// has ended, as an application waits for it.
+		await until('campaign generation', () => client.campaigns.get(c.id), (x) => x.creation_status === 'DONE')
 		const v = await client.campaigns.addCertainVoucher(c.id, `GOLD-${run}`)
 		const ok = await client.validations.validateStackable({ customer: { source_id: s.customer.source_id }, order: { amount: 5000 }, redeemables: [{ object: 'voucher', id: v.code }] })
 		assert.equal(ok.valid, true, JSON.stringify(ok).slice(0, 800))
 		const ko = await client.validations.validateStackable({ customer: { source_id: `nobody-${run}` }, order: { amount: 5000 }, redeemables: [{ object: 'voucher', id: v.code }] })
 		assert.equal(ko.valid, false)
 		assert.equal(ko.redeemables[0].status, 'INAPPLICABLE')
-		// A campaign is changed once its (empty) generation has ended.
-		await until('campaign generation', () => client.campaigns.get(c.id), (x) => x.creation_status === 'DONE')
 		const cleared = await client.campaigns.update(c.id, { category: null })
 		assert.equal(cleared.category_id, null)
 		assert.deepEqual(cleared.categories, [])
 	})
 	await step('campaigns.create GIFT_VOUCHERS and validate credits', async () => {
 		const c = await client.campaigns.create({ name: `Gift ${run}`, campaign_type: 'GIFT_VOUCHERS', voucher: { type: 'GIFT_VOUCHER', gift: { amount: 5000 } } })
+		await until('campaign generation', () => client.campaigns.get(c.id), (x) => x.creation_status === 'DONE')
 		const v = await client.campaigns.addVoucher(c.id)
 		assert.equal(v.gift.balance, 5000)
 		const res = await client.validations.validateStackable({
