@@ -503,6 +503,75 @@ async function main() {
 		assert.equal(p.order.total_discount_amount, 540)
 	})
 
+	// Redemptions: spend, read, roll back (the checkout loop).
+	await step('redemptions.redeemStackable spends a single-use voucher once', async () => {
+		s.once = await client.vouchers.create({ code: `ONCE-${run}`, discount: { type: 'AMOUNT', amount_off: 300 }, redemption: { quantity: 1 } })
+		const res = await client.redemptions.redeemStackable({
+			customer: { source_id: s.customer.source_id },
+			order: { amount: 5000 },
+			redeemables: [{ object: 'voucher', id: s.once.code }],
+		})
+		assert.equal(res.redemptions.length, 1, JSON.stringify(res).slice(0, 800))
+		s.onceRedemption = res.redemptions[0]
+		assert.match(s.onceRedemption.id, /^r_/)
+		assert.equal(s.onceRedemption.result, 'SUCCESS')
+		assert.equal(res.parent_redemption, undefined)
+		assert.equal(res.order.total_amount, 4700)
+		assert.equal(res.order.status, 'PAID')
+		const got = await client.redemptions.get(s.onceRedemption.id)
+		assert.equal(got.status, 'SUCCEEDED')
+		assert.equal(got.voucher.redemption.redeemed_quantity, 1)
+		await assert.rejects(
+			client.redemptions.redeemStackable({ order: { amount: 5000 }, redeemables: [{ object: 'voucher', id: s.once.code }] }),
+			(err) => {
+				s.failedRedemption = err.resource_id
+				return err.code === 400 && err.key === 'quantity_exceeded' && err.resource_type === 'redemption' && /^rf_/.test(err.resource_id)
+			},
+		)
+	})
+	await step('redemptions.getForVoucher and list({result: FAILURE})', async () => {
+		const forVoucher = await client.redemptions.getForVoucher(s.once.code)
+		assert.equal(forVoucher.quantity, 1)
+		assert.equal(forVoucher.redeemed_quantity, 1)
+		const entries = listed(forVoucher, 'redemption_entries')
+		assert.ok(entries.some((r) => r.id === s.onceRedemption.id), 'getForVoucher misses the redemption')
+		const failed = listed(await client.redemptions.list({ result: 'FAILURE', limit: 100 }), 'redemptions')
+		const f = failed.find((r) => r.id === s.failedRedemption)
+		assert.ok(f, `the failed redemption ${s.failedRedemption} is not listed`)
+		assert.equal(f.failure_code, 'quantity_exceeded')
+		assert.equal(f.status, 'FAILED')
+	})
+	await step('redemptions.rollback gives the unit back; redeem (legacy) spends it again', async () => {
+		const rb = await client.redemptions.rollback(s.onceRedemption.id, { reason: 'order canceled', customer: { source_id: s.customer.source_id } })
+		assert.match(rb.id, /^rr_/)
+		assert.equal(rb.result, 'SUCCESS')
+		assert.equal(rb.redemption, s.onceRedemption.id)
+		assert.equal(rb.reason, 'order canceled')
+		assert.equal((await client.vouchers.get(s.once.code)).redemption.redeemed_quantity, 0)
+		await assert.rejects(client.redemptions.rollback(s.onceRedemption.id), (err) => err.code === 400 && err.key === 'already_rolled_back')
+		const again = await client.redemptions.redeem(s.once.code, { order: { amount: 2000 } })
+		assert.equal(again.result, 'SUCCESS')
+		assert.equal(again.voucher.redemption.redeemed_quantity, 1)
+	})
+	await step('redemptions.redeemStackable with a parent, then rollbackStackable', async () => {
+		const v = await client.vouchers.create({ code: `PAIR-${run}`, discount: { type: 'AMOUNT', amount_off: 500 } })
+		const res = await client.redemptions.redeemStackable({
+			customer: { source_id: s.customer.source_id },
+			order: { items: [{ product_id: s.shirt.id, quantity: 2 }] },
+			redeemables: [
+				{ object: 'voucher', id: v.code },
+				{ object: 'promotion_tier', id: s.tiers[0].id },
+			],
+		})
+		assert.ok(res.parent_redemption, JSON.stringify(res).slice(0, 800))
+		assert.match(res.parent_redemption.id, /^r_/)
+		assert.deepEqual(res.redemptions.map((r) => r.redemption), [res.parent_redemption.id, res.parent_redemption.id])
+		const back = await client.redemptions.rollbackStackable(res.parent_redemption.id, {}, { reason: 'returned' })
+		assert.equal(back.rollbacks.length, 2, JSON.stringify(back).slice(0, 800))
+		assert.ok(back.rollbacks.every((r) => r.result === 'SUCCESS'))
+		assert.equal(back.order.status, 'CANCELED')
+	})
+
 	// List parameters the SDK types offer.
 	await step('campaigns.list by campaign_type', async () => {
 		const got = listed(await client.campaigns.list({ campaign_type: 'PROMOTION', limit: 100 }), 'campaigns')

@@ -21,7 +21,8 @@ const sdkDir = "../../acceptance/js"
 // a fresh memory store on a loopback port, and acceptance/js/acceptance.js
 // drives it through the SDK as an application would (catalog, campaigns and
 // their generated vouchers, vouchers, async actions, customers, orders,
-// promotions, stackable validation, validation rules, rewards, categories),
+// promotions, stackable validation, redemptions and rollbacks, validation
+// rules, rewards, categories),
 // reading every list through its hosted key. The script names each failing
 // step; any failure fails the test. Without node or the installed SDK the
 // test is skipped, so that `go test ./...` needs Go only.
