@@ -385,6 +385,9 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	if err := st.InsertRedemptions(ctx, rows...); err != nil {
 		return nil, err
 	}
+	if err := w.s.recordMovements(ctx, st, children, o); err != nil {
+		return nil, err
+	}
 	for _, c := range children {
 		if err := w.s.emit(ctx, st, EventSucceeded, c, o); err != nil {
 			return nil, err

@@ -161,6 +161,9 @@ func (rb *rollbacker) run(ctx context.Context, id string, stack bool) (*Rollback
 	if err := rb.st.InsertRedemptions(ctx, rows...); err != nil {
 		return nil, nil, err
 	}
+	if err := rb.s.recordMovements(ctx, rb.st, out.Rollbacks, out.Order); err != nil {
+		return nil, nil, err
+	}
 	for _, r := range out.Rollbacks {
 		if err := rb.s.emit(ctx, rb.st, EventRollbackSucceeded, r, out.Order); err != nil {
 			return nil, nil, err

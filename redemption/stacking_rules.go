@@ -120,6 +120,7 @@ func (r *StackingRules) Effective() *StackingRules {
 // Returned values are the caller's own.
 type Store interface {
 	LedgerStore
+	TransactionStore
 	InsertStackingRules(ctx context.Context, r *StackingRules) error
 	UpdateStackingRules(ctx context.Context, r *StackingRules) error
 	GetStackingRules(ctx context.Context, projectID string) (*StackingRules, error)

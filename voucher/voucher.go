@@ -174,7 +174,10 @@ func (v *Voucher) normalize() *Voucher {
 	case campaign.LoyaltyCard:
 		v.Redemption.RedeemedPoints = promotype.Ptr[int64](0)
 		if l := v.LoyaltyCard; l != nil {
-			*v.Redemption.RedeemedPoints = l.Points - l.Balance
+			*v.Redemption.RedeemedPoints = l.Points - l.Balance // balance = points − subtracted − redeemed
+			if l.SubtractedPoints != nil {
+				*v.Redemption.RedeemedPoints -= *l.SubtractedPoints
+			}
 		}
 	}
 	if v.ValidationRulesAssignments == nil {

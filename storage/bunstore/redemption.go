@@ -337,3 +337,88 @@ func (s *Store) LockOrder(ctx context.Context, projectID, id string) error {
 	}
 	return nil
 }
+
+// transactionRow is a voucher transaction (migration 0018); seq is
+// numbered by the database.
+type transactionRow struct {
+	bun.BaseModel `bun:"table:promo_voucher_transactions,alias:t"`
+
+	ProjectID string          `bun:"project_id,pk"`
+	ID        string          `bun:"id,pk"`
+	VoucherID string          `bun:"voucher_id"`
+	CreatedAt time.Time       `bun:"created_at"`
+	Doc       json.RawMessage `bun:"doc,type:jsonb"`
+}
+
+// InsertTransactions implements redemption.Store.
+func (s *Store) InsertTransactions(ctx context.Context, ts ...*redemption.Transaction) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	rows := make([]*transactionRow, len(ts))
+	for i, t := range ts {
+		if err := checkText("transaction", str("id", t.ID), str("project_id", t.ProjectID), str("voucher_id", t.VoucherID)); err != nil {
+			return err
+		}
+		doc, err := encodeJSON(t)
+		if err != nil {
+			return err
+		}
+		rows[i] = &transactionRow{ProjectID: t.ProjectID, ID: t.ID, VoucherID: t.VoucherID, CreatedAt: sqlTime(t.CreatedAt), Doc: doc}
+	}
+	dup := func() error { return promotype.Duplicate("transaction", "Duplicated transaction exists") }
+	var ids []string
+	err := s.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id").Scan(ctx, &ids)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fail("insert transactions", err, dup)
+	}
+	if len(ids) != len(rows) {
+		return dup()
+	}
+	return nil
+}
+
+// ListTransactions implements redemption.Store: a range of the index
+// (project_id, voucher_id, seq).
+func (s *Store) ListTransactions(ctx context.Context, projectID, voucherID string, p redemption.TransactionPage) ([]*redemption.Transaction, error) {
+	out := []*redemption.Transaction{}
+	if !storableKeys(projectID, voucherID) {
+		if p.AfterID != "" {
+			return nil, promotype.NotFound("transaction", p.AfterID)
+		}
+		return out, nil
+	}
+	sel := s.db.NewSelect().Model((*transactionRow)(nil)).Column("t.doc", "t.project_id").
+		Where("t.project_id = ? AND t.voucher_id = ?", projectID, voucherID)
+	dir, cmp := "ASC", ">"
+	if p.Desc {
+		dir, cmp = "DESC", "<"
+	}
+	if p.AfterID != "" {
+		if !storableKeys(p.AfterID) {
+			return nil, promotype.NotFound("transaction", p.AfterID)
+		}
+		var seqs []int64
+		err := s.db.NewRaw("SELECT seq FROM promo_voucher_transactions WHERE project_id = ? AND voucher_id = ? AND id = ?", projectID, voucherID, p.AfterID).Scan(ctx, &seqs)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, fail("find transaction", err, nil)
+		}
+		if len(seqs) == 0 {
+			return nil, promotype.NotFound("transaction", p.AfterID)
+		}
+		sel = sel.Where("t.seq "+cmp+" ?", seqs[0])
+	}
+	var rows []transactionRow
+	if err := sel.OrderExpr("t.seq "+dir).Limit(int64(p.Limit)).Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fail("list transactions", err, nil)
+	}
+	for _, row := range rows {
+		t := new(redemption.Transaction)
+		if err := decodeJSON(row.Doc, t); err != nil {
+			return nil, err
+		}
+		t.ProjectID = row.ProjectID
+		out = append(out, t)
+	}
+	return out, nil
+}

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"slices"
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
@@ -174,4 +175,59 @@ func (s *Store) Counters(ctx context.Context, projectID string, keys ...string) 
 func (s *Store) LockOrder(ctx context.Context, projectID, id string) (err error) {
 	s.read(ctx, func(d *data) { _, err = d.orders.liveRow(projectID, id) })
 	return err
+}
+
+// transactionData holds voucher transactions: each voucher's in the order
+// they were stored, and the voucher of every transaction id.
+type transactionData struct {
+	byVoucher map[[2]string][]*redemption.Transaction // project, voucher id → transactions
+	ids       index                                   // project, transaction id → voucher id
+}
+
+// InsertTransactions implements redemption.Store.
+func (s *Store) InsertTransactions(ctx context.Context, ts ...*redemption.Transaction) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		td := &d.transactions
+		for _, t := range ts {
+			if _, taken := td.ids[[2]string{t.ProjectID, t.ID}]; taken {
+				return promotype.Duplicate("transaction", "Duplicated transaction exists")
+			}
+			td.ids.set(u, t.ProjectID, t.ID, t.VoucherID)
+			k := [2]string{t.ProjectID, t.VoucherID}
+			old := td.byVoucher[k]
+			td.byVoucher[k] = append(old[:len(old):len(old)], t.Clone())
+			u.push(func() {
+				if len(old) == 0 {
+					delete(td.byVoucher, k)
+				} else {
+					td.byVoucher[k] = old
+				}
+			})
+		}
+		return nil
+	})
+}
+
+// ListTransactions implements redemption.Store.
+func (s *Store) ListTransactions(ctx context.Context, projectID, voucherID string, p redemption.TransactionPage) (out []*redemption.Transaction, err error) {
+	s.read(ctx, func(d *data) {
+		all := d.transactions.byVoucher[[2]string{projectID, voucherID}]
+		i, step := 0, 1
+		if p.Desc {
+			i, step = len(all)-1, -1
+		}
+		if p.AfterID != "" {
+			j := slices.IndexFunc(all, func(t *redemption.Transaction) bool { return t.ID == p.AfterID })
+			if j < 0 {
+				err = promotype.NotFound("transaction", p.AfterID)
+				return
+			}
+			i = j + step
+		}
+		out = []*redemption.Transaction{}
+		for ; i >= 0 && i < len(all) && len(out) < p.Limit; i += step {
+			out = append(out, all[i].Clone())
+		}
+	})
+	return out, err
 }

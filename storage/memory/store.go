@@ -38,6 +38,7 @@ type data struct {
 	redemptions    table[redemption.Redemption]    // the ledger (redemption.go)
 	redemptionKeys index                           // idempotency key → parent or single redemption
 	counters       map[string]int64                // project + "\x00" + key → value
+	transactions   transactionData                 // voucher transactions (redemption.go)
 
 	settings settingsData // webhooks, metadata and event schemas, branding, events (project.go, webhook.go)
 	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
@@ -95,6 +96,7 @@ func New() *Store {
 		redemptions:    newTable[redemption.Redemption](),
 		redemptionKeys: index{},
 		counters:       map[string]int64{},
+		transactions:   transactionData{byVoucher: map[[2]string][]*redemption.Transaction{}, ids: index{}},
 		settings:       newSettingsData(),
 	}}
 }

@@ -1,0 +1,142 @@
+package redemption
+
+import (
+	"context"
+
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/voucher"
+)
+
+// BalanceParams is the body of POST /v1/vouchers/{code}/balance: the
+// credits (gift card, cents) or points (loyalty card) to add, negative to
+// remove, with the caller's own transaction id and reason.
+type BalanceParams struct {
+	Amount   *int64  `json:"amount"`
+	SourceID *string `json:"source_id"`
+	Reason   *string `json:"reason"`
+}
+
+// SourceAPI is the source of a transaction made through the API.
+const SourceAPI = "API"
+
+// OperationManual is the operation type of a manual balance change.
+const OperationManual = "MANUAL"
+
+// AddBalance adds in.Amount to (or, negative, removes it from) the balance
+// of the gift card or loyalty card with code or id ref (reference §4), in
+// one transaction with its voucher transaction (CREDITS_ADDITION /
+// CREDITS_REMOVAL, POINTS_ADDITION / POINTS_REMOVAL) and its events. An
+// addition raises the card's lifetime amount (points), a removal its
+// subtracted amount (points); the answer's total is their difference. The
+// card's row is locked, so a concurrent redemption spends from the new
+// balance and neither change is lost. A removal larger than the balance,
+// a card of another type and a loyalty card without holder are refused
+// with 400 invalid_add_balance_params; an unknown card is a 404.
+func (s *RedemptionService) AddBalance(ctx context.Context, projectID, ref string, in BalanceParams) (*Balance, error) {
+	switch {
+	case in.Amount == nil:
+		return nil, promotype.InvalidPayload("Payload must have required property 'amount'")
+	case *in.Amount == 0:
+		return nil, invalidBalance("Property .amount must not be 0")
+	case *in.Amount > order.MaxAmount || *in.Amount < -order.MaxAmount:
+		return nil, promotype.InvalidPayload("Property .amount must be between %d and %d", -order.MaxAmount, order.MaxAmount)
+	}
+	var out *Balance
+	err := s.tx(ctx, func(ctx context.Context, st RedeemStore) error {
+		v, err := s.vouchers.Resolve(ctx, st, projectID, ref)
+		if err != nil {
+			return err
+		}
+		if err := st.LockVoucher(ctx, projectID, v.ID); err != nil {
+			return err
+		}
+		if v, err = st.GetVoucher(ctx, projectID, v.ID); err != nil { // as the lock left it
+			return err
+		}
+		typ, err := changeBalance(v, *in.Amount, s.env.Clock.Now())
+		if err != nil {
+			return err
+		}
+		if err := st.UpdateVoucher(ctx, v); err != nil {
+			return err
+		}
+		shown, err := s.vouchers.Present(ctx, st, v.Clone())
+		if err != nil {
+			return err
+		}
+		out = cardBalance(shown)
+		out.Amount, out.OperationType = in.Amount, OperationManual
+		t := &Transaction{ID: s.env.IDs.NewID(PrefixTransaction), SourceID: in.SourceID, VoucherID: v.ID,
+			CampaignID: promotype.ClonePtr(v.CampaignID), Source: promotype.Ptr(SourceAPI), Reason: in.Reason,
+			Type: typ, CreatedAt: s.env.Clock.Now(), ProjectID: projectID}
+		t.Details.Balance = cardBalance(shown)
+		if out.Type == BalanceLoyalty {
+			t.Details.Balance.Points = in.Amount
+		} else {
+			t.Details.Balance.Amount = in.Amount
+		}
+		var added *Balance
+		if *in.Amount > 0 {
+			added = out
+		}
+		return s.insertMovement(ctx, st, t, shown, added)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func invalidBalance(format string, args ...any) error {
+	return promotype.BadRequest("invalid_add_balance_params", "Invalid add balance params", format, args...)
+}
+
+// changeBalance applies amount to card v (locked and read in the caller's
+// transaction) and returns the transaction type it makes.
+func changeBalance(v *voucher.Voucher, amount int64, now promotype.Time) (string, error) {
+	v.UpdatedAt = &now
+	switch {
+	case v.Type == campaign.GiftVoucher && v.Gift != nil:
+		g := v.Gift
+		if amount < 0 {
+			if g.Balance+amount < 0 {
+				return "", invalidBalance("Cannot subtract %d from the balance %d of voucher %s", -amount, g.Balance, v.Code)
+			}
+			g.SubtractedAmount -= amount
+			g.Balance += amount
+			return TxCreditsRemoval, nil
+		}
+		if g.Amount > maxBalance-amount || g.Balance > maxBalance-amount {
+			return "", invalidBalance("The balance of voucher %s cannot exceed %d", v.Code, maxBalance)
+		}
+		g.Amount += amount
+		g.Balance += amount
+		return TxCreditsAddition, nil
+	case v.Type == campaign.LoyaltyCard && v.LoyaltyCard != nil:
+		if v.HolderID == nil || *v.HolderID == "" {
+			return "", invalidBalance("Loyalty card %s must be assigned to a holder", v.Code)
+		}
+		l := v.LoyaltyCard
+		if amount < 0 {
+			if l.Balance+amount < 0 {
+				return "", invalidBalance("Cannot subtract %d points from the balance %d of loyalty card %s", -amount, l.Balance, v.Code)
+			}
+			l.SubtractedPoints = promotype.Ptr(deref64(l.SubtractedPoints) - amount)
+			l.Balance += amount
+			return TxPointsRemoval, nil
+		}
+		if l.Points > maxBalance-amount || l.Balance > maxBalance-amount {
+			return "", invalidBalance("The balance of loyalty card %s cannot exceed %d", v.Code, maxBalance)
+		}
+		l.Points += amount
+		l.Balance += amount
+		return TxPointsAddition, nil
+	}
+	return "", invalidBalance("Voucher %s is neither a gift card nor a loyalty card", v.Code)
+}
+
+// maxBalance bounds a card's lifetime amount and balance, so that no sum
+// of them overflows.
+const maxBalance = int64(1) << 53

@@ -1,0 +1,148 @@
+package redemption
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/promoengine/promo/promotype"
+)
+
+// PrefixTransaction is the id prefix of voucher transactions.
+const PrefixTransaction = "vtx_"
+
+// Types of a voucher transaction (reference §4): gift cards move credits,
+// loyalty cards move points.
+const (
+	TxCreditsAddition   = "CREDITS_ADDITION"
+	TxCreditsRemoval    = "CREDITS_REMOVAL"
+	TxCreditsRedemption = "CREDITS_REDEMPTION"
+	TxCreditsRefund     = "CREDITS_REFUND"
+	TxPointsAddition    = "POINTS_ADDITION"
+	TxPointsRemoval     = "POINTS_REMOVAL"
+	TxPointsRedemption  = "POINTS_REDEMPTION"
+	TxPointsRefund      = "POINTS_REFUND"
+)
+
+// Balance types (the voucher kinds a balance belongs to).
+const (
+	BalanceGift    = "gift_voucher"
+	BalanceLoyalty = "loyalty_card"
+)
+
+// The webhook events of balance movements (configuration spelling: the
+// outbox delivers "aded" as "added", reference/platform.md §6).
+const (
+	EventGiftBalanceAdded          = "voucher.gift.balance_aded"
+	EventGiftTransactionCreated    = "voucher.gift.transaction.created"
+	EventLoyaltyPointsAdded        = "voucher.loyalty_card.points_aded"
+	EventLoyaltyTransactionCreated = "voucher.loyalty_card.transaction.created"
+)
+
+// Transaction is one movement of a gift card's credits or a loyalty card's
+// points (object of GET /v1/vouchers/{code}/transactions): a redemption
+// spending them, a rollback giving them back, a manual addition or
+// removal. It is written in the transaction that moves the balance and
+// never changes.
+type Transaction struct {
+	ID                   string             `json:"id"`
+	SourceID             *string            `json:"source_id"`
+	VoucherID            string             `json:"voucher_id"`
+	CampaignID           *string            `json:"campaign_id"`
+	Source               *string            `json:"source"`
+	Reason               *string            `json:"reason"`
+	Type                 string             `json:"type"`
+	Details              TransactionDetails `json:"details"`
+	RelatedTransactionID *string            `json:"related_transaction_id"`
+	CreatedAt            promotype.Time     `json:"created_at"`
+
+	ProjectID string `json:"-"`
+}
+
+// TransactionDetails say what a transaction did to the balance and, for a
+// redemption or rollback, which order, redemption and rollback moved it.
+type TransactionDetails struct {
+	Balance    *Balance  `json:"balance"`
+	Order      *TxOrder  `json:"order,omitempty"`
+	Redemption *TxRef    `json:"redemption,omitempty"`
+	Rollback   *TxRef    `json:"rollback,omitempty"`
+	Reward     *TxReward `json:"reward,omitempty"`
+}
+
+// Balance is a card's balance after a change (object "balance"): the
+// answer of POST /v1/vouchers/{code}/balance and a transaction's
+// details.balance. Amount is the credits moved (gift cards), Points the
+// points moved (loyalty cards; the balance answer names them amount too).
+// Total is what the card received over its life less what was removed
+// (gift: amount − subtracted_amount); redemptions and refunds leave it.
+type Balance struct {
+	Amount        *int64         `json:"amount,omitempty"`
+	Points        *int64         `json:"points,omitempty"`
+	Total         int64          `json:"total"`
+	Balance       int64          `json:"balance"`
+	Type          string         `json:"type"`
+	OperationType string         `json:"operation_type,omitempty"`
+	Object        string         `json:"object"`
+	RelatedObject BalanceRelated `json:"related_object"`
+}
+
+// BalanceRelated is the voucher a balance belongs to.
+type BalanceRelated struct {
+	Type string `json:"type"`
+	ID   string `json:"id"`
+}
+
+// TxOrder is the order of a redemption transaction.
+type TxOrder struct {
+	ID       string  `json:"id"`
+	SourceID *string `json:"source_id"`
+}
+
+// TxRef names a redemption or rollback.
+type TxRef struct {
+	ID string `json:"id"`
+}
+
+// TxReward is the reward a loyalty card paid for.
+type TxReward struct {
+	ID string `json:"id"`
+}
+
+// Clone returns a deep copy (through the JSON document a store keeps).
+func (t *Transaction) Clone() *Transaction {
+	b, err := json.Marshal(t)
+	if err != nil {
+		panic(fmt.Sprintf("redemption: encode %s: %v", t.ID, err)) // every field encodes
+	}
+	var c Transaction
+	if err := json.Unmarshal(b, &c); err != nil {
+		panic(fmt.Sprintf("redemption: decode %s: %v", t.ID, err))
+	}
+	c.ProjectID = t.ProjectID
+	return &c
+}
+
+// TransactionPage is a page of one voucher's transactions as a store reads
+// it.
+type TransactionPage struct {
+	// AfterID starts the page after this transaction of the voucher ("":
+	// at the start); a transaction the voucher does not have is not_found.
+	AfterID string
+	// Desc lists newest first; otherwise oldest first.
+	Desc bool
+	// Limit is the most transactions returned.
+	Limit int
+}
+
+// TransactionStore is the storage port of voucher transactions. Callers
+// write a card's transactions while they hold its row (SpendVoucher or
+// LockVoucher in the same transaction), so a voucher's transactions are
+// numbered in the order their balance changes committed.
+type TransactionStore interface {
+	// InsertTransactions stores transactions, numbering them after every
+	// earlier one of their voucher (duplicate_found for a taken id).
+	InsertTransactions(ctx context.Context, ts ...*Transaction) error
+	// ListTransactions returns a page of the transactions of voucher
+	// voucherID in the order they were stored (or the reverse).
+	ListTransactions(ctx context.Context, projectID, voucherID string, p TransactionPage) ([]*Transaction, error)
+}

@@ -1,0 +1,17 @@
+-- promo schema, version 18: voucher transactions (issue 15).
+--
+-- promo_voucher_transactions holds every movement of a gift card's credits
+-- or a loyalty card's points as its document (doc). A row is written once,
+-- in the transaction that moves the balance, while that transaction holds
+-- the voucher's row (the spend's UPDATE or the balance change's lock), so
+-- seq orders a voucher's transactions as their changes committed.
+CREATE TABLE promo_voucher_transactions (
+    project_id text COLLATE "C" NOT NULL,
+    id         text COLLATE "C" NOT NULL,
+    voucher_id text COLLATE "C" NOT NULL,
+    seq        bigserial NOT NULL,
+    created_at timestamptz NOT NULL,
+    doc        jsonb NOT NULL,
+    PRIMARY KEY (project_id, id)
+);
+CREATE UNIQUE INDEX promo_voucher_transactions_voucher_idx ON promo_voucher_transactions (project_id, voucher_id, seq);
