@@ -431,3 +431,206 @@ func testRedemptionConcurrency(t *testing.T, newStore Factory) {
 		}
 	})
 }
+
+// giftCard is a gift card v_<n> holding balance.
+func giftCard(projectID string, n int, balance int64) *voucher.Voucher {
+	v := discountVoucher(projectID, "", n)
+	v.Type, v.Discount, v.Gift = campaign.GiftVoucher, nil, &voucher.Gift{Amount: balance, Balance: balance}
+	return v
+}
+
+// movement is a transaction of card v moving amount, with the balance
+// and total after it.
+func movement(projectID, id string, v *voucher.Voucher, typ string, amount int64, n int) *redemption.Transaction {
+	return &redemption.Transaction{ID: id, VoucherID: v.ID, CampaignID: v.CampaignID, Type: typ, CreatedAt: at(n), ProjectID: projectID,
+		Source: ptr(redemption.SourceAPI), SourceID: ptr("src-" + id), Reason: ptr("why " + id),
+		Details: redemption.TransactionDetails{Balance: &redemption.Balance{Amount: ptr(amount), Total: v.Gift.Amount - v.Gift.SubtractedAmount,
+			Balance: v.Gift.Balance, Type: redemption.BalanceGift, Object: "balance",
+			RelatedObject: redemption.BalanceRelated{Type: "voucher", ID: v.ID}}}}
+}
+
+func txIDs(ts []*redemption.Transaction) []string {
+	return ids(ts, func(t *redemption.Transaction) string { return t.ID })
+}
+
+// testVoucherTransactions: a card's transactions are stored whole, listed
+// in the order they were stored (or the reverse) from a cursor, isolated
+// by project and by card, the caller's own; an id is stored once.
+func testVoucherTransactions(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	a, b := newProject(t, s, "proj_a"), newProject(t, s, "proj_b")
+	v, w := giftCard(a, 1, 1000), giftCard(a, 2, 500)
+	must(t, s.InsertVoucher(ctx, v))
+	must(t, s.InsertVoucher(ctx, w))
+	// Ids that do not sort as they were made: order is the order of storing.
+	order := []string{"vtx_m", "vtx_c", "vtx_x", "vtx_a", "vtx_k"}
+	var want []*redemption.Transaction
+	for i, id := range order {
+		tr := movement(a, id, v, redemption.TxCreditsAddition, int64(10*(i+1)), i)
+		if i == 2 {
+			tr.Type, tr.Source, tr.SourceID, tr.Reason = redemption.TxCreditsRedemption, nil, nil, nil
+			tr.Details.Order = &redemption.TxOrder{ID: "ord_1"}
+			tr.Details.Redemption = &redemption.TxRef{ID: "r_1"}
+		}
+		want = append(want, tr)
+		must(t, s.InsertTransactions(ctx, tr.Clone()))
+	}
+	must(t, s.InsertTransactions(ctx, movement(a, "vtx_w1", w, redemption.TxCreditsRemoval, -5, 9), movement(a, "vtx_w2", w, redemption.TxCreditsAddition, 5, 10)))
+	wantErr(t, "a taken id", s.InsertTransactions(ctx, movement(a, "vtx_c", v, redemption.TxCreditsAddition, 1, 11)), promotype.ErrDuplicateFound)
+	must(t, s.InsertTransactions(ctx, movement(b, "vtx_c", v, redemption.TxCreditsAddition, 1, 11))) // ids are per project
+
+	list := func(voucherID string, p redemption.TransactionPage) []*redemption.Transaction {
+		t.Helper()
+		got, err := s.ListTransactions(ctx, a, voucherID, p)
+		must(t, err)
+		return got
+	}
+	got := list(v.ID, redemption.TransactionPage{Limit: 10})
+	diff(t, "oldest first", want, got)
+	diff(t, "newest first", []string{"vtx_k", "vtx_a", "vtx_x", "vtx_c", "vtx_m"}, txIDs(list(v.ID, redemption.TransactionPage{Limit: 10, Desc: true})))
+	diff(t, "a page", []string{"vtx_m", "vtx_c"}, txIDs(list(v.ID, redemption.TransactionPage{Limit: 2})))
+	diff(t, "after a cursor", []string{"vtx_x", "vtx_a"}, txIDs(list(v.ID, redemption.TransactionPage{Limit: 2, AfterID: "vtx_c"})))
+	diff(t, "after a cursor, newest first", []string{"vtx_c", "vtx_m"}, txIDs(list(v.ID, redemption.TransactionPage{Limit: 5, AfterID: "vtx_x", Desc: true})))
+	diff(t, "after the last", []string{}, txIDs(list(v.ID, redemption.TransactionPage{Limit: 5, AfterID: "vtx_k"})))
+	diff(t, "another card", []string{"vtx_w1", "vtx_w2"}, txIDs(list(w.ID, redemption.TransactionPage{Limit: 5})))
+	_, err := s.ListTransactions(ctx, a, v.ID, redemption.TransactionPage{Limit: 5, AfterID: "vtx_w1"})
+	wantErr(t, "a cursor of another card", err, promotype.ErrNotFound)
+	_, err = s.ListTransactions(ctx, a, v.ID, redemption.TransactionPage{Limit: 5, AfterID: "vtx_none"})
+	wantErr(t, "an unknown cursor", err, promotype.ErrNotFound)
+	other, err := s.ListTransactions(ctx, b, v.ID, redemption.TransactionPage{Limit: 10})
+	must(t, err)
+	diff(t, "project b sees its own only", []string{"vtx_c"}, txIDs(other))
+	none, err := s.ListTransactions(ctx, a, "v_none", redemption.TransactionPage{Limit: 10})
+	must(t, err)
+	diff(t, "a card without transactions", []string{}, txIDs(none))
+
+	got[0].Details.Balance.Balance, *got[0].Reason = -1, "changed"
+	diff(t, "after mutating a returned value", want, list(v.ID, redemption.TransactionPage{Limit: 10}))
+
+	err = s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		must(t, tx.InsertTransactions(ctx, movement(a, "vtx_gone", v, redemption.TxCreditsAddition, 1, 12)))
+		return errors.New("undo")
+	})
+	if err == nil {
+		t.Fatal("the failed transaction committed")
+	}
+	diff(t, "after a rolled-back insert", order, txIDs(list(v.ID, redemption.TransactionPage{Limit: 10})))
+}
+
+// testVoucherTransactionConcurrency: manual balance changes (under the
+// card's lock) interleaved with redemptions and rollbacks (the spend's
+// conditional update) lose no update, and the card's transactions, in
+// their stored order, chain from the first balance to the last: each
+// balance is the previous one plus its amount.
+func testVoucherTransactionConcurrency(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	const initial, n = 1000, 48
+	v := giftCard(p, 1, initial)
+	must(t, s.InsertVoucher(ctx, v))
+	// after reads the card in tx and writes its transaction.
+	after := func(ctx context.Context, tx storage.Tx, id, typ string, amount int64, k int) error {
+		cur, err := tx.GetVoucher(ctx, p, v.ID)
+		if err != nil {
+			return err
+		}
+		return tx.InsertTransactions(ctx, movement(p, id, cur, typ, amount, k))
+	}
+	change := func(k int, amount int64) error {
+		return s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+			if err := tx.LockVoucher(ctx, p, v.ID); err != nil {
+				return err
+			}
+			cur, err := tx.GetVoucher(ctx, p, v.ID)
+			if err != nil {
+				return err
+			}
+			typ := redemption.TxCreditsAddition
+			if amount < 0 {
+				if cur.Gift.Balance+amount < 0 {
+					return &redemption.LimitError{Limit: redemption.LimitGift, Key: v.ID}
+				}
+				typ = redemption.TxCreditsRemoval
+				cur.Gift.SubtractedAmount -= amount
+			} else {
+				cur.Gift.Amount += amount
+			}
+			cur.Gift.Balance += amount
+			if err := tx.UpdateVoucher(ctx, cur); err != nil {
+				return err
+			}
+			return after(ctx, tx, fmt.Sprintf("vtx_%03d", k), typ, amount, k)
+		})
+	}
+	spend := func(k int, credits int64) error {
+		return s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+			r := ledgerRow(p, 5000+k, v, "", redemption.Spend{Quantity: 1, Credits: credits})
+			if err := tx.SpendVoucher(ctx, p, v.ID, r.Ledger.Spend); err != nil {
+				return err
+			}
+			if err := tx.InsertRedemptions(ctx, r); err != nil {
+				return err
+			}
+			return after(ctx, tx, fmt.Sprintf("vtx_%03d", k), redemption.TxCreditsRedemption, -credits, k)
+		})
+	}
+	var mu sync.Mutex
+	var added, removed, spent int64
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for k := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var err error
+			var sum *int64
+			var amount int64
+			switch k % 3 {
+			case 0:
+				amount, sum = int64(100+k), &added
+				err = change(k, amount)
+			case 1:
+				amount, sum = int64(150+k), &removed
+				err = change(k, -amount)
+			default:
+				amount, sum = int64(120+k), &spent
+				err = spend(k, amount)
+			}
+			var le *redemption.LimitError
+			if err != nil && !errors.As(err, &le) {
+				t.Errorf("change %d: %v", k, err)
+				return
+			}
+			if err == nil {
+				mu.Lock()
+				*sum += amount
+				mu.Unlock()
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("%d balance changes did not finish in 60s", n)
+	}
+	got, err := s.GetVoucher(ctx, p, v.ID)
+	must(t, err)
+	if want := initial + added - removed - spent; got.Gift.Balance != want {
+		t.Errorf("balance %d, want %d = %d + %d added − %d removed − %d spent", got.Gift.Balance, want, initial, added, removed, spent)
+	}
+	ts, err := s.ListTransactions(ctx, p, v.ID, redemption.TransactionPage{Limit: 2 * n})
+	must(t, err)
+	bal, sum := int64(initial), int64(initial)
+	for i, tr := range ts {
+		b := tr.Details.Balance
+		sum += *b.Amount
+		if b.Balance != bal+*b.Amount {
+			t.Errorf("transaction %d (%s %+d): balance %d, want %d + %d", i, tr.Type, *b.Amount, b.Balance, bal, *b.Amount)
+		}
+		bal = b.Balance
+	}
+	if sum != got.Gift.Balance || bal != got.Gift.Balance {
+		t.Errorf("the transactions sum to %d and end at %d; the card holds %d", sum, bal, got.Gift.Balance)
+	}
+}
