@@ -41,7 +41,11 @@ func (s *server) redemptionRoutes() []route {
 			if err != nil {
 				return nil, err
 			}
-			return red.List(c.ctx(), c.projectID, redemption.ListParams{ListParams: p, Result: q["result"], Campaign: q.Get("campaign"), Customer: q.Get("customer")})
+			in := redemption.ListParams{ListParams: p, Result: q["result"], Campaign: q.Get("campaign"), Customer: q.Get("customer")}
+			if err := createdRange(q, &in.CreatedBefore, &in.CreatedAfter); err != nil {
+				return nil, err
+			}
+			return red.List(c.ctx(), c.projectID, in)
 		}))},
 		{http.MethodGet, "/v1/redemptions/{redemptionId}", appKey, withoutBody(func(c *call) (*redemption.Redemption, error) {
 			return red.Get(c.ctx(), c.projectID, c.path("redemptionId"))
@@ -60,9 +64,7 @@ func (s *server) redemptionRoutes() []route {
 		})},
 
 		// Legacy (JS SDK v2), deprecated.
-		{http.MethodGet, "/v1/vouchers/{code}/redemption", appKey, withoutBody(func(c *call) (*redemption.VoucherRedemptions, error) {
-			return red.ForVoucher(c.ctx(), c.projectID, c.path("code"))
-		})},
+		{http.MethodGet, "/v1/vouchers/{code}/redemption", appKey, withoutBody(voucherRedemptions(red))},
 		{http.MethodPost, "/v1/vouchers/{code}/redemption", appKey, legacy(func(c *call, in redemption.LegacyRedeemParams, opt redemption.RedeemOptions) (*redemption.Redemption, error) {
 			return red.RedeemVoucher(c.ctx(), c.projectID, c.path("code"), in, opt)
 		})},

@@ -3,8 +3,6 @@ package redemption
 import (
 	"context"
 	"errors"
-	"net/url"
-	"strings"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
@@ -39,6 +37,8 @@ type ListParams struct {
 	Result   []string
 	Campaign string
 	Customer string
+	// CreatedBefore and CreatedAfter bound the rows' dates (exclusive).
+	CreatedBefore, CreatedAfter *promotype.Time
 }
 
 // List lists redemptions and rollbacks, newest first by default. A
@@ -51,6 +51,14 @@ func (s *RedemptionService) List(ctx context.Context, projectID string, in ListP
 	for _, r := range in.Result {
 		if r != ResultSuccess && r != ResultFailure {
 			return nil, promotype.InvalidQueryParams("Property .result must be equal to one of the allowed values: SUCCESS, FAILURE")
+		}
+	}
+	for _, b := range []struct {
+		op promotype.Op
+		at *promotype.Time
+	}{{promotype.OpBefore, in.CreatedBefore}, {promotype.OpAfter, in.CreatedAfter}} {
+		if b.at != nil {
+			q.Must = append(q.Must, promotype.Condition{Field: "created_at", Op: b.op, At: *b.at})
 		}
 	}
 	if len(in.Result) > 0 {
@@ -100,34 +108,6 @@ type VoucherRedemptions struct {
 	DataRef           string        `json:"data_ref"`
 	Total             int           `json:"total"`
 	RedemptionEntries []*Redemption `json:"redemption_entries"`
-}
-
-// ForVoucher lists the ledger of the voucher with code (or id) code.
-func (s *RedemptionService) ForVoucher(ctx context.Context, projectID, code string) (*VoucherRedemptions, error) {
-	v, err := s.store.FindVoucherByCode(ctx, projectID, code)
-	if errors.Is(err, promotype.ErrNotFound) && strings.HasPrefix(code, promotype.PrefixVoucher) {
-		v, err = s.store.GetVoucher(ctx, projectID, code)
-	}
-	if err != nil {
-		return nil, err
-	}
-	q := promotype.Query{Limit: promotype.MaxLimit, OrderBy: "created_at", Desc: true,
-		Must: []promotype.Condition{{Field: "voucher_id", Op: promotype.OpIn, Values: []string{v.ID}}}}
-	rs, total, err := s.store.ListRedemptions(ctx, projectID, q)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range rs {
-		present(r)
-	}
-	out := &VoucherRedemptions{Quantity: v.RedemptionQuantity, RedeemedQuantity: v.RedeemedQuantity, Object: "list",
-		URL: "/v1/vouchers/" + url.PathEscape(v.Code) + "/redemptions?page=1&limit=10", DataRef: "redemption_entries",
-		Total: total, RedemptionEntries: rs}
-	if v.Gift != nil {
-		spent := v.Gift.Amount - v.Gift.SubtractedAmount - v.Gift.Balance
-		out.RedeemedAmount = &spent
-	}
-	return out, nil
 }
 
 // customerRef is a customer named by id or source id.

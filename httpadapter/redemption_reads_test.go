@@ -1,0 +1,67 @@
+package httpadapter_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestRedemptionReads: GET /v1/redemptions bounds rows by
+// created_at[before|after]; GET /v1/vouchers/{code}/redemption answers
+// every entry (more than a hundred, streamed) or the page that limit and
+// page name, newest first, with the total of all.
+func TestRedemptionReads(t *testing.T) {
+	e := examples{newHarness(t), t}
+	e.post("/v1/vouchers/MANY", `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10}}`)
+	const n = 130
+	var ids []string // oldest first
+	for i := range n {
+		r := e.post("/v1/redemptions", fmt.Sprintf(`{"customer":{"source_id":"many"},"redeemables":[{"object":"voucher","id":"MANY"}],"order":{"amount":%d}}`, 1000+i))
+		ids = append(ids, at(t, r, "redemptions", "0", "id").(string))
+	}
+	entries := func(body map[string]any) []string {
+		var out []string
+		for _, x := range body["redemption_entries"].([]any) {
+			out = append(out, x.(map[string]any)["id"].(string))
+		}
+		return out
+	}
+	newest := make([]string, n)
+	for i, id := range ids {
+		newest[n-1-i] = id
+	}
+	all := e.get("/v1/vouchers/MANY/redemption")
+	if d := cmp.Diff(newest, entries(all)); d != "" {
+		t.Errorf("every entry, newest first (-want +got):\n%s", d)
+	}
+	wantNums(t, "every entry", all, map[string]float64{"total": n, "redeemed_quantity": n})
+	page := e.get("/v1/vouchers/MANY/redemption?limit=50&page=3")
+	if d := cmp.Diff(newest[100:], entries(page)); d != "" {
+		t.Errorf("page 3 of 50 (-want +got):\n%s", d)
+	}
+	wantNums(t, "a page", page, map[string]float64{"total": n})
+	if d := cmp.Diff(newest[:10], entries(e.get("/v1/vouchers/MANY/redemption?page=1"))); d != "" {
+		t.Errorf("the default page is 10 (-want +got):\n%s", d)
+	}
+	e.mustDo(req{method: http.MethodGet, target: "/v1/vouchers/MANY/redemption?limit=101"}, http.StatusBadRequest)
+	e.mustDo(req{method: http.MethodGet, target: "/v1/vouchers/NOSUCH/redemption?limit=5"}, http.StatusNotFound)
+
+	// Redemption i was made at epoch + (i+2) s (each post advances a second, the voucher first).
+	stamp := func(i int) string { return epoch.Add(time.Duration(i+2) * time.Second).Format("2006-01-02T15:04:05.000Z") }
+	list := e.get("/v1/redemptions?limit=100&order=created_at&created_at[after]=" + stamp(9) + "&created_at[before]=" + stamp(15))
+	var got []string
+	for _, x := range list["redemptions"].([]any) {
+		got = append(got, x.(map[string]any)["id"].(string))
+	}
+	if d := cmp.Diff(ids[10:15], got); d != "" {
+		t.Errorf("created between the 10th and the 16th, exclusive (-want +got):\n%s", d)
+	}
+	wantNums(t, "the range's total", list, map[string]float64{"total": 5})
+	e.run(t, "redemptions", []step{
+		{"list_bad_created_at", req{method: http.MethodGet, target: "/v1/redemptions?created_at[before]=yesterday"}, 400},
+		{"voucher_redemptions_page", req{method: http.MethodGet, target: "/v1/vouchers/MANY/redemption?limit=2"}, 200},
+	})
+}
