@@ -50,7 +50,9 @@ func TestRedemptionReads(t *testing.T) {
 	e.mustDo(req{method: http.MethodGet, target: "/v1/vouchers/NOSUCH/redemption?limit=5"}, http.StatusNotFound)
 
 	// Redemption i was made at epoch + (i+2) s (each post advances a second, the voucher first).
-	stamp := func(i int) string { return epoch.Add(time.Duration(i+2) * time.Second).Format("2006-01-02T15:04:05.000Z") }
+	stamp := func(i int) string {
+		return epoch.Add(time.Duration(i+2) * time.Second).Format("2006-01-02T15:04:05.000Z")
+	}
 	list := e.get("/v1/redemptions?limit=100&order=created_at&created_at[after]=" + stamp(9) + "&created_at[before]=" + stamp(15))
 	var got []string
 	for _, x := range list["redemptions"].([]any) {
