@@ -120,6 +120,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.validations = redemption.NewService(store, e.env, e.promotions.Snapshot)
 	e.redemptions = redemption.NewRedemptionService(store, storage.TxFor(store, func(s storage.Tx) redemption.RedeemStore { return s }), e.env, e.validations, e.vouchers)
 	e.customers.SetRedemptionSummary(e.redemptions.CustomerSummary)
+	e.tiers.SetSummary(e.redemptions.TierSummaries)
 	return e, nil
 }
 

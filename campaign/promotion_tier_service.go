@@ -34,6 +34,7 @@ type TierService struct {
 	env       promotype.Env
 	campaigns *Service
 	rules     *rule.Service
+	summary   TierSummaryFunc
 }
 
 // NewTierService returns a tier service; campaigns resolves campaigns and
@@ -72,7 +73,7 @@ func (s *TierService) Create(ctx context.Context, projectID, campaignRef string,
 		return nil, err
 	}
 	s.env.Change(projectID)
-	return presentTier(ctx, s.store, out)
+	return s.summarized(ctx, s.store, out)
 }
 
 // CreateIn creates tiers under campaign c through st (the caller's
@@ -200,7 +201,7 @@ func (s *TierService) Get(ctx context.Context, projectID, id string) (*Promotion
 	if err != nil {
 		return nil, err
 	}
-	return presentTier(ctx, s.store, t)
+	return s.summarized(ctx, s.store, t)
 }
 
 // List lists the tiers of campaign ref, or of the project when ref is "".
@@ -241,6 +242,9 @@ func (s *TierService) List(ctx context.Context, projectID, campaignRef string, p
 		if items[i], err = presentTier(ctx, s.store, t); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.withSummary(ctx, projectID, items...); err != nil {
+		return nil, err
 	}
 	return promotype.NewList(items, total, q), nil
 }
@@ -296,7 +300,7 @@ func (s *TierService) Update(ctx context.Context, projectID, id string, in TierP
 		return nil, err
 	}
 	s.env.Change(projectID)
-	return presentTier(ctx, s.store, out)
+	return s.summarized(ctx, s.store, out)
 }
 
 // SetActive enables or disables a tier.
@@ -319,7 +323,7 @@ func (s *TierService) SetActive(ctx context.Context, projectID, id string, activ
 		return nil, err
 	}
 	s.env.Change(projectID)
-	return presentTier(ctx, s.store, out)
+	return s.summarized(ctx, s.store, out)
 }
 
 // Delete removes a tier and its validation rule assignments.

@@ -67,3 +67,27 @@ func TestRedemptionReads(t *testing.T) {
 		{"voucher_redemptions_page", req{method: http.MethodGet, target: "/v1/vouchers/MANY/redemption?limit=2"}, 200},
 	})
 }
+
+// TestTierSummary: a tier's summary on GET, list and enable is the sum of
+// its ledger rows: each redemption (a stacked child too, never its
+// parent) adds one, the order's amount and the tier's discount; a
+// rollback takes them back (reference §8 #14, #17).
+func TestTierSummary(t *testing.T) {
+	e := examples{newHarness(t), t}
+	camp := e.post("/v1/campaigns", `{"name":"Promotions","campaign_type":"PROMOTION"}`)["id"].(string)
+	tier := e.post("/v1/promotions/"+camp+"/tiers", `{"name":"40% off","action":{"discount":{"type":"PERCENT","percent_off":40,"effect":"APPLY_TO_ORDER"}}}`)["id"].(string)
+	e.post("/v1/vouchers/TEN", `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10}}`)
+	first := e.post("/v1/promotions/tiers/"+tier+"/redemption", `{"customer":{"source_id":"ts"},"order":{"amount":1000}}`)["id"].(string)
+	e.post("/v1/redemptions", `{"customer":{"source_id":"ts"},"redeemables":[{"object":"promotion_tier","id":"`+tier+`"},{"object":"voucher","id":"TEN"}],"order":{"amount":2000}}`)
+	summary := func(what string, want map[string]float64) {
+		t.Helper()
+		wantNums(t, what+": GET", e.get("/v1/promotions/tiers/"+tier), want)
+		wantNums(t, what+": list", at(t, e.get("/v1/promotions/"+camp+"/tiers"), "tiers", "0").(map[string]any), want)
+	}
+	summary("two redemptions", map[string]float64{"summary.redemptions.total_redeemed": 2,
+		"summary.orders.total_amount": 3000, "summary.orders.total_discount_amount": 400 + 800})
+	e.post("/v1/redemptions/"+first+"/rollback", ``)
+	summary("after the rollback of the first", map[string]float64{"summary.redemptions.total_redeemed": 1,
+		"summary.orders.total_amount": 2000, "summary.orders.total_discount_amount": 800})
+	wantNums(t, "disable", e.post("/v1/promotions/tiers/"+tier+"/disable", ``), map[string]float64{"summary.redemptions.total_redeemed": 1})
+}
