@@ -13,6 +13,7 @@ func init() {
 	isolationRows = append(isolationRows,
 		isolationRow{"voucher balance", http.MethodPost, "/v1/vouchers/{code}/balance", `{"amount":100}`},
 		isolationRow{"voucher transactions", http.MethodGet, "/v1/vouchers/{code}/transactions", ""},
+		isolationRow{"campaign transactions", http.MethodGet, "/v1/campaigns/{campaignId}/transactions", ""},
 	)
 }
 
@@ -181,6 +182,9 @@ func TestBalanceKinds(t *testing.T) {
 		{"balance_loyalty_add", req{method: http.MethodPost, target: "/v1/vouchers/LOYAL/balance", body: `{"amount":250,"reason":"bonus"}`}, 200},
 		{"balance_loyalty_remove", req{method: http.MethodPost, target: "/v1/vouchers/LOYAL/balance", body: `{"amount":-50}`}, 200},
 		{"transactions_loyalty", req{method: http.MethodGet, target: "/v1/vouchers/LOYAL/transactions"}, 200},
+		{"campaign_transactions", req{method: http.MethodGet, target: "/v1/campaigns/" + loyalty + "/transactions?order=id&limit=1"}, 200},
+		{"campaign_transactions_by_name", req{method: http.MethodGet, target: "/v1/campaigns/Loyalty/transactions"}, 200},
+		{"campaign_transactions_unknown", req{method: http.MethodGet, target: "/v1/campaigns/camp_nope/transactions"}, 404},
 	})
 	card := h.mustDo(req{method: http.MethodGet, target: "/v1/vouchers/LOYAL"}, http.StatusOK)
 	l := card["loyalty_card"].(map[string]any)

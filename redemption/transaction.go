@@ -122,16 +122,26 @@ func (t *Transaction) Clone() *Transaction {
 	return &c
 }
 
-// TransactionPage is a page of one voucher's transactions as a store reads
-// it.
+// TransactionPage is a page of transactions as a store reads it: those of
+// one card (VoucherID) or of the cards of one campaign (CampaignID).
 type TransactionPage struct {
-	// AfterID starts the page after this transaction of the voucher ("":
-	// at the start); a transaction the voucher does not have is not_found.
+	VoucherID  string
+	CampaignID string
+	// AfterID starts the page after this transaction of the scope ("":
+	// at the start); a transaction outside the scope is not_found.
 	AfterID string
 	// Desc lists newest first; otherwise oldest first.
 	Desc bool
 	// Limit is the most transactions returned.
 	Limit int
+}
+
+// In reports whether t is in the page's scope.
+func (p TransactionPage) In(t *Transaction) bool {
+	if p.VoucherID != "" {
+		return t.VoucherID == p.VoucherID
+	}
+	return t.CampaignID != nil && *t.CampaignID == p.CampaignID
 }
 
 // TransactionStore is the storage port of voucher transactions. Callers
@@ -142,7 +152,7 @@ type TransactionStore interface {
 	// InsertTransactions stores transactions, numbering them after every
 	// earlier one of their voucher (duplicate_found for a taken id).
 	InsertTransactions(ctx context.Context, ts ...*Transaction) error
-	// ListTransactions returns a page of the transactions of voucher
-	// voucherID in the order they were stored (or the reverse).
-	ListTransactions(ctx context.Context, projectID, voucherID string, p TransactionPage) ([]*Transaction, error)
+	// ListTransactions returns a page of the transactions of a card or a
+	// campaign in the order they were stored (or the reverse).
+	ListTransactions(ctx context.Context, projectID string, p TransactionPage) ([]*Transaction, error)
 }

@@ -31,12 +31,27 @@ type TransactionList struct {
 // ids grow with time). A page that is not the last names its last
 // transaction in more_starting_after, the cursor of the next.
 func (s *RedemptionService) Transactions(ctx context.Context, projectID, ref string, in TransactionListParams) (*TransactionList, error) {
+	p, limit, err := transactionPage(in)
+	if err != nil {
+		return nil, err
+	}
+	v, err := s.vouchers.Resolve(ctx, s.store, projectID, ref)
+	if err != nil {
+		return nil, err
+	}
+	p.VoucherID = v.ID
+	return s.transactions(ctx, projectID, p, limit, "voucher "+v.Code)
+}
+
+// transactionPage checks the list parameters and returns the store page
+// (one more than the limit, to know whether there are more) and the limit.
+func transactionPage(in TransactionListParams) (TransactionPage, int, error) {
 	limit := in.Limit
 	if limit == 0 {
 		limit = promotype.DefaultLimit
 	}
 	if limit < 1 || limit > promotype.MaxLimit {
-		return nil, promotype.InvalidQueryParams("Property .limit must be between 1 and %d", promotype.MaxLimit)
+		return TransactionPage{}, 0, promotype.InvalidQueryParams("Property .limit must be between 1 and %d", promotype.MaxLimit)
 	}
 	p := TransactionPage{AfterID: in.StartingAfterID, Limit: limit + 1, Desc: true}
 	switch in.Order {
@@ -44,15 +59,32 @@ func (s *RedemptionService) Transactions(ctx context.Context, projectID, ref str
 	case "id":
 		p.Desc = false
 	default:
-		return nil, promotype.InvalidQueryParams("Property .order must be one of id, -id")
+		return TransactionPage{}, 0, promotype.InvalidQueryParams("Property .order must be one of id, -id")
 	}
-	v, err := s.vouchers.Resolve(ctx, s.store, projectID, ref)
+	return p, limit, nil
+}
+
+// CampaignTransactions lists the transactions of the cards of the gift
+// card or loyalty campaign with id or name ref (GET
+// /v1/campaigns/{campaignId}/transactions), as Transactions does for one
+// card; another campaign has none.
+func (s *RedemptionService) CampaignTransactions(ctx context.Context, projectID, ref string, in TransactionListParams) (*TransactionList, error) {
+	p, limit, err := transactionPage(in)
 	if err != nil {
 		return nil, err
 	}
-	ts, err := s.store.ListTransactions(ctx, projectID, v.ID, p)
+	c, err := promotype.Resolve(ctx, "campaign", ref, projectID, s.store.GetCampaign, s.store.FindCampaignByName)
+	if err != nil {
+		return nil, err
+	}
+	p.CampaignID = c.ID
+	return s.transactions(ctx, projectID, p, limit, "campaign "+c.ID)
+}
+
+func (s *RedemptionService) transactions(ctx context.Context, projectID string, p TransactionPage, limit int, of string) (*TransactionList, error) {
+	ts, err := s.store.ListTransactions(ctx, projectID, p)
 	if errors.Is(err, promotype.ErrNotFound) && p.AfterID != "" {
-		return nil, promotype.InvalidQueryParams("Property .starting_after_id must name a transaction of voucher %s", v.Code)
+		return nil, promotype.InvalidQueryParams("Property .starting_after_id must name a transaction of %s", of)
 	}
 	if err != nil {
 		return nil, err

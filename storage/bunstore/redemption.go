@@ -343,11 +343,12 @@ func (s *Store) LockOrder(ctx context.Context, projectID, id string) error {
 type transactionRow struct {
 	bun.BaseModel `bun:"table:promo_voucher_transactions,alias:t"`
 
-	ProjectID string          `bun:"project_id,pk"`
-	ID        string          `bun:"id,pk"`
-	VoucherID string          `bun:"voucher_id"`
-	CreatedAt time.Time       `bun:"created_at"`
-	Doc       json.RawMessage `bun:"doc,type:jsonb"`
+	ProjectID  string          `bun:"project_id,pk"`
+	ID         string          `bun:"id,pk"`
+	VoucherID  string          `bun:"voucher_id"`
+	CampaignID *string         `bun:"campaign_id"`
+	CreatedAt  time.Time       `bun:"created_at"`
+	Doc        json.RawMessage `bun:"doc,type:jsonb"`
 }
 
 // InsertTransactions implements redemption.Store.
@@ -364,7 +365,7 @@ func (s *Store) InsertTransactions(ctx context.Context, ts ...*redemption.Transa
 		if err != nil {
 			return err
 		}
-		rows[i] = &transactionRow{ProjectID: t.ProjectID, ID: t.ID, VoucherID: t.VoucherID, CreatedAt: sqlTime(t.CreatedAt), Doc: doc}
+		rows[i] = &transactionRow{ProjectID: t.ProjectID, ID: t.ID, VoucherID: t.VoucherID, CampaignID: t.CampaignID, CreatedAt: sqlTime(t.CreatedAt), Doc: doc}
 	}
 	dup := func() error { return promotype.Duplicate("transaction", "Duplicated transaction exists") }
 	var ids []string
@@ -379,27 +380,28 @@ func (s *Store) InsertTransactions(ctx context.Context, ts ...*redemption.Transa
 }
 
 // ListTransactions implements redemption.Store: a range of the index
-// (project_id, voucher_id, seq).
-func (s *Store) ListTransactions(ctx context.Context, projectID, voucherID string, p redemption.TransactionPage) ([]*redemption.Transaction, error) {
+// (project_id, voucher_id, seq) or (project_id, campaign_id, seq).
+func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemption.TransactionPage) ([]*redemption.Transaction, error) {
 	out := []*redemption.Transaction{}
-	if !storableKeys(projectID, voucherID) {
+	col, scope := "voucher_id", p.VoucherID
+	if scope == "" {
+		col, scope = "campaign_id", p.CampaignID
+	}
+	if !storableKeys(projectID, scope, p.AfterID) {
 		if p.AfterID != "" {
 			return nil, promotype.NotFound("transaction", p.AfterID)
 		}
 		return out, nil
 	}
 	sel := s.db.NewSelect().Model((*transactionRow)(nil)).Column("t.doc", "t.project_id").
-		Where("t.project_id = ? AND t.voucher_id = ?", projectID, voucherID)
+		Where("t.project_id = ? AND t."+col+" = ?", projectID, scope)
 	dir, cmp := "ASC", ">"
 	if p.Desc {
 		dir, cmp = "DESC", "<"
 	}
 	if p.AfterID != "" {
-		if !storableKeys(p.AfterID) {
-			return nil, promotype.NotFound("transaction", p.AfterID)
-		}
 		var seqs []int64
-		err := s.db.NewRaw("SELECT seq FROM promo_voucher_transactions WHERE project_id = ? AND voucher_id = ? AND id = ?", projectID, voucherID, p.AfterID).Scan(ctx, &seqs)
+		err := s.db.NewRaw("SELECT seq FROM promo_voucher_transactions WHERE project_id = ? AND "+col+" = ? AND id = ?", projectID, scope, p.AfterID).Scan(ctx, &seqs)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, fail("find transaction", err, nil)
 		}

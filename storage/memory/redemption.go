@@ -177,11 +177,11 @@ func (s *Store) LockOrder(ctx context.Context, projectID, id string) (err error)
 	return err
 }
 
-// transactionData holds voucher transactions: each voucher's in the order
-// they were stored, and the voucher of every transaction id.
+// transactionData holds voucher transactions: each project's in the
+// order they were stored, and their ids.
 type transactionData struct {
-	byVoucher map[[2]string][]*redemption.Transaction // project, voucher id → transactions
-	ids       index                                   // project, transaction id → voucher id
+	byProject map[string][]*redemption.Transaction // project → transactions
+	ids       index                                // project, transaction id → voucher id
 }
 
 // InsertTransactions implements redemption.Store.
@@ -193,14 +193,14 @@ func (s *Store) InsertTransactions(ctx context.Context, ts ...*redemption.Transa
 				return promotype.Duplicate("transaction", "Duplicated transaction exists")
 			}
 			td.ids.set(u, t.ProjectID, t.ID, t.VoucherID)
-			k := [2]string{t.ProjectID, t.VoucherID}
-			old := td.byVoucher[k]
-			td.byVoucher[k] = append(old[:len(old):len(old)], t.Clone())
+			k := t.ProjectID
+			old := td.byProject[k]
+			td.byProject[k] = append(old[:len(old):len(old)], t.Clone())
 			u.push(func() {
 				if len(old) == 0 {
-					delete(td.byVoucher, k)
+					delete(td.byProject, k)
 				} else {
-					td.byVoucher[k] = old
+					td.byProject[k] = old
 				}
 			})
 		}
@@ -208,17 +208,18 @@ func (s *Store) InsertTransactions(ctx context.Context, ts ...*redemption.Transa
 	})
 }
 
-// ListTransactions implements redemption.Store.
-func (s *Store) ListTransactions(ctx context.Context, projectID, voucherID string, p redemption.TransactionPage) (out []*redemption.Transaction, err error) {
+// ListTransactions implements redemption.Store: a scan of the project's
+// transactions.
+func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemption.TransactionPage) (out []*redemption.Transaction, err error) {
 	s.read(ctx, func(d *data) {
-		all := d.transactions.byVoucher[[2]string{projectID, voucherID}]
+		all := d.transactions.byProject[projectID]
 		i, step := 0, 1
 		if p.Desc {
 			i, step = len(all)-1, -1
 		}
 		if p.AfterID != "" {
 			j := slices.IndexFunc(all, func(t *redemption.Transaction) bool { return t.ID == p.AfterID })
-			if j < 0 {
+			if j < 0 || !p.In(all[j]) {
 				err = promotype.NotFound("transaction", p.AfterID)
 				return
 			}
@@ -226,7 +227,9 @@ func (s *Store) ListTransactions(ctx context.Context, projectID, voucherID strin
 		}
 		out = []*redemption.Transaction{}
 		for ; i >= 0 && i < len(all) && len(out) < p.Limit; i += step {
-			out = append(out, all[i].Clone())
+			if p.In(all[i]) {
+				out = append(out, all[i].Clone())
+			}
 		}
 	})
 	return out, err

@@ -459,7 +459,9 @@ func txIDs(ts []*redemption.Transaction) []string {
 func testVoucherTransactions(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	a, b := newProject(t, s, "proj_a"), newProject(t, s, "proj_b")
-	v, w := giftCard(a, 1, 1000), giftCard(a, 2, 500)
+	v, w, x := giftCard(a, 1, 1000), giftCard(a, 2, 500), giftCard(a, 3, 100)
+	w.CampaignID, x.CampaignID = ptr("camp_1"), ptr("camp_1")
+	must(t, s.InsertVoucher(ctx, x))
 	must(t, s.InsertVoucher(ctx, v))
 	must(t, s.InsertVoucher(ctx, w))
 	// Ids that do not sort as they were made: order is the order of storing.
@@ -475,13 +477,15 @@ func testVoucherTransactions(t *testing.T, newStore Factory) {
 		want = append(want, tr)
 		must(t, s.InsertTransactions(ctx, tr.Clone()))
 	}
-	must(t, s.InsertTransactions(ctx, movement(a, "vtx_w1", w, redemption.TxCreditsRemoval, -5, 9), movement(a, "vtx_w2", w, redemption.TxCreditsAddition, 5, 10)))
+	must(t, s.InsertTransactions(ctx, movement(a, "vtx_w1", w, redemption.TxCreditsRemoval, -5, 9), movement(a, "vtx_x1", x, redemption.TxCreditsAddition, 7, 9),
+		movement(a, "vtx_w2", w, redemption.TxCreditsAddition, 5, 10)))
 	wantErr(t, "a taken id", s.InsertTransactions(ctx, movement(a, "vtx_c", v, redemption.TxCreditsAddition, 1, 11)), promotype.ErrDuplicateFound)
 	must(t, s.InsertTransactions(ctx, movement(b, "vtx_c", v, redemption.TxCreditsAddition, 1, 11))) // ids are per project
 
 	list := func(voucherID string, p redemption.TransactionPage) []*redemption.Transaction {
 		t.Helper()
-		got, err := s.ListTransactions(ctx, a, voucherID, p)
+		p.VoucherID = voucherID
+		got, err := s.ListTransactions(ctx, a, p)
 		must(t, err)
 		return got
 	}
@@ -493,14 +497,25 @@ func testVoucherTransactions(t *testing.T, newStore Factory) {
 	diff(t, "after a cursor, newest first", []string{"vtx_c", "vtx_m"}, txIDs(list(v.ID, redemption.TransactionPage{Limit: 5, AfterID: "vtx_x", Desc: true})))
 	diff(t, "after the last", []string{}, txIDs(list(v.ID, redemption.TransactionPage{Limit: 5, AfterID: "vtx_k"})))
 	diff(t, "another card", []string{"vtx_w1", "vtx_w2"}, txIDs(list(w.ID, redemption.TransactionPage{Limit: 5})))
-	_, err := s.ListTransactions(ctx, a, v.ID, redemption.TransactionPage{Limit: 5, AfterID: "vtx_w1"})
+	camp := func(p redemption.TransactionPage) []string {
+		t.Helper()
+		p.CampaignID = "camp_1"
+		got, err := s.ListTransactions(ctx, a, p)
+		must(t, err)
+		return txIDs(got)
+	}
+	diff(t, "a campaign's cards", []string{"vtx_w1", "vtx_x1", "vtx_w2"}, camp(redemption.TransactionPage{Limit: 5}))
+	diff(t, "a campaign's cards, newest first after a cursor", []string{"vtx_x1", "vtx_w1"}, camp(redemption.TransactionPage{Limit: 5, Desc: true, AfterID: "vtx_w2"}))
+	_, err := s.ListTransactions(ctx, a, redemption.TransactionPage{CampaignID: "camp_1", Limit: 5, AfterID: "vtx_m"})
+	wantErr(t, "a cursor outside the campaign", err, promotype.ErrNotFound)
+	_, err = s.ListTransactions(ctx, a, redemption.TransactionPage{VoucherID: v.ID, Limit: 5, AfterID: "vtx_w1"})
 	wantErr(t, "a cursor of another card", err, promotype.ErrNotFound)
-	_, err = s.ListTransactions(ctx, a, v.ID, redemption.TransactionPage{Limit: 5, AfterID: "vtx_none"})
+	_, err = s.ListTransactions(ctx, a, redemption.TransactionPage{VoucherID: v.ID, Limit: 5, AfterID: "vtx_none"})
 	wantErr(t, "an unknown cursor", err, promotype.ErrNotFound)
-	other, err := s.ListTransactions(ctx, b, v.ID, redemption.TransactionPage{Limit: 10})
+	other, err := s.ListTransactions(ctx, b, redemption.TransactionPage{VoucherID: v.ID, Limit: 10})
 	must(t, err)
 	diff(t, "project b sees its own only", []string{"vtx_c"}, txIDs(other))
-	none, err := s.ListTransactions(ctx, a, "v_none", redemption.TransactionPage{Limit: 10})
+	none, err := s.ListTransactions(ctx, a, redemption.TransactionPage{VoucherID: "v_none", Limit: 10})
 	must(t, err)
 	diff(t, "a card without transactions", []string{}, txIDs(none))
 
@@ -619,7 +634,7 @@ func testVoucherTransactionConcurrency(t *testing.T, newStore Factory) {
 	if want := initial + added - removed - spent; got.Gift.Balance != want {
 		t.Errorf("balance %d, want %d = %d + %d added − %d removed − %d spent", got.Gift.Balance, want, initial, added, removed, spent)
 	}
-	ts, err := s.ListTransactions(ctx, p, v.ID, redemption.TransactionPage{Limit: 2 * n})
+	ts, err := s.ListTransactions(ctx, p, redemption.TransactionPage{VoucherID: v.ID, Limit: 2 * n})
 	must(t, err)
 	bal, sum := int64(initial), int64(initial)
 	for i, tr := range ts {
