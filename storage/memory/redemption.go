@@ -2,7 +2,7 @@ package memory
 
 import (
 	"context"
-	"slices"
+	"sort"
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
@@ -178,10 +178,16 @@ func (s *Store) LockOrder(ctx context.Context, projectID, id string) (err error)
 }
 
 // transactionData holds voucher transactions: each project's in the
-// order they were stored, and their ids.
+// order they were stored, where each id sits in that order, and each
+// card's positions (a card's list reads only its own rows).
 type transactionData struct {
 	byProject map[string][]*redemption.Transaction // project → transactions
-	ids       index                                // project, transaction id → voucher id
+	pos       map[[2]string]int                    // project, transaction id → position
+	byVoucher map[[2]string][]int                  // project, voucher id → positions, ascending
+}
+
+func newTransactionData() transactionData {
+	return transactionData{byProject: map[string][]*redemption.Transaction{}, pos: map[[2]string]int{}, byVoucher: map[[2]string][]int{}}
 }
 
 // InsertTransactions implements redemption.Store.
@@ -189,46 +195,54 @@ func (s *Store) InsertTransactions(ctx context.Context, ts ...*redemption.Transa
 	return s.write(ctx, func(d *data, u *undo) error {
 		td := &d.transactions
 		for _, t := range ts {
-			if _, taken := td.ids[[2]string{t.ProjectID, t.ID}]; taken {
+			id := [2]string{t.ProjectID, t.ID}
+			if _, taken := td.pos[id]; taken {
 				return promotype.Duplicate("transaction", "Duplicated transaction exists")
 			}
-			td.ids.set(u, t.ProjectID, t.ID, t.VoucherID)
-			k := t.ProjectID
-			old := td.byProject[k]
-			td.byProject[k] = append(old[:len(old):len(old)], t.Clone())
+			// Appends only: an undo restores the old lengths (the store's
+			// lock serializes writers, and readers keep no slice).
+			all, mine, vk := td.byProject[t.ProjectID], td.byVoucher[[2]string{t.ProjectID, t.VoucherID}], [2]string{t.ProjectID, t.VoucherID}
+			td.pos[id] = len(all)
+			td.byVoucher[vk] = append(mine, len(all))
+			td.byProject[t.ProjectID] = append(all, t.Clone())
 			u.push(func() {
-				if len(old) == 0 {
-					delete(td.byProject, k)
-				} else {
-					td.byProject[k] = old
-				}
+				delete(td.pos, id)
+				td.byProject[t.ProjectID], td.byVoucher[vk] = all, mine
 			})
 		}
 		return nil
 	})
 }
 
-// ListTransactions implements redemption.Store: a scan of the project's
-// transactions.
+// ListTransactions implements redemption.Store: a card's positions, or a
+// scan of the project's transactions for a campaign.
 func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemption.TransactionPage) (out []*redemption.Transaction, err error) {
 	s.read(ctx, func(d *data) {
-		all := d.transactions.byProject[projectID]
-		i, step := 0, 1
+		td := &d.transactions
+		all := td.byProject[projectID]
+		positions := td.byVoucher[[2]string{projectID, p.VoucherID}]
+		n := len(positions)
+		at := func(k int) int { return positions[k] }
+		if p.VoucherID == "" {
+			n, at = len(all), func(k int) int { return k }
+		}
+		k, step := 0, 1
 		if p.Desc {
-			i, step = len(all)-1, -1
+			k, step = n-1, -1
 		}
 		if p.AfterID != "" {
-			j := slices.IndexFunc(all, func(t *redemption.Transaction) bool { return t.ID == p.AfterID })
-			if j < 0 || !p.In(all[j]) {
+			j, ok := td.pos[[2]string{projectID, p.AfterID}]
+			if !ok || !p.In(all[j]) {
 				err = promotype.NotFound("transaction", p.AfterID)
 				return
 			}
-			i = j + step
+			// The cursor's place among the scope's positions.
+			k = sort.Search(n, func(k int) bool { return at(k) >= j }) + step
 		}
 		out = []*redemption.Transaction{}
-		for ; i >= 0 && i < len(all) && len(out) < p.Limit; i += step {
-			if p.In(all[i]) {
-				out = append(out, all[i].Clone())
+		for ; k >= 0 && k < n && len(out) < p.Limit; k += step {
+			if t := all[at(k)]; p.In(t) {
+				out = append(out, t.Clone())
 			}
 		}
 	})

@@ -96,7 +96,7 @@ func New() *Store {
 		redemptions:    newTable[redemption.Redemption](),
 		redemptionKeys: index{},
 		counters:       map[string]int64{},
-		transactions:   transactionData{byProject: map[string][]*redemption.Transaction{}, ids: index{}},
+		transactions:   newTransactionData(),
 		settings:       newSettingsData(),
 	}}
 }
