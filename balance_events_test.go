@@ -3,6 +3,9 @@ package promo_test
 import (
 	"testing"
 
+	"github.com/promoengine/promo/async"
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/voucher"
 )
@@ -63,4 +66,32 @@ func TestBalanceEvents(t *testing.T) {
 		t.Fatalf("rollback events: %+v", got)
 	}
 	diff(t, "rollback: its transaction", ev("voucher.gift.transaction.created", ids[3], "voucher", "transaction="), got[0])
+}
+
+// A loyalty card's manual changes append the loyalty events.
+func TestLoyaltyBalanceEvents(t *testing.T) {
+	f := newOutboxFixture(t)
+	e, p := f.eng, f.project
+	camp := must[*campaign.Campaign](t)(e.Campaigns().Create(ctx, p, js[campaign.Params](t,
+		`{"name":"Loyalty","campaign_type":"LOYALTY_PROGRAM","voucher":{"type":"LOYALTY_CARD","loyalty_card":{"points":100}}}`))).ID
+	if _, err := e.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 10}); err != nil {
+		t.Fatal(err)
+	}
+	in := js[voucher.Params](t, `{"type":"LOYALTY_CARD","loyalty_card":{"points":100}}`)
+	in.Code, in.CampaignID = ptrTo("EVCARD"), &camp
+	card := must[*voucher.Voucher](t)(e.Vouchers().Create(ctx, p, in))
+	holder := must[*customer.Customer](t)(e.Customers().Upsert(ctx, p, customer.Params{SourceID: ptrTo("holder")}))
+	stored := must[*voucher.Voucher](t)(f.store.GetVoucher(ctx, p, card.ID))
+	stored.HolderID = &holder.ID // no API sets a holder yet (publications)
+	if err := f.store.UpdateVoucher(ctx, stored); err != nil {
+		t.Fatal(err)
+	}
+	from := f.count()
+	b := must[*redemption.Balance](t)(e.Redemptions().AddBalance(ctx, p, "EVCARD", redemption.BalanceParams{Amount: ptrTo[int64](40)}))
+	diff(t, "the answer", []any{int64(40), int64(140), int64(140), "loyalty_card"}, []any{*b.Amount, b.Total, b.Balance, b.Type})
+	page := must[*redemption.TransactionList](t)(e.Redemptions().Transactions(ctx, p, card.ID, redemption.TransactionListParams{}))
+	diff(t, "events", []outboxEvent{
+		ev("voucher.loyalty_card.transaction.created", page.Data[0].ID, "voucher", "transaction="),
+		ev("voucher.loyalty_card.points_aded", card.ID, "voucher", "balance", "transaction="),
+	}, f.since(t, from))
 }
