@@ -91,3 +91,50 @@ func TestTierSummary(t *testing.T) {
 		"summary.orders.total_amount": 2000, "summary.orders.total_discount_amount": 800})
 	wantNums(t, "disable", e.post("/v1/promotions/tiers/"+tier+"/disable", ``), map[string]float64{"summary.redemptions.total_redeemed": 1})
 }
+
+// TestRedemptionsCampaignName: GET /v1/redemptions filters by the
+// campaign's name (filters[campaign_name]); a redemption without campaign
+// matches only the negative conditions.
+func TestRedemptionsCampaignName(t *testing.T) {
+	e := examples{newHarness(t), t}
+	redeem := func(code string) string {
+		r := e.post("/v1/redemptions", `{"customer":{"source_id":"cn"},"redeemables":[{"object":"voucher","id":"`+code+`"}],"order":{"amount":1000}}`)
+		return at(t, r, "redemptions", "0", "id").(string)
+	}
+	ids := map[string]string{}
+	for _, name := range []string{"Spring", "Summer"} {
+		camp := e.post("/v1/campaigns", `{"name":"`+name+`","campaign_type":"DISCOUNT_COUPONS","type":"STATIC","voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10}}}`)["id"].(string)
+		e.runActions()
+		e.post("/v1/campaigns/"+camp+"/vouchers/"+name+"-1", `{}`)
+		ids[name] = redeem(name + "-1")
+	}
+	e.post("/v1/vouchers/ALONE", `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10}}`)
+	ids["alone"] = redeem("ALONE")
+	list := func(filter string) []string {
+		t.Helper()
+		body := e.get("/v1/redemptions?order=created_at&" + filter)
+		var out []string
+		for _, x := range body["redemptions"].([]any) {
+			out = append(out, x.(map[string]any)["id"].(string))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		filter string
+		want   []string
+	}{
+		{"filters[campaign_name][conditions][$is]=Spring", []string{ids["Spring"]}},
+		{"filters[campaign_name][conditions][$in][0]=Summer&filters[campaign_name][conditions][$in][1]=Autumn", []string{ids["Summer"]}},
+		{"filters[campaign_name][conditions][$starts_with]=S", []string{ids["Spring"], ids["Summer"]}},
+		{"filters[campaign_name][conditions][$is_not]=Spring", []string{ids["Summer"], ids["alone"]}},
+		{"filters[campaign_name][conditions][$is]=Winter", nil},
+		{"filters[campaign_name][conditions][$is_not]=Winter", []string{ids["Spring"], ids["Summer"], ids["alone"]}},
+		{"filters[campaign_name][conditions][$is_unknown]=true", []string{ids["alone"]}},
+		{"filters[junction]=or&filters[campaign_name][conditions][$is]=Spring&filters[voucher_code][conditions][$is]=ALONE", []string{ids["Spring"], ids["alone"]}},
+	} {
+		if d := cmp.Diff(c.want, list(c.filter)); d != "" {
+			t.Errorf("%s (-want +got):\n%s", c.filter, d)
+		}
+	}
+	e.mustDo(req{method: http.MethodGet, target: "/v1/redemptions?filters[campaign_name][conditions][$after]=2026-01-01"}, http.StatusBadRequest)
+}

@@ -43,7 +43,10 @@ type ListParams struct {
 
 // List lists redemptions and rollbacks, newest first by default. A
 // customer or campaign that does not exist matches nothing.
-func (s *RedemptionService) List(ctx context.Context, projectID string, in ListParams) (*promotype.List[*Redemption], error) {
+func (s *RedemptionService) List(ctx context.Context, projectID string, in ListParams) (_ *promotype.List[*Redemption], err error) {
+	if in.ListParams.Filter, err = s.campaignNameConditions(ctx, projectID, in.ListParams.Filter); err != nil {
+		return nil, err
+	}
 	q, err := in.ListParams.Query(RedemptionListSpec, s.env.Clock.Now())
 	if err != nil {
 		return nil, err
