@@ -21,10 +21,20 @@ type Failure struct {
 // walk than Eval, meant to run only after Eval failed and only when an
 // explanation was asked for: Eval itself records nothing.
 func (p *Program) Explain(in *Input) []Failure {
+	return p.explain(in, false)
+}
+
+// ExplainAudience is Explain for EvalAudience: only the customer rules
+// count, so the failures are customer rules.
+func (p *Program) ExplainAudience(in *Input) []Failure {
+	return p.explain(in, true)
+}
+
+func (p *Program) explain(in *Input, audience bool) []Failure {
 	if p.root == nil {
 		return nil
 	}
-	x := explainer{evaluator: evaluator{in: in, prog: p, failed: -1}}
+	x := explainer{evaluator: evaluator{in: in, prog: p, failed: -1, audience: audience}}
 	if x.expr(p.root, nil) {
 		return nil
 	}
