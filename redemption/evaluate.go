@@ -264,8 +264,14 @@ type counts struct {
 // walk applies the candidates in order to one running order; excluded
 // ones are skipped, kept ones (when kept is not nil) keep the step given.
 func (ev *evaluator) walk(sorted []int, excluded []bool, kept []*Step) ([]Step, *order.Order) {
-	o := ev.req.Order.Fork()
-	o.ResetApplied()
+	// The running order is only read (each redeemable applies to a fork
+	// of it): the request's order serves as it is unless it carries
+	// applied amounts to reset.
+	o := ev.req.Order
+	if hasApplied(o) {
+		o = o.Fork()
+		o.ResetApplied()
+	}
 	steps := make([]Step, 0, len(sorted))
 	n := counts{perCat: map[string]int{}, exclCat: map[string]int{}}
 	failed := false
@@ -316,6 +322,22 @@ func (ev *evaluator) walk(sorted []int, excluded []bool, kept []*Step) ([]Step, 
 		steps = append(steps, st)
 	}
 	return steps, o
+}
+
+// hasApplied reports whether o or a line of it carries applied amounts
+// (or totals not derived from its amounts) that ResetApplied would change.
+func hasApplied(o *order.Order) bool {
+	if o.AppliedDiscountAmount != 0 || o.ItemsAppliedDiscountAmount != 0 || o.TotalAppliedDiscountAmount != 0 ||
+		o.TotalDiscountAmount != o.DiscountAmount+o.ItemsDiscountAmount || o.TotalAmount != o.Amount-o.TotalDiscountAmount {
+		return true
+	}
+	for i := range o.Items {
+		it := &o.Items[i]
+		if it.AppliedDiscountAmount != 0 || it.AppliedDiscountQuantity != 0 || it.AppliedQuantity != 0 || it.AppliedQuantityAmount != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // limit returns why c would pass a limit of the stacking rules, or nil.
@@ -391,14 +413,17 @@ func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, 
 		}
 		return nil, c.Err
 	}
-	in := promotion.RuleInput(o, ev.req.Customer, ev.req.Redemption)
-	defer promotion.ReleaseInput(in)
-	in.Amount = o.TotalAmount // order.amount: the running total before this redeemable
-	if err := ev.rulesPass(c, in, false); err != nil {
-		if ev.req.Explain {
-			st.Explanation = explainRules(c, in, false, err.Key)
+	var in *rule.Input // what the rules read; nil without rules
+	if len(c.Programs) > 0 {
+		in = promotion.RuleInput(o, ev.req.Customer, ev.req.Redemption)
+		defer promotion.ReleaseInput(in)
+		in.Amount = o.TotalAmount // order.amount: the running total before this redeemable
+		if err := ev.rulesPass(c, in, false); err != nil {
+			if ev.req.Explain {
+				st.Explanation = explainRules(c, in, false, err.Key)
+			}
+			return nil, err
 		}
-		return nil, err
 	}
 	next := o.Fork()
 	next.ResetApplied()
@@ -414,12 +439,14 @@ func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, 
 	if err != nil {
 		return nil, err
 	}
-	in.TotalAmount = next.TotalAmount
-	if err := ev.rulesPass(c, in, true); err != nil {
-		if ev.req.Explain {
-			st.Explanation = explainRules(c, in, true, err.Key)
+	if in != nil {
+		in.TotalAmount = next.TotalAmount
+		if err := ev.rulesPass(c, in, true); err != nil {
+			if ev.req.Explain {
+				st.Explanation = explainRules(c, in, true, err.Key)
+			}
+			return nil, err
 		}
-		return nil, err
 	}
 	return next, nil
 }
