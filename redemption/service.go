@@ -131,7 +131,8 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 		return nil, nil, "", err
 	}
 	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
-		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}}
+		expand: expandOf(in.Options), cats: map[string]*campaign.Category{},
+		cands: make([]Candidate, 0, len(in.Redeemables)), shows: make([]show, 0, len(in.Redeemables))}
 	req.Explain = in.Options != nil && in.Options.Explain
 	r.explain = req.Explain
 	for _, p := range in.Redeemables {
