@@ -76,6 +76,9 @@ func explainRules(c *Candidate, in *rule.Input, totals bool, reason string) *Exp
 // explainEffect explains an error of applying c's effect to the running
 // order o.
 func explainEffect(c *Candidate, o *order.Order, err *promotype.Error) *Explanation {
+	if c.Err != nil { // the resolver's error, without its explanation
+		return explained(err.Key)
+	}
 	switch err.Key {
 	case "gift_amount_exceeded":
 		return explained(err.Key, Check{Subject: "gift.credits", Condition: "$less_than_or_equal", Expected: c.Gift.Balance, Actual: *c.Gift.Credits})

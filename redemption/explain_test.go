@@ -164,3 +164,17 @@ func TestExplainEvaluate(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainResolverErrorWithoutExplanation: a candidate given with an
+// error but no explanation is explained by its key alone, whatever the
+// key (an effect's key without the effect must not be read).
+func TestExplainResolverErrorWithoutExplanation(t *testing.T) {
+	t.Parallel()
+	for _, key := range []string{"gift_amount_exceeded", "loyalty_card_points_exceeded", "voucher_expired"} {
+		c := Candidate{Object: ObjectVoucher, ID: "v", Err: promotype.BadRequest(key, key, "v")}
+		out := Evaluate(DefaultStackingRules(), []Candidate{c}, Request{Order: cart(t, 0, 1000), Explain: true})
+		if diff := cmp.Diff(explained(key), out.Steps[0].Explanation); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", key, diff)
+		}
+	}
+}
