@@ -1,6 +1,8 @@
 package redemption
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"time"
 
@@ -185,6 +187,26 @@ func explainTierWindow(camp, tier campaign.Validity, now time.Time, loc *time.Lo
 		return explained(key, ch)
 	}
 	return explained(key)
+}
+
+// explainInactiveTier explains promotion_inactive of a stored tier the
+// snapshot lacks: the tier disabled, its campaign disabled, or no discount.
+func (r *resolver) explainInactiveTier(ctx context.Context, t *campaign.PromotionTier) (*Explanation, error) {
+	const key = "promotion_inactive"
+	if !t.Active {
+		return explained(key, Check{Subject: "promotion_tier.active", Condition: "$is", Expected: true, Actual: false}), nil
+	}
+	camp, err := r.s.store.GetCampaign(ctx, r.projectID, t.CampaignID)
+	if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+		return nil, err
+	}
+	if camp != nil && !camp.Active {
+		return explained(key, Check{Subject: "campaign.active", Condition: "$is", Expected: true, Actual: false}), nil
+	}
+	if t.Action.Discount == nil {
+		return explained(key, Check{Subject: "promotion_tier.action.discount", Condition: "$is_not", Expected: nil, Actual: nil}), nil
+	}
+	return explained(key), nil
 }
 
 // validityCheck is the check of val that now fails, if one does: before

@@ -332,7 +332,9 @@ func (r *resolver) tier(ctx context.Context, id string) error {
 			// campaign) or without a discount to price.
 			c.Err = promotype.BadRequest("promotion_inactive", "Inactive Promotion", "Promotion Tier with id: %s is disabled.", id)
 			if r.explain {
-				c.Explanation = explained(c.Err.Key, Check{Subject: "promotion_tier.active", Condition: "$is", Expected: true, Actual: false})
+				if c.Explanation, err = r.explainInactiveTier(ctx, stored); err != nil {
+					return err
+				}
 			}
 			if err := r.setCategory(ctx, &c, &sh, stored.CategoryID); err != nil {
 				return err
