@@ -48,6 +48,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"VoucherSpend", testVoucherSpend},
 		{"RedemptionCounters", testRedemptionCounters},
 		{"RedemptionConcurrency", testRedemptionConcurrency},
+		{"Publications", testPublications}, // publication.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},
