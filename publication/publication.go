@@ -61,13 +61,13 @@ type Customer struct {
 
 // ListedVoucher is a publication's voucher in a list.
 type ListedVoucher struct {
-	Code           string             `json:"code"`
-	Object         string             `json:"object"`
-	Campaign       *string            `json:"campaign"`
-	Discount       *campaign.Discount `json:"discount,omitempty"`
-	Gift           *voucher.Gift      `json:"gift,omitempty"`
+	Code           string               `json:"code"`
+	Object         string               `json:"object"`
+	Campaign       *string              `json:"campaign"`
+	Discount       *campaign.Discount   `json:"discount,omitempty"`
+	Gift           *voucher.Gift        `json:"gift,omitempty"`
 	LoyaltyCard    *voucher.LoyaltyCard `json:"loyalty_card,omitempty"`
-	IsReferralCode bool               `json:"is_referral_code"`
+	IsReferralCode bool                 `json:"is_referral_code"`
 }
 
 // Clone returns a deep copy of the stored fields (the presented ones,

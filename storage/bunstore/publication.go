@@ -291,5 +291,3 @@ func (s *Store) ClaimCampaignVouchers(ctx context.Context, projectID, campaignID
 	slices.SortFunc(out, func(a, b *voucher.Voucher) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
 }
-
-
