@@ -178,6 +178,9 @@ func (s *Service) joined(ctx context.Context, st ServiceStore, in CreateParams, 
 	if !in.JoinOnce || c == nil {
 		return nil, nil
 	}
+	if err := st.LockCustomerPublications(ctx, c.ProjectID, customerID); err != nil {
+		return nil, err
+	}
 	p, err := st.FindCampaignPublication(ctx, c.ProjectID, customerID, c.ID)
 	switch {
 	case errors.Is(err, promotype.ErrNotFound):

@@ -26,6 +26,12 @@ type Store interface {
 	// created_at, then id) of vouchers of campaignID to customerID (not found
 	// when there is none): what join_once answers again.
 	FindCampaignPublication(ctx context.Context, projectID, customerID, campaignID string) (*Publication, error)
+	// LockCustomerPublications holds the publications of customer
+	// customerID until the transaction ends, so that two join_once
+	// publications to one customer run one after the other and the second
+	// finds the first's. A store that runs one transaction at a time may do
+	// nothing.
+	LockCustomerPublications(ctx context.Context, projectID, customerID string) error
 	// ListPublications lists the publications of a project.
 	ListPublications(ctx context.Context, projectID string, q promotype.Query) ([]*Publication, int, error)
 

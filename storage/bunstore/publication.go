@@ -128,6 +128,21 @@ func (s *Store) FindCampaignPublication(ctx context.Context, projectID, customer
 	return r.domain()
 }
 
+// LockCustomerPublications implements publication.Store: it locks the
+// customer's row (FOR UPDATE), which the publication's customer upsert
+// has just read or written.
+func (s *Store) LockCustomerPublications(ctx context.Context, projectID, customerID string) error {
+	if !storableKeys(projectID, customerID) {
+		return nil
+	}
+	var n []int
+	err := s.db.NewRaw(`SELECT 1 FROM promo_customers WHERE project_id = ? AND id = ? FOR UPDATE`, projectID, customerID).Scan(ctx, &n)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fail("lock customer", err, nil)
+	}
+	return nil
+}
+
 // ListPublications implements publication.Store.
 func (s *Store) ListPublications(ctx context.Context, projectID string, q promotype.Query) ([]*publication.Publication, int, error) {
 	return listProject[publicationRow, *publicationRow, *publication.Publication](ctx, s.db, publicationColumns, "pub", "", projectID, q)

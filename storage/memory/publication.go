@@ -74,6 +74,10 @@ func (s *Store) FindCampaignPublication(ctx context.Context, projectID, customer
 	return out, err
 }
 
+// LockCustomerPublications implements publication.Store: a transaction
+// holds the store's lock already.
+func (s *Store) LockCustomerPublications(context.Context, string, string) error { return nil }
+
 // ListPublications implements publication.Store.
 func (s *Store) ListPublications(ctx context.Context, projectID string, q promotype.Query) (out []*publication.Publication, total int, err error) {
 	s.read(ctx, func(d *data) {
