@@ -197,3 +197,33 @@ func TestPublish(t *testing.T) {
 		}
 	})
 }
+
+// A publication appends voucher.published for each voucher and one
+// publication.succeeded, in its transaction, with the data keys
+// platform.md §6 lists for voucher.published; a refused publication
+// appends none.
+func TestPublicationEvents(t *testing.T) {
+	f := newOutboxFixture(t)
+	e, p := f.eng, f.project
+	must[*campaign.Campaign](t)(e.Campaigns().Create(ctx, p, js[campaign.Params](t,
+		`{"name":"Summer","vouchers_count":0,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`)))
+	must[int](t)(e.AsyncActions().RunPending(ctx, async.Config{}))
+	v1 := must[*voucher.Voucher](t)(e.Vouchers().CreateInCampaign(ctx, p, "Summer", voucher.CampaignParams{}, promotype.Ptr("S1")))
+	v2 := must[*voucher.Voucher](t)(e.Vouchers().CreateInCampaign(ctx, p, "Summer", voucher.CampaignParams{}, promotype.Ptr("S2")))
+	must[*customer.Customer](t)(e.Customers().Upsert(ctx, p, customer.Params{SourceID: promotype.Ptr("alice")}))
+	from := f.count()
+	pub := must[*publication.Publication](t)(e.Publications().Create(ctx, p, publication.CreateParams{
+		Campaign: &publication.CampaignRef{Name: promotype.Ptr("Summer"), Count: promotype.Ptr(2)},
+		Customer: &customer.Params{SourceID: promotype.Ptr("alice")}}))
+	keys := []string{"customer", "campaign", "publication", "voucher", "created_at="}
+	diff(t, "events", []outboxEvent{
+		ev(publication.EventVoucherPublished, v1.ID, keys...),
+		ev(publication.EventVoucherPublished, v2.ID, keys...),
+		ev(publication.EventSucceeded, pub.ID, keys...),
+	}, f.since(t, from))
+	from = f.count()
+	_, err := e.Publications().Create(ctx, p, publication.CreateParams{Campaign: &publication.CampaignRef{Name: promotype.Ptr("Summer")},
+		Customer: &customer.Params{SourceID: promotype.Ptr("bob")}})
+	wantErr(t, err, 400, "no_voucher_suitable_for_publication")
+	diff(t, "events of a refused publication", []outboxEvent{}, f.since(t, from))
+}
