@@ -2,6 +2,7 @@ package publication
 
 import (
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/promoengine/promo/customer"
@@ -65,8 +66,14 @@ func (in *CreateParams) check() (int, error) {
 		name string
 		v    *string
 	}{{"source_id", in.SourceID}, {"channel", in.Channel}, {"voucher", in.Voucher}} {
-		if f.v != nil && (*f.v == "" || utf8.RuneCountInString(*f.v) > maxText) {
+		if f.v == nil {
+			continue
+		}
+		if *f.v == "" || utf8.RuneCountInString(*f.v) > maxText {
 			return 0, promotype.InvalidPayload("Property .%s must have between 1 and %d characters", f.name, maxText)
+		}
+		if !utf8.ValidString(*f.v) || strings.ContainsRune(*f.v, 0) {
+			return 0, promotype.InvalidPayload("Property .%s must be UTF-8 text without NUL characters", f.name)
 		}
 	}
 	if in.Voucher != nil {
