@@ -164,11 +164,16 @@ func (s *Service) create(ctx context.Context, st ServiceStore, projectID string,
 			return nil, err
 		}
 	}
-	out, err := s.presentCreated(ctx, st, p)
-	if err != nil {
-		return nil, err
+	// Present what this transaction holds already: the customer and vouchers.
+	p.Object, p.Customer = "publication", shortCustomer(cust)
+	if len(vs) == 1 {
+		if p.Voucher, err = s.vouchers.Present(ctx, st, vs[0].Clone()); err != nil {
+			return nil, err
+		}
+	} else {
+		p.Vouchers = append([]string{}, p.VoucherCodes...)
 	}
-	return out, s.emit(ctx, st, out, c, vs)
+	return p, s.emit(ctx, st, p, c, vs)
 }
 
 // joined is the publication join_once answers again: the customer's latest
