@@ -72,6 +72,11 @@ func TestPublications(t *testing.T) {
 		{"wallet_page", req{method: http.MethodGet, target: "/v1/customers/carol/redeemables?limit=1"}, 200},
 		{"wallet_filter", req{method: http.MethodGet, target: "/v1/customers/dave/redeemables?filters[voucher_type][conditions][$is]=DISCOUNT_VOUCHER"}, 200},
 		{"wallet_unknown_customer", req{method: http.MethodGet, target: "/v1/customers/erin/redeemables"}, 404},
+		{"create_by_query", req{method: http.MethodGet, target: "/v1/publications/create?voucher=SOLO&customer[source_id]=carol&customer[metadata][tier]=gold&metadata[via]=link&channel=email"}, 200},
+		{"create_by_query_campaign", req{method: http.MethodGet, target: "/v1/publications/create?campaign[name]=Summer&campaign[count]=1&customer[source_id]=erin"}, 400},
+		{"create_by_query_join_once", req{method: http.MethodGet, target: "/v1/publications/create?join_once=true&campaign=Summer&customer[source_id]=alice"}, 200},
+		{"create_by_query_missing_customer", req{method: http.MethodGet, target: "/v1/publications/create?voucher=SOLO"}, 400},
+		{"create_by_query_bad_count", req{method: http.MethodGet, target: "/v1/publications/create?campaign[name]=Summer&campaign[count]=x&customer[source_id]=erin"}, 400},
 		{"wallet_bad_order", req{method: http.MethodGet, target: "/v1/customers/alice/redeemables?order=created_at"}, 400},
 	})
 }
@@ -96,6 +101,7 @@ func init() {
 		isolationRow{"wallet of A's customer by source id", http.MethodGet, "/v1/customers/{pubCustomerSourceId}/redeemables", ""},
 		isolationRow{"publish A's voucher", http.MethodPost, "/v1/publications", `{"voucher":"{pubCode}","customer":{"source_id":"iso-b"}}`},
 		isolationRow{"publish from A's campaign", http.MethodPost, "/v1/publications", `{"campaign":{"name":"{pubCampaign}"},"customer":{"source_id":"iso-b"}}`},
+		isolationRow{"publish A's voucher by query", http.MethodGet, "/v1/publications/create?voucher={pubCode}&customer[source_id]=iso-b", ""},
 		isolationRow{"publish to A's customer", http.MethodPost, "/v1/publications", `{"voucher":"{pubCode}","customer":{"id":"{pubCustomerId}"}}`},
 	)
 	isolationLists = append(isolationLists,
