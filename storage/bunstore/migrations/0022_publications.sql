@@ -21,8 +21,17 @@ CREATE TABLE promo_publications (
     metadata         jsonb NOT NULL,
     PRIMARY KEY (project_id, id)
 );
-CREATE INDEX promo_publications_created_idx ON promo_publications (project_id, created_at, id);
-CREATE INDEX promo_publications_customer_idx ON promo_publications (project_id, customer_id, campaign_id, created_at, id);
+-- The list's orders and its main filters in the default order read a page
+-- off an index, as the other lists that grow with a project do (0016); the
+-- last index is join_once's lookup of a customer's publication of a campaign.
+CREATE INDEX promo_publications_id_idx ON promo_publications (project_id, id NULLS FIRST);
+CREATE INDEX promo_publications_created_idx ON promo_publications (project_id, created_at NULLS FIRST, id);
+CREATE INDEX promo_publications_voucher_code_idx ON promo_publications (project_id, voucher_code NULLS FIRST, id);
+CREATE INDEX promo_publications_tracking_idx ON promo_publications (project_id, tracking_id NULLS FIRST, id);
+CREATE INDEX promo_publications_channel_idx ON promo_publications (project_id, channel NULLS FIRST, id);
+CREATE INDEX promo_publications_customer_idx ON promo_publications (project_id, customer_id, created_at NULLS FIRST, id);
+CREATE INDEX promo_publications_campaign_idx ON promo_publications (project_id, campaign_id, created_at NULLS FIRST, id);
+CREATE INDEX promo_publications_joined_idx ON promo_publications (project_id, customer_id, campaign_id, created_at NULLS FIRST, id);
 CREATE UNIQUE INDEX promo_publications_source_key ON promo_publications (project_id, source_id) WHERE source_id IS NOT NULL;
 
 -- promo_holders is the wallet: one row per customer and voucher held.
@@ -40,7 +49,7 @@ CREATE TABLE promo_holders (
     PRIMARY KEY (project_id, id)
 );
 CREATE UNIQUE INDEX promo_holders_held_key ON promo_holders (project_id, customer_id, redeemable_id);
-CREATE INDEX promo_holders_customer_idx ON promo_holders (project_id, customer_id, id);
+CREATE INDEX promo_holders_customer_idx ON promo_holders (project_id, customer_id, id NULLS FIRST);
 
 -- The free vouchers of a campaign, lowest id first: what a campaign
 -- publication claims (FOR UPDATE SKIP LOCKED) without reading the held ones.
