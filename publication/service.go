@@ -89,45 +89,9 @@ func (s *Service) create(ctx context.Context, st ServiceStore, projectID string,
 			return nil, err
 		}
 	}
-	var c *campaign.Campaign
-	var vs []*voucher.Voucher
-	if in.Voucher != nil {
-		v, err := s.vouchers.Resolve(ctx, st, projectID, *in.Voucher)
-		if err != nil {
-			return nil, err
-		}
-		if v.CampaignID != nil {
-			if c, err = st.GetCampaign(ctx, projectID, *v.CampaignID); err != nil && !errors.Is(err, promotype.ErrNotFound) {
-				return nil, err
-			}
-		}
-		if p, err := s.joined(ctx, st, in, c, cust.ID); p != nil || err != nil {
-			return p, err
-		}
-		pv, held, err := st.PublishVoucher(ctx, projectID, v.ID, cust.ID, now)
-		if err != nil {
-			return nil, err
-		}
-		if held {
-			return nil, promotype.BadRequest("voucher_already_published", "Voucher already published",
-				"Voucher '%s' has already been published", v.Code)
-		}
-		vs = []*voucher.Voucher{pv}
-	} else {
-		if c, err = s.campaigns.Resolve(ctx, st, projectID, in.Campaign.ref()); err != nil {
-			return nil, err
-		}
-		if p, err := s.joined(ctx, st, in, c, cust.ID); p != nil || err != nil {
-			return p, err
-		}
-		if vs, err = st.ClaimCampaignVouchers(ctx, projectID, c.ID, cust.ID, n, now); err != nil {
-			return nil, err
-		}
-		if len(vs) < n {
-			// The transaction rolls back: vouchers claimed so far stay free.
-			return nil, promotype.BadRequest("no_voucher_suitable_for_publication", "No voucher suitable for publication",
-				"Campaign %s has no voucher left to publish (%d asked, %d free)", c.Name, n, len(vs))
-		}
+	c, vs, joined, err := s.pick(ctx, st, projectID, in, n, cust.ID, now)
+	if joined != nil || err != nil {
+		return joined, err
 	}
 	p := &Publication{
 		ID: s.env.IDs.NewID(PrefixPublication), ProjectID: projectID, CreatedAt: now,
@@ -174,6 +138,52 @@ func (s *Service) create(ctx context.Context, st ServiceStore, projectID string,
 		p.Vouchers = append([]string{}, p.VoucherCodes...)
 	}
 	return p, s.emit(ctx, st, p, c, vs)
+}
+
+// pick gives customerID the vouchers in names, in st's transaction: the
+// named voucher, or the next n free vouchers of the named campaign. It
+// returns the campaign (nil for a voucher without one) and the vouchers as
+// updated, or the publication join_once answers again instead.
+func (s *Service) pick(ctx context.Context, st ServiceStore, projectID string, in CreateParams, n int, customerID string, now promotype.Time,
+) (c *campaign.Campaign, vs []*voucher.Voucher, joined *Publication, err error) {
+	if in.Voucher != nil {
+		v, err := s.vouchers.Resolve(ctx, st, projectID, *in.Voucher)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if v.CampaignID != nil {
+			if c, err = st.GetCampaign(ctx, projectID, *v.CampaignID); err != nil && !errors.Is(err, promotype.ErrNotFound) {
+				return nil, nil, nil, err
+			}
+		}
+		if p, err := s.joined(ctx, st, in, c, customerID); p != nil || err != nil {
+			return nil, nil, p, err
+		}
+		pv, held, err := st.PublishVoucher(ctx, projectID, v.ID, customerID, now)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if held {
+			return nil, nil, nil, promotype.BadRequest("voucher_already_published", "Voucher already published",
+				"Voucher '%s' has already been published", v.Code)
+		}
+		return c, []*voucher.Voucher{pv}, nil, nil
+	}
+	if c, err = s.campaigns.Resolve(ctx, st, projectID, in.Campaign.ref()); err != nil {
+		return nil, nil, nil, err
+	}
+	if p, err := s.joined(ctx, st, in, c, customerID); p != nil || err != nil {
+		return nil, nil, p, err
+	}
+	if vs, err = st.ClaimCampaignVouchers(ctx, projectID, c.ID, customerID, n, now); err != nil {
+		return nil, nil, nil, err
+	}
+	if len(vs) < n {
+		// The transaction rolls back: the vouchers claimed stay free.
+		return nil, nil, nil, promotype.BadRequest("no_voucher_suitable_for_publication", "No voucher suitable for publication",
+			"Campaign %s has no voucher left to publish (%d asked, %d free)", c.Name, n, len(vs))
+	}
+	return c, vs, nil, nil
 }
 
 // joined is the publication join_once answers again: the customer's latest
