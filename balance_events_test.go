@@ -82,7 +82,7 @@ func TestLoyaltyBalanceEvents(t *testing.T) {
 	card := must[*voucher.Voucher](t)(e.Vouchers().Create(ctx, p, in))
 	holder := must[*customer.Customer](t)(e.Customers().Upsert(ctx, p, customer.Params{SourceID: ptrTo("holder")}))
 	stored := must[*voucher.Voucher](t)(f.store.GetVoucher(ctx, p, card.ID))
-	stored.HolderID = &holder.ID // no API sets a holder yet (publications)
+	stored.HolderID = &holder.ID // as a publication sets it
 	if err := f.store.UpdateVoucher(ctx, stored); err != nil {
 		t.Fatal(err)
 	}

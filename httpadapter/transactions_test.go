@@ -1,7 +1,6 @@
 package httpadapter_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"testing"
@@ -168,16 +167,7 @@ func TestBalanceKinds(t *testing.T) {
 		{"balance_discount_voucher", req{method: http.MethodPost, target: "/v1/vouchers/DISC/balance", body: `{"amount":100}`}, 400},
 		{"balance_loyalty_without_holder", req{method: http.MethodPost, target: "/v1/vouchers/LOYAL/balance", body: `{"amount":100}`}, 400},
 	})
-	cust := h.mustDo(req{method: http.MethodPost, target: "/v1/customers", body: `{"source_id":"holder"}`}, http.StatusOK)["id"].(string)
-	ctx := context.Background()
-	v, err := h.store.FindVoucherByCode(ctx, h.project.ID, "LOYAL")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v.HolderID = &cust // no API sets a holder yet (publications)
-	if err := h.store.UpdateVoucher(ctx, v); err != nil {
-		t.Fatal(err)
-	}
+	h.mustDo(req{method: http.MethodPost, target: "/v1/publications", body: `{"customer":{"source_id":"holder"},"voucher":"LOYAL"}`}, http.StatusOK)
 	h.run(t, "transactions", []step{
 		{"balance_loyalty_add", req{method: http.MethodPost, target: "/v1/vouchers/LOYAL/balance", body: `{"amount":250,"reason":"bonus"}`}, 200},
 		{"balance_loyalty_remove", req{method: http.MethodPost, target: "/v1/vouchers/LOYAL/balance", body: `{"amount":-50}`}, 200},

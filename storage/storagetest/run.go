@@ -50,6 +50,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"RedemptionConcurrency", testRedemptionConcurrency},
 		{"VoucherTransactions", testVoucherTransactions},
 		{"VoucherTransactionConcurrency", testVoucherTransactionConcurrency},
+		{"Publications", testPublications}, // publication.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},
