@@ -240,6 +240,12 @@ type LedgerStore interface {
 	// one redemption or rollback at a time changes it (no-op for a store
 	// that serializes transactions). not_found for a missing order.
 	LockOrder(ctx context.Context, projectID, id string) error
+	// Savepoint runs fn inside the current transaction so that when fn
+	// fails, what it wrote is undone and the transaction goes on usable
+	// (SAVEPOINT / ROLLBACK TO SAVEPOINT); fn's error is returned. Outside
+	// a transaction it only runs fn. The combiner (combine.go) runs several
+	// redemptions in one transaction through it.
+	Savepoint(ctx context.Context, fn func(ctx context.Context) error) error
 }
 
 // RedemptionListSpec is what redemption lists accept (GET /v1/redemptions).

@@ -48,6 +48,8 @@ func Run(t *testing.T, newStore Factory) {
 		{"VoucherSpend", testVoucherSpend},
 		{"RedemptionCounters", testRedemptionCounters},
 		{"RedemptionConcurrency", testRedemptionConcurrency},
+		{"Savepoint", testSavepoint},   // savepoint.go
+		{"HotVoucher", testHotVoucher}, // savepoint.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},
