@@ -121,7 +121,13 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 		}
 		w := &write{s: s, projectID: projectID, in: in, opt: opt, r: r, out: out, tracking: tracking, now: s.env.Clock.Now()}
 		if !out.Valid {
-			return nil, w.fail(ctx)
+			err := w.fail(ctx)
+			if errors.Is(err, promotype.ErrDuplicateFound) && opt.IdempotencyKey != "" {
+				if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {
+					return out, err // a concurrent request with the key answered first
+				}
+			}
+			return nil, err
 		}
 		var res *Redemptions
 		if key := w.combineKey(); key != "" && !alone && os.Getenv("PROMO_NOCOMBINE") == "" {
