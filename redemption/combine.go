@@ -34,6 +34,7 @@ var errAlone = errors.New("redemption: run again in a transaction of its own")
 // combine with each other: two engines on one database each batch their
 // own requests, and their batches serialize on the voucher's row lock.
 type combiner struct {
+	off    bool // DisableCombining
 	mu     sync.Mutex
 	queues map[string]*queue // by project and voucher id
 }
@@ -147,3 +148,7 @@ func (c *combiner) run(ctx context.Context, batch []*job) {
 		}
 	}
 }
+
+// DisableCombining makes every redemption write in a transaction of its
+// own (no group commit). Call it before the service is used.
+func (s *RedemptionService) DisableCombining() { s.combine.off = true }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"os"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
@@ -130,7 +129,7 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 			return nil, err
 		}
 		var res *Redemptions
-		if key := w.combineKey(); key != "" && !alone && os.Getenv("PROMO_NOCOMBINE") == "" {
+		if key := w.combineKey(); key != "" && !alone && !s.combine.off {
 			res, err = s.combine.commit(ctx, key, w)
 		} else {
 			res, err = w.commit(ctx)
