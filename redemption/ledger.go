@@ -97,8 +97,8 @@ type Ledger struct {
 	RolledBackAt   *promotype.Time `json:"rolled_back_at,omitempty"`
 	RollbackMode   string          `json:"rollback_mode,omitempty"`
 	IdempotencyKey string          `json:"idempotency_key,omitempty"`
-	// Answer is the answer a parent or single redemption gave (replayed
-	// for a request with its idempotency key).
+	// Answer is the answer a parent or single redemption gave, kept only
+	// when the request had an idempotency key (replayed for a retry with it).
 	Answer json.RawMessage `json:"answer,omitempty"`
 	// FailureDetails are the details of a failure's error.
 	FailureDetails string `json:"failure_details,omitempty"`

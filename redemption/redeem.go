@@ -398,11 +398,14 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 			res.SkippedRedeemables = append(res.SkippedRedeemables, w.r.present(step))
 		}
 	}
-	answer, err := json.Marshal(res)
-	if err != nil {
-		return nil, err
+	if w.opt.IdempotencyKey != "" {
+		// Only a retry with the key reads the answer back (replay).
+		answer, err := json.Marshal(res)
+		if err != nil {
+			return nil, err
+		}
+		head.Ledger.Answer = answer
 	}
-	head.Ledger.Answer = answer
 	if err := st.InsertRedemptions(ctx, rows...); err != nil {
 		return nil, err
 	}
