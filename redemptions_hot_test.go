@@ -1,8 +1,11 @@
 package promo_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -117,4 +120,90 @@ func testRedeemHotVoucher(t *testing.T, st storage.Store, alone bool) {
 	diff(t, "distinct successes, redeemed quantity, ledger rows, refusals, failures",
 		[]any{q, int64(q), q, n - keyed - q, map[string]int{"quantity_exceeded": n - answers}},
 		[]any{succeeded, v.RedeemedQuantity, rows.Total, refused, failures})
+}
+
+// failingStore fails InsertRedemptions of any row whose metadata holds
+// "fail": true, inside transactions, and counts savepoints.
+type failingStore struct {
+	storage.Store
+	savepoints *atomic.Int64
+}
+
+var errInjected = errors.New("injected failure")
+
+func (s failingStore) RunInTx(ctx context.Context, fn func(ctx context.Context, tx storage.Tx) error) error {
+	return s.Store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		return fn(ctx, failingTx{Tx: tx, savepoints: s.savepoints})
+	})
+}
+
+type failingTx struct {
+	storage.Tx
+	savepoints *atomic.Int64
+}
+
+func (t failingTx) InsertRedemptions(ctx context.Context, rs ...*redemption.Redemption) error {
+	for _, r := range rs {
+		if r.Metadata["fail"] == true {
+			return errInjected
+		}
+	}
+	return t.Tx.InsertRedemptions(ctx, rs...)
+}
+
+func (t failingTx) Savepoint(ctx context.Context, fn func(ctx context.Context) error) error {
+	t.savepoints.Add(1)
+	return t.Tx.Savepoint(ctx, fn)
+}
+
+// TestRedeemCombinedFailureIsolated: concurrent redemptions of one voucher,
+// some of which fail while writing (not on a limit), fail only themselves:
+// every other one succeeds, and the voucher's redeemed quantity counts
+// exactly the successes, whether or not they were combined into one
+// transaction.
+func TestRedeemCombinedFailureIsolated(t *testing.T) {
+	for name, newStore := range storeFactories {
+		t.Run(name, func(t *testing.T) {
+			var savepoints atomic.Int64
+			eng := must[*promo.Engine](t)(promo.New(failingStore{Store: newStore(t), savepoints: &savepoints},
+				promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{})))
+			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"})).ID
+			code := "HOT100"
+			in := js[voucher.Params](t, `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10},"redemption":{"quantity":100}}`)
+			in.Code = &code
+			must[*voucher.Voucher](t)(eng.Vouchers().Create(ctx, p, in))
+			const n = 60
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					body := fmt.Sprintf(`{"redeemables":[{"object":"voucher","id":"HOT100"}],"order":{"amount":1000},"metadata":{"fail":%t}}`, i%4 == 0)
+					_, errs[i] = eng.Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
+				}()
+			}
+			done := make(chan struct{})
+			go func() { wg.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(3 * time.Minute):
+				t.Fatalf("%d redemptions did not finish in 3 minutes", n)
+			}
+			ok, failed := 0, 0
+			for i, err := range errs {
+				switch {
+				case i%4 == 0 && errors.Is(err, errInjected):
+					failed++
+				case i%4 != 0 && err == nil:
+					ok++
+				default:
+					t.Errorf("redemption %d (fail %t): %v", i, i%4 == 0, err)
+				}
+			}
+			v := must[*voucher.Voucher](t)(eng.Vouchers().Get(ctx, p, code))
+			diff(t, "successes, injected failures, redeemed quantity", []int64{n - n/4, n / 4, n - n/4}, []int64{int64(ok), int64(failed), v.RedeemedQuantity})
+			t.Logf("%d savepoints (redemptions written in a combined transaction)", savepoints.Load())
+		})
+	}
 }

@@ -97,27 +97,34 @@ func (c *combiner) commit(ctx context.Context, key string, w *write) (*Redemptio
 	batch := q.pending[:n:n]
 	q.pending = q.pending[n:]
 	c.mu.Unlock()
+	defer func() { // also when the batch panics: the queue must go on
+		c.mu.Lock()
+		if len(q.pending) > 0 {
+			q.pending[0].lead <- struct{}{}
+		} else {
+			delete(c.queues, key)
+		}
+		c.mu.Unlock()
+	}()
 	c.run(ctx, batch)
-	c.mu.Lock()
-	if len(q.pending) > 0 {
-		q.pending[0].lead <- struct{}{}
-	} else {
-		delete(c.queues, key)
-	}
-	c.mu.Unlock()
 	return j.res, j.err
 }
 
 // run writes a batch and gives each of its jobs its outcome.
 func (c *combiner) run(ctx context.Context, batch []*job) {
+	finished := false
 	defer func() {
 		for _, j := range batch {
+			if !finished { // a panic: the others run again alone
+				j.res, j.err = nil, errAlone
+			}
 			close(j.done)
 		}
 	}()
 	if len(batch) == 1 {
 		j := batch[0]
 		j.res, j.err = j.w.commit(ctx)
+		finished = true
 		return
 	}
 	// The batch outlives the leader's request if that one is cancelled:
@@ -147,6 +154,7 @@ func (c *combiner) run(ctx context.Context, batch []*job) {
 			j.res, j.err = nil, errAlone
 		}
 	}
+	finished = true
 }
 
 // DisableCombining makes every redemption write in a transaction of its
