@@ -139,8 +139,8 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 		case errors.Is(err, errAlone):
 			alone = true
 			continue
-		case errors.As(err, &le), errors.Is(err, errStale):
-			continue // evaluate against what the others left
+		case errors.As(err, &le), errors.Is(err, errStale), errors.Is(err, promotype.ErrRetryable):
+			continue // evaluate against what the others left (a deadlock: run again)
 		case errors.Is(err, promotype.ErrDuplicateFound):
 			if opt.IdempotencyKey != "" {
 				if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {
