@@ -53,6 +53,8 @@ type Candidate struct {
 	Catalog       discount.Catalog // the lines unit discounts add
 	Gift          *GiftCard
 	Loyalty       *LoyaltyCard
+
+	scopes scopes // where its history counters live
 }
 
 // GiftCard is the effect of a gift card: Credits asked (nil: as much of
@@ -78,6 +80,8 @@ type Request struct {
 	Order      *order.Order
 	Customer   promotype.Metadata
 	Redemption promotype.Metadata
+	// History is what the redemption-history rules read.
+	History History
 }
 
 // Details is the reason a redeemable was skipped.
@@ -165,6 +169,9 @@ type evaluator struct {
 	rules *StackingRules
 	cands []Candidate
 	req   Request
+	// discounted is the discount of the redeemable being tried, once
+	// priced (0 before).
+	discounted int64
 }
 
 // category kinds under the stacking rules.
@@ -347,9 +354,13 @@ func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, 
 	if c.Err != nil {
 		return nil, c.Err
 	}
+	ev.discounted = 0
 	in := promotion.RuleInput(o, ev.req.Customer, ev.req.Redemption)
 	defer promotion.ReleaseInput(in)
 	in.Amount = o.TotalAmount // order.amount: the running total before this redeemable
+	if err := ev.customerNeeded(c); err != nil {
+		return nil, err
+	}
 	if err := ev.rulesPass(c, in, false); err != nil {
 		return nil, err
 	}
@@ -368,6 +379,7 @@ func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, 
 		return nil, err
 	}
 	in.TotalAmount = next.TotalAmount
+	ev.discounted = next.TotalAppliedDiscountAmount // this redeemable's part of campaign.orders.amount_discounted
 	if err := ev.rulesPass(c, in, true); err != nil {
 		return nil, err
 	}
@@ -376,20 +388,25 @@ func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, 
 
 // rulesPass runs c's programs that do not read order.total_amount, or
 // (totals) those that do, after pricing. A failure is
-// customer_rules_violated when the customer rules alone fail, else
-// order_rules_violated; a rule's own message goes to error.message.
+// customer_rules_violated when the customer rules alone fail,
+// redemption_rules_violated when the first failing rule reads the
+// redemption history, else order_rules_violated; a rule's own message
+// goes to error.message.
 func (ev *evaluator) rulesPass(c *Candidate, in *rule.Input, totals bool) *promotype.Error {
 	for _, p := range c.Programs {
 		if p.NeedsTotal != totals {
 			continue
 		}
-		ok, msg := p.Eval(in)
+		ev.fillHistory(c, p, in)
+		ok, msg, history := p.EvalHistory(in)
 		if ok {
 			continue
 		}
 		var e *promotype.Error
 		if aok, _ := p.EvalAudience(in); !aok {
 			e = promotype.BadRequest("customer_rules_violated", "customer does not match validation rules", "%s", c.ID)
+		} else if history {
+			e = promotype.BadRequest("redemption_rules_violated", "redemption does not match validation rules", "%s", c.ID)
 		} else {
 			e = promotype.BadRequest("order_rules_violated", "order does not match validation rules", "%s", c.ID)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
@@ -166,6 +167,9 @@ func failureError(r *Redemption) error {
 	}
 	e := promotype.Newf(status, *r.FailureCode, deref(r.FailureMessage), "%s", r.Ledger.FailureDetails)
 	e.ResourceID, e.ResourceType = r.ID, "redemption"
+	if m := r.Ledger.FailureErrorMessage; m != "" {
+		e.Err = &promotype.ErrorMessage{Message: m}
+	}
 	return e
 }
 
@@ -204,6 +208,9 @@ func (w *write) fail(ctx context.Context) error {
 		Ledger: Ledger{ProjectID: w.projectID, FailureStatus: e.Code, FailureDetails: e.Details, IdempotencyKey: w.opt.IdempotencyKey},
 	}
 	f.RelatedObjectID = f.ID
+	if e.Err != nil {
+		f.Ledger.FailureErrorMessage = e.Err.Message
+	}
 	present(f)
 	if len(w.in.Redeemables) == 1 && w.in.Redeemables[0].Object == ObjectVoucher && len(w.r.shows) == 1 && w.r.shows[0].voucher != nil {
 		v := w.r.shows[0].voucher
@@ -301,6 +308,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		}
 	}
 	var children []*Redemption
+	var steps []*Step
 	for i := range w.out.Steps {
 		step := &w.out.Steps[i]
 		if step.Status != Applicable {
@@ -310,7 +318,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		if err != nil {
 			return nil, err
 		}
-		children = append(children, child)
+		children, steps = append(children, child), append(steps, step)
 	}
 	head := children[0]
 	if len(children) > 1 {
@@ -351,6 +359,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 			w.customerCounters(c)
 		}
 	}
+	caps := w.historyCounters(children, steps)
 	for _, c := range append(children, head) {
 		c.Ledger.OrderID = o.ID
 		c.Order = order.Normalized(stamped(c.Order, o))
@@ -358,6 +367,9 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	}
 	head.Order = order.Normalized(o.Clone())
 	if err := st.AddCounters(ctx, w.projectID, append(w.counters, w.totals...)...); err != nil {
+		return nil, err
+	}
+	if err := w.distinct(ctx, st, children, caps); err != nil {
 		return nil, err
 	}
 	rows := children
@@ -416,7 +428,7 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 			CounterDelta{Key: tierKey(c.ID, "total_redeemed"), Delta: 1},
 			CounterDelta{Key: tierKey(c.ID, "orders_total_amount"), Delta: w.out.Order.Amount},
 			CounterDelta{Key: tierKey(c.ID, "orders_total_discount_amount"), Delta: applied})
-		row.Ledger.Counters = w.counters[len(w.counters)-3:]
+		row.Ledger.Counters = slices.Clip(w.counters[len(w.counters)-3:])
 		return row, nil
 	}
 	v := sh.voucher
@@ -464,6 +476,47 @@ func (w *write) customerCounters(child *Redemption) {
 	}
 	w.counters = append(w.counters, undo...)
 	child.Ledger.Counters = append(child.Ledger.Counters, undo...)
+}
+
+// historyCounters adds what each child adds to the redemption-history
+// counters (capped by its rules' limits) and returns the limits on the
+// distinct-customers counters.
+func (w *write) historyCounters(children []*Redemption, steps []*Step) map[string]int64 {
+	cust := deref(w.customerID)
+	var caps map[string]int64
+	for k, child := range children {
+		st := steps[k]
+		var discounted int64
+		if st.Order != nil {
+			discounted = st.Order.TotalAppliedDiscountAmount
+		}
+		ds := historyDeltas(st.Candidate, cust, w.r.periods, w.r.amount, discounted)
+		w.counters = append(w.counters, ds...)
+		child.Ledger.Counters = append(child.Ledger.Counters, ds...)
+		caps = customersCaps(caps, st.Candidate, w.r.periods)
+	}
+	return caps
+}
+
+// distinct counts the customers whose first redemption in a campaign (and
+// period) this is, after the campaign-customer counters moved.
+func (w *write) distinct(ctx context.Context, st RedeemStore, children []*Redemption, caps map[string]int64) error {
+	ds, from, err := distinctDeltas(ctx, st, w.projectID, w.counters, caps)
+	if err != nil || len(ds) == 0 {
+		return err
+	}
+	if err := st.AddCounters(ctx, w.projectID, ds...); err != nil {
+		return err
+	}
+	for i, d := range ds { // recorded on the child that moved the customer
+		for _, c := range children {
+			if slices.ContainsFunc(c.Ledger.Counters, func(x CounterDelta) bool { return x.Key == from[i] }) {
+				c.Ledger.Counters = append(c.Ledger.Counters, d)
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // stamped is a child's running order as stored: the running amounts with

@@ -132,16 +132,46 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 	}
 	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
 		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}}
+	r.periods = PeriodsAt(r.now, snap.Location())
 	for _, p := range in.Redeemables {
 		if err := r.add(ctx, p); err != nil {
 			return nil, nil, "", err
 		}
+	}
+	if err := s.history(ctx, projectID, in, r, &req); err != nil {
+		return nil, nil, "", err
 	}
 	tracking := promotion.TrackingID(projectID, sourceID)
 	if in.TrackingID != nil && *in.TrackingID != "" && sourceID == "" {
 		tracking = *in.TrackingID
 	}
 	return r, Evaluate(rules, r.cands, req), tracking, nil
+}
+
+// history reads, in one batch, the redemption-history counters the
+// candidates' rules need (nothing when none reads one).
+func (s *Service) history(ctx context.Context, projectID string, in ValidationParams, r *resolver, req *Request) error {
+	req.History = History{HasCustomer: in.Customer != nil, Periods: r.periods}
+	r.amount = req.Order.Amount
+	reads := false
+	for i := range r.cands {
+		for _, p := range r.cands[i].Programs {
+			reads = reads || len(p.Counters) > 0
+		}
+	}
+	if !reads {
+		return nil
+	}
+	if in.Customer != nil {
+		c, err := findCustomer(ctx, s.store, projectID, in.Customer)
+		if err != nil {
+			return err
+		}
+		if c != nil {
+			req.History.CustomerID = c.ID
+		}
+	}
+	return readHistory(ctx, s.store, projectID, r.cands, &req.History)
 }
 
 // checkRedeemables makes the whole-request checks (reference §1.2 step 1).
@@ -223,6 +253,8 @@ type resolver struct {
 	rules     *StackingRules
 	expand    map[string]bool
 	cats      map[string]*campaign.Category
+	periods   Periods // of now, in the project's time zone
+	amount    int64   // the request's order amount (campaign.orders.amount)
 
 	cands []Candidate
 	shows []show
@@ -342,6 +374,7 @@ func (r *resolver) tier(ctx context.Context, id string) error {
 		c.Err = promotype.BadRequest("promotion_not_active_now", "Promotion not active now", "Promotion Tier with id: %s is not active now.", id)
 	}
 	c.Programs, c.Discount, c.Applicability, c.Catalog = t.Programs, t.Discount, t.Applicability, r.snap.Catalog()
+	c.scopes = newScopes(ObjectPromotionTier, id, t.Campaign.ID)
 	sh.discount, sh.metadata, sh.name, sh.campaignID = t.Discount, t.Metadata, t.Name, t.Campaign.ID
 	sh.applicableTo, sh.inapplicableTo = targets(t.Applicability)
 	if r.expand["redeemable"] {
@@ -403,6 +436,13 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	if camp != nil {
 		sh.campaignID, sh.campaignName = camp.ID, camp.Name
 	}
+	campID := ""
+	if camp != nil {
+		campID = camp.ID
+	} else if v.CampaignID != nil {
+		campID = *v.CampaignID
+	}
+	c.scopes = newScopes(ObjectVoucher, v.ID, campID)
 	c.Err = r.voucherState(v, camp)
 	if c.Err == nil {
 		c.Err, err = r.effect(ctx, &c, v, p)
