@@ -49,6 +49,9 @@ func TestHistoryRulePerCustomerConcurrent(t *testing.T) {
 				if err != nil {
 					e := promotype.AsError(err)
 					keys[e.Key+"/"+e.Message]++
+					if e.Key == "internal_error" {
+						t.Logf("internal: %v", err)
+					}
 					return
 				}
 				ok++

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strings"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
@@ -258,12 +259,23 @@ func firstFailure(out *Outcome) *promotype.Error {
 // customerTotals are the deltas of a customer's redemption summary.
 func customerTotals(id string, redeemed, succeeded, failed int64) []CounterDelta {
 	var out []CounterDelta
-	for name, d := range map[string]int64{"total_redeemed": redeemed, "total_succeeded": succeeded, "total_failed": failed} {
-		if d != 0 {
-			out = append(out, CounterDelta{Key: customerKey(id, name), Delta: d})
+	for _, c := range []struct {
+		name string
+		d    int64
+	}{{"total_failed", failed}, {"total_redeemed", redeemed}, {"total_succeeded", succeeded}} {
+		if c.d != 0 {
+			out = append(out, CounterDelta{Key: customerKey(id, c.name), Delta: c.d})
 		}
 	}
 	return out
+}
+
+// inKeyOrder returns ds sorted by key (stable: the deltas of one key keep
+// their order), so that concurrent transactions lock counter rows in the
+// same order and queue instead of deadlocking.
+func inKeyOrder(ds []CounterDelta) []CounterDelta {
+	slices.SortStableFunc(ds, func(a, b CounterDelta) int { return strings.Compare(a.Key, b.Key) })
+	return ds
 }
 
 // commit spends, stores the order and writes the ledger in one
@@ -366,7 +378,8 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		present(c)
 	}
 	head.Order = order.Normalized(o.Clone())
-	if err := st.AddCounters(ctx, w.projectID, append(w.counters, w.totals...)...); err != nil {
+	all := append(slices.Clone(w.counters), w.totals...)
+	if err := st.AddCounters(ctx, w.projectID, inKeyOrder(all)...); err != nil {
 		return nil, err
 	}
 	if err := w.distinct(ctx, st, children, caps); err != nil {

@@ -286,7 +286,7 @@ func (rb *rollbacker) undo(ctx context.Context, c *Redemption, id string, child 
 			deltas = append(deltas, CounterDelta{Key: customerKey(*c.CustomerID, name), Delta: 1})
 		}
 	}
-	if err := rb.st.AddCounters(ctx, rb.projectID, deltas...); err != nil {
+	if err := rb.st.AddCounters(ctx, rb.projectID, inKeyOrder(slices.Clone(deltas))...); err != nil {
 		return nil, err
 	}
 	distinct, _, err := distinctDeltas(ctx, rb.st, rb.projectID, rr.Ledger.Counters, nil)
