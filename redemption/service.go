@@ -133,6 +133,7 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
 		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}}
 	r.periods = PeriodsAt(r.now, snap.Location())
+	r.customer = in.Customer
 	for _, p := range in.Redeemables {
 		if err := r.add(ctx, p); err != nil {
 			return nil, nil, "", err
@@ -162,15 +163,11 @@ func (s *Service) history(ctx context.Context, projectID string, in ValidationPa
 	if !reads {
 		return nil
 	}
-	if in.Customer != nil {
-		c, err := findCustomer(ctx, s.store, projectID, in.Customer)
-		if err != nil {
-			return err
-		}
-		if c != nil {
-			req.History.CustomerID = c.ID
-		}
+	id, err := r.customerID(ctx)
+	if err != nil {
+		return err
 	}
+	req.History.CustomerID = id
 	return readHistory(ctx, s.store, projectID, r.cands, &req.History)
 }
 
@@ -255,6 +252,8 @@ type resolver struct {
 	cats      map[string]*campaign.Category
 	periods   Periods // of now, in the project's time zone
 	amount    int64   // the request's order amount (campaign.orders.amount)
+	customer  *customer.Params
+	custID    *string // the stored customer's id ("" when none), once looked up
 
 	cands []Candidate
 	shows []show
@@ -298,6 +297,53 @@ func (r *resolver) add(ctx context.Context, p RedeemableParams) error {
 		return r.tier(ctx, p.ID)
 	}
 	return r.voucher(ctx, p)
+}
+
+// customerID is the id of the stored customer the request names ("" when
+// it names none or one not stored yet), looked up once.
+func (r *resolver) customerID(ctx context.Context) (string, error) {
+	if r.custID != nil {
+		return *r.custID, nil
+	}
+	id := ""
+	if r.customer != nil {
+		c, err := findCustomer(ctx, r.s.store, r.projectID, r.customer)
+		if err != nil {
+			return "", err
+		}
+		if c != nil {
+			id = c.ID
+		}
+	}
+	r.custID = &id
+	return id, nil
+}
+
+// holderState is the first reason the request's customer cannot use v
+// (reference §0.6, §8 #2): a loyalty card held by another customer pays
+// with points only for its holder (invalid_customer); a referral code
+// cannot be redeemed by its referrer, the customer it was published to
+// (referrer_not_permitted_to_redeem).
+func (r *resolver) holderState(ctx context.Context, v *voucher.Voucher, camp *campaign.Campaign) (*promotype.Error, error) {
+	holder, referrer := deref(v.HolderID), deref(v.ReferrerID)
+	referral := v.IsReferralCode || (camp != nil && camp.CampaignType == campaign.ReferralProgram)
+	if referrer == "" && referral {
+		referrer = holder // a referral code is published to its referrer
+	}
+	if (v.Type != campaign.LoyaltyCard || holder == "") && (!referral || referrer == "") {
+		return nil, nil
+	}
+	id, err := r.customerID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case v.Type == campaign.LoyaltyCard && holder != "" && id != holder:
+		return promotype.BadRequest("invalid_customer", "Customer must be a holder of a loyalty card.", "%s", v.Code), nil
+	case referral && referrer != "" && id == referrer:
+		return promotype.BadRequest("referrer_not_permitted_to_redeem", "voucher cannot be redeemed by referrer", "%s", v.Code), nil
+	}
+	return nil, nil
 }
 
 func (r *resolver) push(c Candidate, sh show) {
@@ -444,6 +490,11 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	}
 	c.scopes = newScopes(ObjectVoucher, v.ID, campID)
 	c.Err = r.voucherState(v, camp)
+	if c.Err == nil {
+		if c.Err, err = r.holderState(ctx, v, camp); err != nil {
+			return err
+		}
+	}
 	if c.Err == nil {
 		c.Err, err = r.effect(ctx, &c, v, p)
 		if err != nil {
