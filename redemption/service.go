@@ -131,7 +131,10 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 		return nil, nil, "", err
 	}
 	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
-		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}}
+		expand: expandOf(in.Options), cats: map[string]*campaign.Category{},
+		cands: make([]Candidate, 0, len(in.Redeemables)), shows: make([]show, 0, len(in.Redeemables))}
+	req.Explain = in.Options != nil && in.Options.Explain
+	r.explain = req.Explain
 	r.periods = PeriodsAt(r.now, snap.Location())
 	r.customer = in.Customer
 	for _, p := range in.Redeemables {
@@ -254,6 +257,7 @@ type resolver struct {
 	amount    int64   // the request's order amount (campaign.orders.amount)
 	customer  *customer.Params
 	custID    *string // the stored customer's id ("" when none), once looked up
+	explain   bool    // options.explain: candidates carry why they are not usable
 
 	cands []Candidate
 	shows []show
@@ -405,6 +409,11 @@ func (r *resolver) tier(ctx context.Context, id string) error {
 			// Not in the snapshot although stored: disabled (itself or its
 			// campaign) or without a discount to price.
 			c.Err = promotype.BadRequest("promotion_inactive", "Inactive Promotion", "Promotion Tier with id: %s is disabled.", id)
+			if r.explain {
+				if c.Explanation, err = r.explainInactiveTier(ctx, stored); err != nil {
+					return err
+				}
+			}
 			if err := r.setCategory(ctx, &c, &sh, stored.CategoryID); err != nil {
 				return err
 			}
@@ -418,6 +427,9 @@ func (r *resolver) tier(ctx context.Context, id string) error {
 	loc := r.snap.Location()
 	if !t.Campaign.Validity.OpenAt(r.now, loc) || (!t.Validity.IsZero() && !t.Validity.OpenAt(r.now, loc)) {
 		c.Err = promotype.BadRequest("promotion_not_active_now", "Promotion not active now", "Promotion Tier with id: %s is not active now.", id)
+		if r.explain {
+			c.Explanation = explainTierWindow(t.Campaign.Validity, t.Validity, r.now, loc, c.Err.Key)
+		}
 	}
 	c.Programs, c.Discount, c.Applicability, c.Catalog = t.Programs, t.Discount, t.Applicability, r.snap.Catalog()
 	c.scopes = newScopes(ObjectPromotionTier, id, t.Campaign.ID)
@@ -490,6 +502,9 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	}
 	c.scopes = newScopes(ObjectVoucher, v.ID, campID)
 	c.Err = r.voucherState(v, camp)
+	if c.Err != nil && r.explain {
+		c.Explanation = explainVoucherState(v, camp, c.Err, r.now, r.snap.Location())
+	}
 	if c.Err == nil {
 		if c.Err, err = r.holderState(ctx, v, camp); err != nil {
 			return err
@@ -638,9 +653,11 @@ func (r *resolver) present(st *Step) *RedeemableResult {
 	switch st.Status {
 	case Inapplicable:
 		out.Result = Result{Error: st.Error, Details: st.Details}
+		out.Explanation = st.Explanation
 		return out
 	case Skipped:
 		out.Result = Result{Details: st.Details}
+		out.Explanation = st.Explanation
 		return out
 	}
 	if r.expand["order"] {

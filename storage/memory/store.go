@@ -39,6 +39,8 @@ type data struct {
 	redemptionKeys index                           // idempotency key → parent or single redemption
 	counters       map[string]int64                // project + "\x00" + key → value
 
+	pubData pubData // publications and wallet rows (publication.go)
+
 	settings settingsData // webhooks, metadata and event schemas, branding, events (project.go, webhook.go)
 	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
 }
@@ -96,6 +98,7 @@ func New() *Store {
 		redemptionKeys: index{},
 		counters:       map[string]int64{},
 		settings:       newSettingsData(),
+		pubData:        newPubData(),
 	}}
 }
 

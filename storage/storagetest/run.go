@@ -49,6 +49,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"RedemptionCounters", testRedemptionCounters},
 		{"RedemptionConcurrency", testRedemptionConcurrency},
 		{"CounterReadBack", testCounterReadBack},
+		{"Publications", testPublications}, // publication.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},
