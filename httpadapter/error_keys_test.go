@@ -1,7 +1,6 @@
 package httpadapter_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -38,19 +37,10 @@ func TestRedemptionErrorKeys(t *testing.T) {
 	referral := post("/v1/campaigns", `{"name":"Friends","campaign_type":"REFERRAL_PROGRAM","voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`)["id"].(string)
 	h.runActions()
 	post("/v1/campaigns/"+referral+"/vouchers/FRIEND", `{}`)
-	// Holders come from publications, which this API does not serve yet:
-	// the referrer and the loyalty card's holder are set in the store.
-	holder := post("/v1/customers", `{"source_id":"holder"}`)["id"].(string)
-	ctx := context.Background()
+	// Publishing makes the customer the loyalty card's holder and the
+	// referral code's referrer.
 	for _, code := range []string{"FRIEND", "AnsvocvP"} {
-		v, err := h.store.FindVoucherByCode(ctx, h.project.ID, code)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v.HolderID = &holder
-		if err := h.store.UpdateVoucher(ctx, v); err != nil {
-			t.Fatal(err)
-		}
+		post("/v1/publications", `{"voucher":"`+code+`","customer":{"source_id":"holder"}}`)
 	}
 	h.mustDo(req{method: http.MethodPost, target: "/v1/redemptions", body: `{"redeemables":[{"object":"voucher","id":"SINGLE"}],"order":{"amount":1000}}`}, http.StatusOK)
 	h.mustDo(req{method: http.MethodPost, target: "/v1/redemptions", body: `{"customer":{"source_id":"alice"},"redeemables":[{"object":"voucher","id":"ONCE"}],"order":{"amount":1000}}`}, http.StatusOK)
