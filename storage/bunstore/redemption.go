@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
@@ -270,31 +272,78 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 	return &redemption.LimitError{Limit: redemption.LimitPoints, Key: id}
 }
 
-// AddCounters implements redemption.Store: each delta is one upsert whose
-// conflict branch checks the limit against the locked row.
+// AddCounters implements redemption.Store. A delta with a Max is one
+// upsert whose conflict branch checks the limit against the locked row;
+// the deltas without one between two such are one multi-row upsert (their
+// sums per key, in key order), so a redemption's many counters cost a few
+// statements. Rows are locked in the order of ds (callers sort by key).
 func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redemption.CounterDelta) error {
 	for _, d := range ds {
 		if err := checkText("counter", str("key", d.Key), str("project_id", projectID)); err != nil {
 			return err
 		}
-		if d.Max != nil && d.Delta > *d.Max {
-			return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+	}
+	for i := 0; i < len(ds); {
+		if ds[i].Max != nil && ds[i].Delta > 0 {
+			if err := s.addCapped(ctx, projectID, ds[i]); err != nil {
+				return err
+			}
+			i++
+			continue
 		}
-		var max *int64
-		if d.Delta > 0 {
-			max = d.Max
+		j := i
+		for j < len(ds) && (ds[j].Max == nil || ds[j].Delta <= 0) {
+			j++
 		}
-		var n []int64
-		err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value) VALUES (?, ?, ?)
-			ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
-			WHERE ?::bigint IS NULL OR c.value + EXCLUDED.value <= ?::bigint
-			RETURNING value`, projectID, d.Key, d.Delta, max, max).Scan(ctx, &n)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return fail("add counter", err, nil)
+		if err := s.addRun(ctx, projectID, ds[i:j]); err != nil {
+			return err
 		}
-		if len(n) == 0 {
-			return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+		i = j
+	}
+	return nil
+}
+
+// addCapped adds one delta under its Max.
+func (s *Store) addCapped(ctx context.Context, projectID string, d redemption.CounterDelta) error {
+	if d.Delta > *d.Max {
+		return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+	}
+	var n []int64
+	err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value) VALUES (?, ?, ?)
+		ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
+		WHERE c.value + EXCLUDED.value <= ?::bigint
+		RETURNING value`, projectID, d.Key, d.Delta, *d.Max).Scan(ctx, &n)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fail("add counter", err, nil)
+	}
+	if len(n) == 0 {
+		return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+	}
+	return nil
+}
+
+// addRun adds deltas without a limit in one statement: summed per key
+// (an upsert may touch a row once), applied in key order.
+func (s *Store) addRun(ctx context.Context, projectID string, ds []redemption.CounterDelta) error {
+	sums := make(map[string]int64, len(ds))
+	keys := make([]string, 0, len(ds))
+	for _, d := range ds {
+		if _, ok := sums[d.Key]; !ok {
+			keys = append(keys, d.Key)
 		}
+		sums[d.Key] += d.Delta
+	}
+	slices.Sort(keys)
+	vals := make([]int64, len(keys))
+	for i, k := range keys {
+		vals[i] = sums[k]
+	}
+	_, err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value)
+		SELECT ?, u.key, u.value FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
+		ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value`,
+		projectID, pgdialect.Array(keys), pgdialect.Array(vals)).Exec(ctx)
+	if err != nil {
+		return fail("add counters", err, nil)
 	}
 	return nil
 }
@@ -334,6 +383,29 @@ func (s *Store) LockOrder(ctx context.Context, projectID, id string) error {
 	}
 	if len(ids) == 0 {
 		return promotype.NotFound("order", id)
+	}
+	return nil
+}
+
+// Savepoint implements redemption.Store: SAVEPOINT before fn, ROLLBACK TO
+// it when fn fails. A savepoint that succeeded is not released (one round
+// trip less per call); it ends with the transaction. Callers keep the
+// number per transaction small (the combiner's batches: at most
+// maxBatch), well under PostgreSQL's 64 cached subtransactions.
+func (s *Store) Savepoint(ctx context.Context, fn func(ctx context.Context) error) error {
+	switch s.db.(type) {
+	case bun.Tx, *bun.Tx:
+	default:
+		return fn(ctx)
+	}
+	if _, err := s.db.ExecContext(ctx, "SAVEPOINT promo_sp"); err != nil {
+		return fail("savepoint", err, nil)
+	}
+	if err := fn(ctx); err != nil {
+		if _, rerr := s.db.ExecContext(ctx, "ROLLBACK TO SAVEPOINT promo_sp"); rerr != nil {
+			return errors.Join(err, fail("rollback to savepoint", rerr, nil))
+		}
+		return err
 	}
 	return nil
 }

@@ -177,6 +177,21 @@ func (s *Store) LockOrder(ctx context.Context, projectID, id string) (err error)
 	return err
 }
 
+// Savepoint implements redemption.Store: inside a transaction a failing fn
+// is undone from the transaction's log back to where it started.
+func (s *Store) Savepoint(ctx context.Context, fn func(ctx context.Context) error) error {
+	if s.tx == nil {
+		return fn(ctx)
+	}
+	mark := len(*s.tx)
+	if err := fn(ctx); err != nil {
+		(*s.tx)[mark:].rollback()
+		*s.tx = (*s.tx)[:mark]
+		return err
+	}
+	return nil
+}
+
 // transactionData holds voucher transactions: each project's in the
 // order they were stored, where each id sits in that order, and each
 // card's positions (a card's list reads only its own rows).

@@ -50,6 +50,9 @@ func Run(t *testing.T, newStore Factory) {
 		{"RedemptionConcurrency", testRedemptionConcurrency},
 		{"VoucherTransactions", testVoucherTransactions},
 		{"VoucherTransactionConcurrency", testVoucherTransactionConcurrency},
+		{"Savepoint", testSavepoint},   // savepoint.go
+		{"HotVoucher", testHotVoucher}, // savepoint.go
+		{"CounterReadBack", testCounterReadBack},
 		{"Publications", testPublications}, // publication.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
