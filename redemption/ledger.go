@@ -63,6 +63,7 @@ type Redemption struct {
 	Status             string             `json:"status"`
 	FailureCode        *string            `json:"failure_code,omitempty"`
 	FailureMessage     *string            `json:"failure_message,omitempty"`
+	Session            *RedemptionSession `json:"session,omitempty"` // the session whose key the request sent
 	RelatedRedemptions *Related           `json:"related_redemptions,omitempty"`
 	Order              *order.Order       `json:"order"`
 	Channel            Channel            `json:"channel"`
@@ -228,7 +229,9 @@ type LedgerStore interface {
 	// balance −= Credits (not below 0), loyalty balance −= Points (not
 	// below 0). A positive part that would break its limit refuses the
 	// whole change with a *LimitError; negative parts (rollbacks) always
-	// apply. not_found for a missing voucher.
+	// apply. not_found for a missing voucher. A spend with a positive part
+	// on a voucher whose ReservedUntil is set is refused with ErrReserved
+	// (nothing changed): the caller spends through SpendReserved.
 	SpendVoucher(ctx context.Context, projectID, id string, s Spend) error
 	// AddCounters applies the deltas, each atomically; one whose Max would
 	// be exceeded refuses with a *LimitError (the caller's transaction
@@ -240,6 +243,8 @@ type LedgerStore interface {
 	// one redemption or rollback at a time changes it (no-op for a store
 	// that serializes transactions). not_found for a missing order.
 	LockOrder(ctx context.Context, projectID, id string) error
+
+	SessionStore
 }
 
 // RedemptionListSpec is what redemption lists accept (GET /v1/redemptions).

@@ -73,12 +73,16 @@ func (s *Service) validate(ctx context.Context, projectID string, in ValidationP
 	if err != nil {
 		return nil, err
 	}
-	r, out, tracking, err := s.evaluate(ctx, projectID, in, rules)
+	sess, err := checkSession(in.Session, newSessionKey(s.env.IDs))
+	if err != nil {
+		return nil, err
+	}
+	r, out, tracking, err := s.evaluateLocked(ctx, projectID, in, rules, sess)
 	if err != nil {
 		return nil, err
 	}
 	v := &Validation{ID: s.env.IDs.NewID(PrefixValidation), Valid: out.Valid, Redeemables: []*RedeemableResult{},
-		TrackingID: tracking, StackingRules: rules.Effective()}
+		TrackingID: tracking, StackingRules: rules.Effective(), Session: sess.echo()}
 	if in.Order != nil {
 		v.Order = out.Order
 	}
@@ -131,7 +135,7 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 		return nil, nil, "", err
 	}
 	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
-		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}}
+		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}, key: requestKey(in.Session)}
 	for _, p := range in.Redeemables {
 		if err := r.add(ctx, p); err != nil {
 			return nil, nil, "", err
@@ -226,6 +230,8 @@ type resolver struct {
 
 	cands []Candidate
 	shows []show
+
+	key string // the request's session key: its reservations are its own
 }
 
 // show is what an applicable redeemable's answer shows besides its order.
@@ -403,9 +409,13 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	if camp != nil {
 		sh.campaignID, sh.campaignName = camp.ID, camp.Name
 	}
-	c.Err = r.voucherState(v, camp)
+	left, err := r.unreserved(ctx, v) // what other sessions' reservations leave
+	if err != nil {
+		return err
+	}
+	c.Err = r.voucherState(left, camp)
 	if c.Err == nil {
-		c.Err, err = r.effect(ctx, &c, v, p)
+		c.Err, err = r.effect(ctx, &c, left, p)
 		if err != nil {
 			return err
 		}

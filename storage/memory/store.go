@@ -38,6 +38,7 @@ type data struct {
 	redemptions    table[redemption.Redemption]    // the ledger (redemption.go)
 	redemptionKeys index                           // idempotency key → parent or single redemption
 	counters       map[string]int64                // project + "\x00" + key → value
+	sessions       sessionData                     // session reservations (redemption.go)
 
 	settings settingsData // webhooks, metadata and event schemas, branding, events (project.go, webhook.go)
 	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
@@ -95,6 +96,7 @@ func New() *Store {
 		redemptions:    newTable[redemption.Redemption](),
 		redemptionKeys: index{},
 		counters:       map[string]int64{},
+		sessions:       newSessionData(),
 		settings:       newSettingsData(),
 	}}
 }
