@@ -148,6 +148,14 @@ func TestSessionsStacked(t *testing.T) {
 		// A LOCK on nothing applicable drops the key's reservations.
 		diff(t, "lock on a missing code", "not_found", outcome(t, must[*redemption.Validation](t)(val.Validate(ctx, f.project, sessionCall("NOPE", 0, lock("cart")))), nil))
 		check("nothing held", "valid", "valid")
+		// Under ALL, one failure makes the answer invalid: nothing is held.
+		mode := redemption.ModeAll
+		must[*redemption.StackingRules](t)(f.eng.StackingRules().Create(ctx, f.project, redemption.StackingRulesParams{RedeemablesApplicationMode: &mode}))
+		allOrNothing := sessionCall("A1", 0, lock("cart"))
+		allOrNothing.Redeemables = append(allOrNothing.Redeemables, redemption.RedeemableParams{Object: redemption.ObjectVoucher, ID: "NOPE"})
+		v := must[*redemption.Validation](t)(val.Validate(ctx, f.project, allOrNothing))
+		diff(t, "ALL with a failure", []any{false, "cart"}, []any{v.Valid, v.Session.Key})
+		check("ALL: nothing held", "valid", "valid")
 	})
 }
 

@@ -43,7 +43,9 @@ func (s *Service) evaluateLocked(ctx context.Context, projectID string, in Valid
 
 // lock replaces the session's reservations by what the applicable
 // vouchers of out promise: a unit of a limited quantity, the gift credits
-// and the loyalty points they take (reference §2.5, §8 #15, #16).
+// and the loyalty points they take (reference §2.5, §8 #15, #16). An
+// invalid outcome (under ALL, one failure) reserves nothing: a redemption
+// of it would redeem nothing.
 func (s *Service) lock(ctx context.Context, projectID string, sess *session, r *resolver, out *Outcome) error {
 	now := s.env.Clock.Now()
 	expires := promotype.NewTime(now.Add(sess.life))
@@ -52,7 +54,7 @@ func (s *Service) lock(ctx context.Context, projectID string, sess *session, r *
 	for i := range out.Steps {
 		st := &out.Steps[i]
 		sh := &r.shows[st.Index]
-		if st.Status != Applicable || sh.object != ObjectVoucher || sh.voucher == nil {
+		if !out.Valid || st.Status != Applicable || sh.object != ObjectVoucher || sh.voucher == nil {
 			continue
 		}
 		v := sh.voucher
