@@ -131,14 +131,6 @@ func checkSession(p *SessionParams, newKey func() string) (*session, error) {
 	return s, nil
 }
 
-// sessionKey is the key a request uses ("" without a session).
-func (s *session) sessionKey() string {
-	if s == nil {
-		return ""
-	}
-	return s.key
-}
-
 // echo is the session an answer shows (nil unless the request locked).
 func (s *session) echo() *Session {
 	if s == nil || !s.lock {
