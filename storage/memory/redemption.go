@@ -217,9 +217,18 @@ func (sd sessionData) put(u *undo, r *redemption.Reservation) {
 	setKey(u, sd.ofKey(r.ProjectID, r.Key), r.VoucherID, true)
 }
 
+// drop deletes a reservation; a voucher or key left without any loses
+// its entry (so forgotten keys do not pile up).
 func (sd sessionData) drop(u *undo, projectID, voucherID, key string) {
+	vk, kk := projectID+"\x00"+voucherID, projectID+"\x00"+key
 	delKey(u, sd.ofVoucher(projectID, voucherID), key)
 	delKey(u, sd.ofKey(projectID, key), voucherID)
+	if len(sd.byVoucher[vk]) == 0 {
+		delKey(u, sd.byVoucher, vk)
+	}
+	if len(sd.byKey[kk]) == 0 {
+		delKey(u, sd.byKey, kk)
+	}
 }
 
 // others are the live reservations at now on a voucher of keys other
