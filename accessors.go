@@ -13,6 +13,7 @@ import (
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
@@ -67,6 +68,10 @@ func (e *Engine) Validations() *redemption.Service { return e.validations }
 // Redemptions is redemptions (POST /v1/redemptions), rollbacks and the
 // redemption ledger.
 func (e *Engine) Redemptions() *redemption.RedemptionService { return e.redemptions }
+
+// Publications is publications (POST and GET /v1/publications) and
+// customers' wallets (GET /v1/customers/{customerId}/redeemables).
+func (e *Engine) Publications() *publication.Service { return e.publications }
 
 // StackingRules is the stacking rules API of the management API.
 func (e *Engine) StackingRules() *redemption.StackingRulesService { return e.stackingRules }

@@ -16,6 +16,7 @@ import (
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
@@ -59,6 +60,8 @@ type Engine struct {
 	validations   *redemption.Service
 	redemptions   *redemption.RedemptionService
 	stackingRules *redemption.StackingRulesService
+
+	publications *publication.Service
 }
 
 // New returns an engine over store.
@@ -120,6 +123,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.validations = redemption.NewService(store, e.env, e.promotions.Snapshot)
 	e.redemptions = redemption.NewRedemptionService(store, storage.TxFor(store, func(s storage.Tx) redemption.RedeemStore { return s }), e.env, e.validations, e.vouchers)
 	e.customers.SetRedemptionSummary(e.redemptions.CustomerSummary)
+	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)
 	return e, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
+	"github.com/klauspost/compress/gzip"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/promoengine/promo"
@@ -46,7 +47,10 @@ func New(engine *promo.Engine, opts ...Option) http.Handler {
 	s.mux = s.buildMux(s.routes())
 	// Answers are compressed when the client accepts gzip (and they are big
 	// enough to gain from it): a validation of many tiers shrinks tenfold.
-	s.gzip = s.traced(gzhttp.GzipHandler(http.HandlerFunc(s.serve)))
+	// The fastest level: JSON answers of a few kilobytes compress nearly as
+	// well, and the default level was about a quarter of the CPU of a
+	// small validation over HTTP (BENCHMARKS.md, issue 14).
+	s.gzip = s.traced(gzipWrapper(http.HandlerFunc(s.serve)))
 	return s
 }
 
@@ -104,3 +108,12 @@ func trimTrailingSlash(path string) (string, bool) {
 	}
 	return path[:len(path)-1], true
 }
+
+// gzipWrapper compresses answers at gzip.BestSpeed.
+var gzipWrapper = func() func(http.Handler) http.HandlerFunc {
+	wrap, err := gzhttp.NewWrapper(gzhttp.CompressionLevel(gzip.BestSpeed))
+	if err != nil {
+		panic(err) // a constant, valid configuration
+	}
+	return wrap
+}()

@@ -165,11 +165,15 @@ func fill(t *testing.T, s string, ids map[string]string) string {
 func TestIsolationCoversEveryRoute(t *testing.T) {
 	h := newHarness(t)
 	covered := map[string]bool{}
+	// A row's query string (a GET that takes its input there) is no part
+	// of the route it covers.
 	for _, r := range isolationRows {
-		covered[r.method+" "+r.path] = true
+		path, _, _ := strings.Cut(r.path, "?")
+		covered[r.method+" "+path] = true
 	}
 	for _, r := range isolationLists {
-		covered[r.method+" "+r.path] = true
+		path, _, _ := strings.Cut(r.path, "?")
+		covered[r.method+" "+path] = true
 	}
 	for _, rt := range httpadapter.Routes(h.handler) {
 		method, pattern, _ := strings.Cut(rt, " ")

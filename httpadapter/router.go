@@ -22,14 +22,15 @@ func (s *server) routes() []route {
 		s.rewardRoutes(),
 		s.locationRoutes(),
 		s.managementRoutes(),
-		s.settingsRoutes(),   // settings.go: webhooks, metadata and event schemas, branding
-		s.oauthRoutes(),      // oauth.go
-		s.salesRoutes(),      // orders.go, customers.go
-		s.campaignRoutes(),   // campaigns.go, vouchers.go, async_actions.go
-		s.ruleRoutes(),       // validation_rules.go
-		s.promotionRoutes(),  // promotions.go
-		s.validationRoutes(), // validations.go
-		s.redemptionRoutes(), // redemptions.go
+		s.settingsRoutes(),    // settings.go: webhooks, metadata and event schemas, branding
+		s.oauthRoutes(),       // oauth.go
+		s.salesRoutes(),       // orders.go, customers.go
+		s.campaignRoutes(),    // campaigns.go, vouchers.go, async_actions.go
+		s.ruleRoutes(),        // validation_rules.go
+		s.promotionRoutes(),   // promotions.go
+		s.validationRoutes(),  // validations.go
+		s.redemptionRoutes(),  // redemptions.go
+		s.publicationRoutes(), // publications.go
 		s.webhookSendoutRoutes(),
 	)
 }

@@ -89,6 +89,11 @@ func TestValidations(t *testing.T) {
 			`{"object":"voucher","id":"GNcuPKGe"},{"object":"voucher","id":"AnsvocvP","reward":{"id":"{reward}","points":4}},`+
 			`{"object":"voucher","id":"M3X8IwW8","gift":{"credits":100}},{"object":"promotion_tier","id":"{tier40}"},{"object":"promotion_tier","id":"{tier30}"}],`+
 			`"order":{"items":[{"product_id":"{watchflix}","quantity":1},{"product_id":"{roses}","quantity":1}]}}`, ids), 200},
+		// options.explain (an extension): why each one is not applicable.
+		{"explained", validation(`{"redeemables":[{"object":"voucher","id":"OFF"},{"object":"voucher","id":"OLD"},{"object":"voucher","id":"SOON"},`+
+			`{"object":"promotion_tier","id":"{tierOff}"},{"object":"voucher","id":"BIGCART"},`+
+			`{"object":"voucher","id":"M3X8IwW8","gift":{"credits":6000}},{"object":"voucher","id":"a2pl4qJw"}],`+
+			`"order":{"amount":5000},"options":{"explain":true}}`, ids), 200},
 	})
 }
 

@@ -53,6 +53,10 @@ type Candidate struct {
 	Catalog       discount.Catalog // the lines unit discounts add
 	Gift          *GiftCard
 	Loyalty       *LoyaltyCard
+
+	// Explanation says why Err, when the caller explains (Request.Explain);
+	// nil otherwise, and then the evaluation gives Err's key alone.
+	Explanation *Explanation
 }
 
 // GiftCard is the effect of a gift card: Credits asked (nil: as much of
@@ -78,6 +82,9 @@ type Request struct {
 	Order      *order.Order
 	Customer   promotype.Metadata
 	Redemption promotype.Metadata
+	// Explain asks for an explanation of every redeemable that is not
+	// applicable (Step.Explanation); off, the evaluation builds none.
+	Explain bool
 }
 
 // Details is the reason a redeemable was skipped.
@@ -98,6 +105,9 @@ type Step struct {
 	Details *Details         // INAPPLICABLE (from Error) and SKIPPED
 	// Credits and Points are what a gift or loyalty card took.
 	Credits, Points int64
+	// Explanation says what decided an INAPPLICABLE or SKIPPED step, when
+	// Request.Explain; nil otherwise.
+	Explanation *Explanation
 }
 
 // Outcome is an evaluation: its validity, the steps in application order
@@ -131,19 +141,29 @@ func Evaluate(rules *StackingRules, cands []Candidate, req Request) *Outcome {
 	ev := &evaluator{rules: rules, cands: cands, req: req}
 	sorted := ev.sort()
 	excluded := make([]bool, len(cands))
-	steps, o := ev.walk(sorted, excluded)
+	steps, o := ev.walk(sorted, excluded, nil)
 	if ev.exclusiveApplied(steps) {
+		first := steps
 		redo := false
-		for _, st := range steps {
+		kept := make([]*Step, len(cands))
+		for k, st := range steps {
 			// Common ones are withdrawn; those that failed their checks
-			// keep their error.
-			if ev.kind(st.Candidate) == common && st.Status != Inapplicable {
-				excluded[st.Index] = true
-				redo = true
+			// keep their error (and are not tried again: on the order
+			// without the withdrawn ones they could pass).
+			if ev.kind(st.Candidate) == common {
+				if st.Status == Inapplicable {
+					kept[st.Index] = &steps[k]
+				} else {
+					excluded[st.Index] = true
+					redo = true
+				}
 			}
 		}
 		if redo {
-			steps, o = ev.walk(sorted, excluded)
+			steps, o = ev.walk(sorted, excluded, kept)
+			if req.Explain {
+				ev.explainExclusions(first, steps)
+			}
 		}
 	}
 	out := &Outcome{Steps: steps, Order: final(req.Order, o)}
@@ -241,29 +261,56 @@ type counts struct {
 	perCat, exclCat  map[string]int
 }
 
-// walk applies the candidates in order to one running order.
-func (ev *evaluator) walk(sorted []int, excluded []bool) ([]Step, *order.Order) {
-	o := ev.req.Order.Fork()
-	o.ResetApplied()
+// walk applies the candidates in order to one running order; excluded
+// ones are skipped, kept ones (when kept is not nil) keep the step given.
+func (ev *evaluator) walk(sorted []int, excluded []bool, kept []*Step) ([]Step, *order.Order) {
+	// The running order is only read (each redeemable applies to a fork
+	// of it): the request's order serves as it is unless it carries
+	// applied amounts to reset.
+	o := ev.req.Order
+	if hasApplied(o) {
+		o = o.Fork()
+		o.ResetApplied()
+	}
 	steps := make([]Step, 0, len(sorted))
 	n := counts{perCat: map[string]int{}, exclCat: map[string]int{}}
 	failed := false
+	failedID := ""
 	for _, i := range sorted {
 		c := &ev.cands[i]
 		st := Step{Candidate: c, Index: i}
 		switch {
 		case excluded[i]:
 			st.Status, st.Details = Skipped, skipExclusion
+		case kept != nil && kept[i] != nil:
+			st = *kept[i]
+			if !failed {
+				failed, failedID = true, c.ID
+			}
 		case failed && ev.rules.RedeemablesApplicationMode == ModeAll:
 			st.Status, st.Details = Skipped, skipPreceding
+			if ev.req.Explain {
+				st.Explanation = explainPreceding(failedID)
+			}
 		default:
 			if next, err := ev.try(c, o, &st); err != nil {
 				st.Status, st.Error, st.Details = Inapplicable, err, &Details{Key: err.Key, Message: err.Message}
-				failed = true
+				if !failed {
+					failed, failedID = true, c.ID
+				}
+				if ev.req.Explain && st.Explanation == nil {
+					st.Explanation = explainEffect(c, o, err)
+				}
 			} else if d := ev.limit(c, &n); d != nil {
 				st.Status, st.Details = Skipped, d
+				if ev.req.Explain {
+					st.Explanation = ev.explainLimit(c, d, &n)
+				}
 			} else if d := ev.noEffect(c, o, next); d != nil {
 				st.Status, st.Details = Skipped, d
+				if ev.req.Explain {
+					st.Explanation = explainNoEffect()
+				}
 			} else {
 				st.Status, st.Order, o = Applicable, next, next
 				ev.count(c, &n)
@@ -275,6 +322,22 @@ func (ev *evaluator) walk(sorted []int, excluded []bool) ([]Step, *order.Order) 
 		steps = append(steps, st)
 	}
 	return steps, o
+}
+
+// hasApplied reports whether o or a line of it carries applied amounts
+// (or totals not derived from its amounts) that ResetApplied would change.
+func hasApplied(o *order.Order) bool {
+	if o.AppliedDiscountAmount != 0 || o.ItemsAppliedDiscountAmount != 0 || o.TotalAppliedDiscountAmount != 0 ||
+		o.TotalDiscountAmount != o.DiscountAmount+o.ItemsDiscountAmount || o.TotalAmount != o.Amount-o.TotalDiscountAmount {
+		return true
+	}
+	for i := range o.Items {
+		it := &o.Items[i]
+		if it.AppliedDiscountAmount != 0 || it.AppliedDiscountQuantity != 0 || it.AppliedQuantity != 0 || it.AppliedQuantityAmount != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // limit returns why c would pass a limit of the stacking rules, or nil.
@@ -345,13 +408,22 @@ func (ev *evaluator) noEffect(c *Candidate, before, after *order.Order) *Details
 // which it returns; an error makes c INAPPLICABLE.
 func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, *promotype.Error) {
 	if c.Err != nil {
+		if ev.req.Explain {
+			st.Explanation = c.Explanation
+		}
 		return nil, c.Err
 	}
-	in := promotion.RuleInput(o, ev.req.Customer, ev.req.Redemption)
-	defer promotion.ReleaseInput(in)
-	in.Amount = o.TotalAmount // order.amount: the running total before this redeemable
-	if err := ev.rulesPass(c, in, false); err != nil {
-		return nil, err
+	var in *rule.Input // what the rules read; nil without rules
+	if len(c.Programs) > 0 {
+		in = promotion.RuleInput(o, ev.req.Customer, ev.req.Redemption)
+		defer promotion.ReleaseInput(in)
+		in.Amount = o.TotalAmount // order.amount: the running total before this redeemable
+		if err := ev.rulesPass(c, in, false); err != nil {
+			if ev.req.Explain {
+				st.Explanation = explainRules(c, in, false, err.Key)
+			}
+			return nil, err
+		}
 	}
 	next := o.Fork()
 	next.ResetApplied()
@@ -367,9 +439,14 @@ func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, 
 	if err != nil {
 		return nil, err
 	}
-	in.TotalAmount = next.TotalAmount
-	if err := ev.rulesPass(c, in, true); err != nil {
-		return nil, err
+	if in != nil {
+		in.TotalAmount = next.TotalAmount
+		if err := ev.rulesPass(c, in, true); err != nil {
+			if ev.req.Explain {
+				st.Explanation = explainRules(c, in, true, err.Key)
+			}
+			return nil, err
+		}
 	}
 	return next, nil
 }
@@ -425,7 +502,9 @@ func (ev *evaluator) applyDiscount(o *order.Order, c *Candidate) *promotype.Erro
 	if _, err := discount.Apply(work, c.Discount, c.Applicability, c.Catalog); err != nil {
 		return promotype.BadRequest("invalid_order", "Invalid order", "%s cannot be priced: %v", c.ID, err)
 	}
-	for i := range o.Items {
+	// Under INITIAL_AMOUNT the scratch order is the request's: lines an
+	// earlier unit discount added are not in it and take nothing.
+	for i := range min(len(o.Items), len(work.Items)) {
 		if once && o.Items[i].DiscountAmount > 0 {
 			continue
 		}

@@ -135,7 +135,10 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 		return nil, nil, "", err
 	}
 	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
-		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}, key: requestKey(in.Session)}
+		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}, key: requestKey(in.Session),
+		cands: make([]Candidate, 0, len(in.Redeemables)), shows: make([]show, 0, len(in.Redeemables))}
+	req.Explain = in.Options != nil && in.Options.Explain
+	r.explain = req.Explain
 	for _, p := range in.Redeemables {
 		if err := r.add(ctx, p); err != nil {
 			return nil, nil, "", err
@@ -227,6 +230,7 @@ type resolver struct {
 	rules     *StackingRules
 	expand    map[string]bool
 	cats      map[string]*campaign.Category
+	explain   bool // options.explain: candidates carry why they are not usable
 
 	cands []Candidate
 	shows []show
@@ -333,6 +337,11 @@ func (r *resolver) tier(ctx context.Context, id string) error {
 			// Not in the snapshot although stored: disabled (itself or its
 			// campaign) or without a discount to price.
 			c.Err = promotype.BadRequest("promotion_inactive", "Inactive Promotion", "Promotion Tier with id: %s is disabled.", id)
+			if r.explain {
+				if c.Explanation, err = r.explainInactiveTier(ctx, stored); err != nil {
+					return err
+				}
+			}
 			if err := r.setCategory(ctx, &c, &sh, stored.CategoryID); err != nil {
 				return err
 			}
@@ -346,6 +355,9 @@ func (r *resolver) tier(ctx context.Context, id string) error {
 	loc := r.snap.Location()
 	if !t.Campaign.Validity.OpenAt(r.now, loc) || (!t.Validity.IsZero() && !t.Validity.OpenAt(r.now, loc)) {
 		c.Err = promotype.BadRequest("promotion_not_active_now", "Promotion not active now", "Promotion Tier with id: %s is not active now.", id)
+		if r.explain {
+			c.Explanation = explainTierWindow(t.Campaign.Validity, t.Validity, r.now, loc, c.Err.Key)
+		}
 	}
 	c.Programs, c.Discount, c.Applicability, c.Catalog = t.Programs, t.Discount, t.Applicability, r.snap.Catalog()
 	sh.discount, sh.metadata, sh.name, sh.campaignID = t.Discount, t.Metadata, t.Name, t.Campaign.ID
@@ -414,6 +426,9 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 		return err
 	}
 	c.Err = r.voucherState(left, camp)
+	if c.Err != nil && r.explain {
+		c.Explanation = explainVoucherState(left, camp, c.Err, r.now, r.snap.Location())
+	}
 	if c.Err == nil {
 		c.Err, err = r.effect(ctx, &c, left, p)
 		if err != nil {
@@ -557,9 +572,11 @@ func (r *resolver) present(st *Step) *RedeemableResult {
 	switch st.Status {
 	case Inapplicable:
 		out.Result = Result{Error: st.Error, Details: st.Details}
+		out.Explanation = st.Explanation
 		return out
 	case Skipped:
 		out.Result = Result{Details: st.Details}
+		out.Explanation = st.Explanation
 		return out
 	}
 	if r.expand["order"] {

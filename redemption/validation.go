@@ -34,6 +34,10 @@ type ValidationParams struct {
 type ValidationOptions struct {
 	// Expand ⊂ order, redeemable, category; default ["order"].
 	Expand []string `json:"expand"`
+	// Explain (an extension beyond the hosted service) adds an
+	// explanation to every INAPPLICABLE or SKIPPED redeemable: the rule
+	// and condition, or the engine's check, that decided it.
+	Explain bool `json:"explain,omitempty"`
 }
 
 // RedeemableParams is one redeemable of a request: a voucher (by code or
@@ -85,6 +89,9 @@ type RedeemableResult struct {
 	CampaignName   *string                          `json:"campaign_name,omitempty"`
 	CampaignID     *string                          `json:"campaign_id,omitempty"`
 	Name           *string                          `json:"name,omitempty"`
+	// Explanation is what decided an INAPPLICABLE or SKIPPED redeemable,
+	// with options.explain only (an extension).
+	Explanation *Explanation `json:"explanation,omitempty"`
 }
 
 // Result is what a redeemable gives (discount, gift credits, loyalty

@@ -3,6 +3,7 @@ package rule
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,10 +20,14 @@ type Program struct {
 	// NeedsTotal reports whether a rule reads order.total_amount, the value
 	// after the incentive: the caller prices the incentive first.
 	NeedsTotal bool
+	// RuleID is the validation rule the program was compiled from ("" for
+	// a rule set compiled on its own); explanations name it.
+	RuleID string
 }
 
 type compiled struct {
 	key     string
+	name    string // the rule's name, for explanations
 	spec    nameSpec
 	prop    string
 	conds   []cond
@@ -73,6 +78,8 @@ var condOps = map[string]opCode{
 
 type cond struct {
 	op    opCode
+	name  string // as written ($in, $more_than…), for explanations
+	vals  []any  // as written, for explanations
 	nums  []float64
 	strs  []string // canonical values for equality; raw strings for string ops
 	times []time.Time
@@ -146,7 +153,7 @@ func compileRule(key string, r Rule, sub bool) (compiled, error) {
 		}
 		return compiled{}, invalid("Rule %s has an unknown name '%s'", key, r.Name)
 	}
-	c := compiled{key: key, spec: spec}
+	c := compiled{key: key, name: r.Name, spec: spec}
 	if r.Error != nil {
 		c.message = r.Error.Message
 	}
@@ -239,7 +246,7 @@ func compileCond(key, name, opName string, vals []any, kind valueKind) (cond, er
 	bad := func(want string) error {
 		return invalid("Rule '%s' (rule %s): condition %s takes %s", name, key, opName, want)
 	}
-	c := cond{op: op}
+	c := cond{op: op, name: opName, vals: slices.Clone(vals)}
 	switch op {
 	case opIs, opIsNot, opNotIn:
 		for _, v := range values {

@@ -58,7 +58,11 @@ func (r *ValidationRule) Program() (*Program, error) {
 	if r.Error != nil {
 		msg = r.Error.Message
 	}
-	return Compile(r.Rules, msg)
+	p, err := Compile(r.Rules, msg)
+	if p != nil {
+		p.RuleID = r.ID
+	}
+	return p, err
 }
 
 // Clone returns a deep copy.

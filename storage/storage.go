@@ -29,6 +29,7 @@ import (
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
@@ -52,6 +53,7 @@ type Tx interface {
 	customer.Store
 	order.Store
 	voucher.Store
+	publication.Store
 	webhook.Store
 	webhook.OutboxStore
 	project.SettingsStore

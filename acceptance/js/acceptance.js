@@ -250,6 +250,30 @@ async function main() {
 		assert.equal(c.id, s.customer.id)
 		assert.equal(c.email, 'alice@example.com')
 	})
+	await step('distributions.publications.create, list and customers.listRedeemables', async () => {
+		const c = await client.campaigns.create({ name: `Publish ${run}`, vouchers_count: 2, voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 300 } } })
+		await until('campaign generation', () => client.campaigns.get(c.id), (x) => x.creation_status === 'DONE')
+		const pub = await client.distributions.publications.create({ campaign: { name: c.name }, customer: { source_id: s.customer.source_id }, source_id: `pub-${run}`, metadata: { n: 1 } })
+		assert.match(pub.id, /^pub_/)
+		assert.equal(pub.customer_id, s.customer.id)
+		assert.equal(pub.voucher.holder_id, s.customer.id)
+		assert.equal(pub.voucher.publish.count, 1)
+		assert.deepEqual(pub.vouchers_id, [pub.voucher.id])
+		const again = await client.distributions.publications.create({ campaign: { name: c.name }, customer: { source_id: s.customer.source_id }, source_id: `pub-${run}` })
+		assert.equal(again.id, pub.id, 'the same source_id answers the same publication')
+		const other = await client.distributions.publications.create({ campaign: { name: c.name }, customer: { source_id: `bob-${run}` } })
+		assert.notEqual(other.voucher.code, pub.voucher.code)
+		await assert.rejects(client.distributions.publications.create({ campaign: { name: c.name }, customer: { source_id: `carol-${run}` } }),
+			(err) => err.code === 400 && err.key === 'no_voucher_suitable_for_publication')
+		const list = listed(await client.distributions.publications.list({ source_id: `pub-${run}` }), 'publications')
+		assert.deepEqual(list.map((p) => p.id), [pub.id])
+		assert.equal(list[0].voucher.code, pub.voucher.code)
+		const wallet = await client.customers.listRedeemables(s.customer.source_id, { limit: 10 })
+		assert.equal(wallet.object, 'list')
+		assert.equal(wallet.data_ref, 'data')
+		assert.deepEqual(wallet.data.map((h) => h.redeemable.voucher.code), [pub.voucher.code])
+		assert.equal(wallet.data[0].redeemable.status, 'ACTIVE')
+	})
 	await step('orders.create', async () => {
 		s.order = await client.orders.create({
 			source_id: `order-${run}`,

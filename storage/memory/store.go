@@ -40,6 +40,8 @@ type data struct {
 	counters       map[string]int64                // project + "\x00" + key → value
 	sessions       sessionData                     // session reservations (redemption.go)
 
+	pubData pubData // publications and wallet rows (publication.go)
+
 	settings settingsData // webhooks, metadata and event schemas, branding, events (project.go, webhook.go)
 	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
 }
@@ -98,6 +100,7 @@ func New() *Store {
 		counters:       map[string]int64{},
 		sessions:       newSessionData(),
 		settings:       newSettingsData(),
+		pubData:        newPubData(),
 	}}
 }
 

@@ -48,7 +48,8 @@ func Run(t *testing.T, newStore Factory) {
 		{"VoucherSpend", testVoucherSpend},
 		{"RedemptionCounters", testRedemptionCounters},
 		{"RedemptionConcurrency", testRedemptionConcurrency},
-		{"Sessions", testSessions}, // sessions.go
+		{"Publications", testPublications}, // publication.go
+		{"Sessions", testSessions},         // sessions.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},
