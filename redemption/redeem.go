@@ -41,12 +41,14 @@ type RedemptionService struct {
 	env         promotype.Env
 	validations *Service
 	vouchers    *voucher.Service
+	combine     combiner // group commit of concurrent spends of one voucher (combine.go)
 }
 
 // NewRedemptionService returns the redemption service: validations
 // evaluates requests, vouchers presents the voucher snapshots.
 func NewRedemptionService(store RedeemStore, tx promotype.TxFunc[RedeemStore], env promotype.Env, validations *Service, vouchers *voucher.Service) *RedemptionService {
-	return &RedemptionService{store: store, tx: tx, env: env, validations: validations, vouchers: vouchers}
+	return &RedemptionService{store: store, tx: tx, env: env, validations: validations, vouchers: vouchers,
+		combine: combiner{queues: map[string]*queue{}}}
 }
 
 // RedeemOptions are what a redemption request carries besides its body.
@@ -113,6 +115,7 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 	if _, err := checkSession(in.Session, func() string { return "" }); err != nil {
 		return nil, err // a redemption opens no session: it uses the key's
 	}
+	alone := false // a combined attempt asked to run in its own transaction
 	for range maxAttempts {
 		r, out, tracking, err := s.validations.evaluate(ctx, projectID, in, rules)
 		if err != nil {
@@ -120,13 +123,27 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 		}
 		w := &write{s: s, projectID: projectID, in: in, opt: opt, r: r, out: out, tracking: tracking, now: s.env.Clock.Now()}
 		if !out.Valid {
-			return nil, w.fail(ctx)
+			err := w.fail(ctx)
+			if errors.Is(err, promotype.ErrDuplicateFound) && opt.IdempotencyKey != "" {
+				if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {
+					return out, err // a concurrent request with the key answered first
+				}
+			}
+			return nil, err
 		}
-		res, err := w.commit(ctx)
+		var res *Redemptions
+		if key := w.combineKey(); key != "" && !alone && !s.combine.off {
+			res, err = s.combine.commit(ctx, key, w)
+		} else {
+			res, err = w.commit(ctx)
+		}
 		var le *LimitError
 		switch {
-		case errors.As(err, &le), errors.Is(err, errStale):
-			continue // evaluate against what the others left
+		case errors.Is(err, errAlone):
+			alone = true
+			continue
+		case errors.As(err, &le), errors.Is(err, errStale), errors.Is(err, promotype.ErrRetryable):
+			continue // evaluate against what the others left (a deadlock: run again)
 		case errors.Is(err, promotype.ErrDuplicateFound):
 			if opt.IdempotencyKey != "" {
 				if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {
@@ -186,6 +203,7 @@ type write struct {
 	customerID *string
 	counters   []CounterDelta // what the ledger rows added (undone by a rollback)
 	totals     []CounterDelta // customer totals (kept by a rollback)
+	spends     []*Redemption  // children whose voucher spend is still to make (spend)
 }
 
 func (w *write) channel() Channel {
@@ -363,6 +381,9 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	if err := st.AddCounters(ctx, w.projectID, append(w.counters, w.totals...)...); err != nil {
 		return nil, err
 	}
+	if err := w.spend(ctx, st); err != nil {
+		return nil, err
+	}
 	rows := children
 	if len(children) > 1 {
 		rows = append(rows, head)
@@ -380,11 +401,14 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 			res.SkippedRedeemables = append(res.SkippedRedeemables, w.r.present(step))
 		}
 	}
-	answer, err := json.Marshal(res)
-	if err != nil {
-		return nil, err
+	if w.opt.IdempotencyKey != "" {
+		// Only a retry with the key reads the answer back (replay).
+		answer, err := json.Marshal(res)
+		if err != nil {
+			return nil, err
+		}
+		head.Ledger.Answer = answer
 	}
-	head.Ledger.Answer = answer
 	if err := st.InsertRedemptions(ctx, rows...); err != nil {
 		return nil, err
 	}
@@ -433,22 +457,35 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 		row.Amount, row.LoyaltyCard = step.Points, &LoyaltyPoints{Points: step.Points}
 		row.Reward = &RewardRef{ID: sh.rewardID, Object: "reward"}
 	}
-	if err := w.spend(ctx, st, v.ID, sp); err != nil {
-		return nil, err
-	}
-	if k := requestKey(w.in.Session); k != "" {
-		row.Session = &RedemptionSession{Key: k}
-	}
 	row.RelatedObjectType, row.RelatedObjectID = RelatedVoucher, v.ID
 	row.Ledger.VoucherID, row.Ledger.VoucherCode, row.Ledger.Spend = v.ID, v.Code, sp
-	after, err := st.GetVoucher(ctx, w.projectID, v.ID)
-	if err != nil {
-		return nil, err
-	}
-	if row.Voucher, err = w.s.vouchers.Present(ctx, st, after); err != nil {
-		return nil, err
-	}
+	w.spends = append(w.spends, row)
 	return row, nil
+}
+
+// spend takes from each voucher what its child row spends and presents the
+// voucher as it is afterwards. apply calls it after every other write but
+// the ledger rows and events, so that a voucher's row lock (taken by
+// SpendVoucher, held until the transaction ends) is held as briefly as
+// possible: concurrent redemptions of one voucher wait on it.
+func (w *write) spend(ctx context.Context, st RedeemStore) error {
+	for _, row := range w.spends {
+		id := row.Ledger.VoucherID
+		if err := w.spendVoucher(ctx, st, id, row.Ledger.Spend); err != nil {
+			return err
+		}
+		if k := requestKey(w.in.Session); k != "" {
+			row.Session = &RedemptionSession{Key: k}
+		}
+		after, err := st.GetVoucher(ctx, w.projectID, id)
+		if err != nil {
+			return err
+		}
+		if row.Voucher, err = w.s.vouchers.Present(ctx, st, after); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // customerCounters records what child adds to its customer's summary and

@@ -131,11 +131,11 @@ func (s *Service) ReleaseSession(ctx context.Context, projectID, ref, key string
 	return s.store.ReleaseReservation(ctx, projectID, v.ID, key, s.env.Clock.Now())
 }
 
-// spend takes sp from voucher id: the plain conditional spend for a
+// spendVoucher takes sp from voucher id: the plain conditional spend for a
 // request without a session on a voucher without reservations (the fast
 // path), else the spend that counts the others' reservations and consumes
 // the request's own.
-func (w *write) spend(ctx context.Context, st RedeemStore, id string, sp Spend) error {
+func (w *write) spendVoucher(ctx context.Context, st RedeemStore, id string, sp Spend) error {
 	key := requestKey(w.in.Session)
 	if key == "" {
 		err := st.SpendVoucher(ctx, w.projectID, id, sp)

@@ -371,3 +371,18 @@ func (s *Store) ReleaseReservation(ctx context.Context, projectID, voucherID, ke
 		return nil
 	})
 }
+
+// Savepoint implements redemption.Store: inside a transaction a failing fn
+// is undone from the transaction's log back to where it started.
+func (s *Store) Savepoint(ctx context.Context, fn func(ctx context.Context) error) error {
+	if s.tx == nil {
+		return fn(ctx)
+	}
+	mark := len(*s.tx)
+	if err := fn(ctx); err != nil {
+		(*s.tx)[mark:].rollback()
+		*s.tx = (*s.tx)[:mark]
+		return err
+	}
+	return nil
+}

@@ -48,6 +48,8 @@ func Run(t *testing.T, newStore Factory) {
 		{"VoucherSpend", testVoucherSpend},
 		{"RedemptionCounters", testRedemptionCounters},
 		{"RedemptionConcurrency", testRedemptionConcurrency},
+		{"Savepoint", testSavepoint},       // savepoint.go
+		{"HotVoucher", testHotVoucher},     // savepoint.go
 		{"Publications", testPublications}, // publication.go
 		{"Sessions", testSessions},         // sessions.go
 		{"Webhooks", testWebhooks},
