@@ -106,6 +106,9 @@ type Ledger struct {
 	// FailureStatus is the HTTP status of a failure's error (404 for a
 	// redeemable not found, 400 otherwise).
 	FailureStatus int `json:"failure_status,omitempty"`
+	// FailureErrorMessage is the custom message of a failure's error (a
+	// validation rule's error.message).
+	FailureErrorMessage string `json:"failure_error_message,omitempty"`
 }
 
 // Related links a redemption to its rollbacks.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
+	"strings"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
@@ -186,6 +188,9 @@ func failureError(r *Redemption) error {
 	}
 	e := promotype.Newf(status, *r.FailureCode, deref(r.FailureMessage), "%s", r.Ledger.FailureDetails)
 	e.ResourceID, e.ResourceType = r.ID, "redemption"
+	if m := r.Ledger.FailureErrorMessage; m != "" {
+		e.Err = &promotype.ErrorMessage{Message: m}
+	}
 	return e
 }
 
@@ -225,6 +230,9 @@ func (w *write) fail(ctx context.Context) error {
 		Ledger: Ledger{ProjectID: w.projectID, FailureStatus: e.Code, FailureDetails: e.Details, IdempotencyKey: w.opt.IdempotencyKey},
 	}
 	f.RelatedObjectID = f.ID
+	if e.Err != nil {
+		f.Ledger.FailureErrorMessage = e.Err.Message
+	}
 	present(f)
 	if len(w.in.Redeemables) == 1 && w.in.Redeemables[0].Object == ObjectVoucher && len(w.r.shows) == 1 && w.r.shows[0].voucher != nil {
 		v := w.r.shows[0].voucher
@@ -272,12 +280,23 @@ func firstFailure(out *Outcome) *promotype.Error {
 // customerTotals are the deltas of a customer's redemption summary.
 func customerTotals(id string, redeemed, succeeded, failed int64) []CounterDelta {
 	var out []CounterDelta
-	for name, d := range map[string]int64{"total_redeemed": redeemed, "total_succeeded": succeeded, "total_failed": failed} {
-		if d != 0 {
-			out = append(out, CounterDelta{Key: customerKey(id, name), Delta: d})
+	for _, c := range []struct {
+		name string
+		d    int64
+	}{{"total_failed", failed}, {"total_redeemed", redeemed}, {"total_succeeded", succeeded}} {
+		if c.d != 0 {
+			out = append(out, CounterDelta{Key: customerKey(id, c.name), Delta: c.d})
 		}
 	}
 	return out
+}
+
+// inKeyOrder returns ds sorted by key (stable: the deltas of one key keep
+// their order), so that concurrent transactions lock counter rows in the
+// same order and queue instead of deadlocking.
+func inKeyOrder(ds []CounterDelta) []CounterDelta {
+	slices.SortStableFunc(ds, func(a, b CounterDelta) int { return strings.Compare(a.Key, b.Key) })
+	return ds
 }
 
 // commit spends, stores the order and writes the ledger in one
@@ -322,6 +341,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		}
 	}
 	var children []*Redemption
+	var steps []*Step
 	for i := range w.out.Steps {
 		step := &w.out.Steps[i]
 		if step.Status != Applicable {
@@ -331,7 +351,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		if err != nil {
 			return nil, err
 		}
-		children = append(children, child)
+		children, steps = append(children, child), append(steps, step)
 	}
 	head := children[0]
 	if len(children) > 1 {
@@ -372,13 +392,18 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 			w.customerCounters(c)
 		}
 	}
+	caps := w.historyCounters(children, steps)
 	for _, c := range append(children, head) {
 		c.Ledger.OrderID = o.ID
 		c.Order = order.Normalized(stamped(c.Order, o))
 		present(c)
 	}
 	head.Order = order.Normalized(o.Clone())
-	if err := st.AddCounters(ctx, w.projectID, append(w.counters, w.totals...)...); err != nil {
+	all := append(slices.Clone(w.counters), w.totals...)
+	if err := st.AddCounters(ctx, w.projectID, inKeyOrder(all)...); err != nil {
+		return nil, err
+	}
+	if err := w.distinct(ctx, st, children, caps); err != nil {
 		return nil, err
 	}
 	if err := w.spend(ctx, st); err != nil {
@@ -443,7 +468,7 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 			CounterDelta{Key: tierKey(c.ID, "total_redeemed"), Delta: 1},
 			CounterDelta{Key: tierKey(c.ID, "orders_total_amount"), Delta: w.out.Order.Amount},
 			CounterDelta{Key: tierKey(c.ID, "orders_total_discount_amount"), Delta: applied})
-		row.Ledger.Counters = w.counters[len(w.counters)-3:]
+		row.Ledger.Counters = slices.Clip(w.counters[len(w.counters)-3:])
 		return row, nil
 	}
 	v := sh.voucher
@@ -507,6 +532,47 @@ func (w *write) customerCounters(child *Redemption) {
 	}
 	w.counters = append(w.counters, undo...)
 	child.Ledger.Counters = append(child.Ledger.Counters, undo...)
+}
+
+// historyCounters adds what each child adds to the redemption-history
+// counters (capped by its rules' limits) and returns the limits on the
+// distinct-customers counters.
+func (w *write) historyCounters(children []*Redemption, steps []*Step) map[string]int64 {
+	cust := deref(w.customerID)
+	var caps map[string]int64
+	for k, child := range children {
+		st := steps[k]
+		var discounted int64
+		if st.Order != nil {
+			discounted = st.Order.TotalAppliedDiscountAmount
+		}
+		ds := historyDeltas(st.Candidate, cust, w.r.periods, w.r.amount, discounted)
+		w.counters = append(w.counters, ds...)
+		child.Ledger.Counters = append(child.Ledger.Counters, ds...)
+		caps = customersCaps(caps, st.Candidate, w.r.periods)
+	}
+	return caps
+}
+
+// distinct counts the customers whose first redemption in a campaign (and
+// period) this is, after the campaign-customer counters moved.
+func (w *write) distinct(ctx context.Context, st RedeemStore, children []*Redemption, caps map[string]int64) error {
+	ds, from, err := distinctDeltas(ctx, st, w.projectID, w.counters, caps)
+	if err != nil || len(ds) == 0 {
+		return err
+	}
+	if err := st.AddCounters(ctx, w.projectID, ds...); err != nil {
+		return err
+	}
+	for i, d := range ds { // recorded on the child that moved the customer
+		for _, c := range children {
+			if slices.ContainsFunc(c.Ledger.Counters, func(x CounterDelta) bool { return x.Key == from[i] }) {
+				c.Ledger.Counters = append(c.Ledger.Counters, d)
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // stamped is a child's running order as stored: the running amounts with

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -277,65 +276,76 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 	return &redemption.LimitError{Limit: redemption.LimitPoints, Key: id}
 }
 
-// AddCounters implements redemption.Store: the deltas without a limit are
-// one upsert of all their keys (summed per key, in key order so that
-// concurrent calls lock rows in the same order); each delta with a limit
-// is one upsert whose conflict branch checks the limit against the locked
-// row.
+// AddCounters implements redemption.Store. A delta with a Max is one
+// upsert whose conflict branch checks the limit against the locked row;
+// the deltas without one between two such are one multi-row upsert (their
+// sums per key, in key order), so a redemption's many counters cost a few
+// statements. Rows are locked in the order of ds (callers sort by key).
 func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redemption.CounterDelta) error {
-	var free []redemption.CounterDelta
 	for _, d := range ds {
 		if err := checkText("counter", str("key", d.Key), str("project_id", projectID)); err != nil {
 			return err
 		}
-		if d.Max != nil && d.Delta > *d.Max {
-			return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
-		}
-		if d.Max == nil || d.Delta <= 0 {
-			free = append(free, d)
-		}
 	}
-	if err := s.addFreeCounters(ctx, projectID, free); err != nil {
-		return err
-	}
-	for _, d := range ds {
-		if d.Max == nil || d.Delta <= 0 {
+	for i := 0; i < len(ds); {
+		if ds[i].Max != nil && ds[i].Delta > 0 {
+			if err := s.addCapped(ctx, projectID, ds[i]); err != nil {
+				return err
+			}
+			i++
 			continue
 		}
-		max := d.Max
-		var n []int64
-		err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value) VALUES (?, ?, ?)
-			ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
-			WHERE ?::bigint IS NULL OR c.value + EXCLUDED.value <= ?::bigint
-			RETURNING value`, projectID, d.Key, d.Delta, max, max).Scan(ctx, &n)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return fail("add counter", err, nil)
+		j := i
+		for j < len(ds) && (ds[j].Max == nil || ds[j].Delta <= 0) {
+			j++
 		}
-		if len(n) == 0 {
-			return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+		if err := s.addRun(ctx, projectID, ds[i:j]); err != nil {
+			return err
 		}
+		i = j
 	}
 	return nil
 }
 
-// addFreeCounters adds deltas that no limit bounds in one statement.
-func (s *Store) addFreeCounters(ctx context.Context, projectID string, ds []redemption.CounterDelta) error {
-	sum := make(map[string]int64, len(ds))
+// addCapped adds one delta under its Max.
+func (s *Store) addCapped(ctx context.Context, projectID string, d redemption.CounterDelta) error {
+	if d.Delta > *d.Max {
+		return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+	}
+	var n []int64
+	err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value) VALUES (?, ?, ?)
+		ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
+		WHERE c.value + EXCLUDED.value <= ?::bigint
+		RETURNING value`, projectID, d.Key, d.Delta, *d.Max).Scan(ctx, &n)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fail("add counter", err, nil)
+	}
+	if len(n) == 0 {
+		return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+	}
+	return nil
+}
+
+// addRun adds deltas without a limit in one statement: summed per key
+// (an upsert may touch a row once), applied in key order.
+func (s *Store) addRun(ctx context.Context, projectID string, ds []redemption.CounterDelta) error {
+	sums := make(map[string]int64, len(ds))
+	keys := make([]string, 0, len(ds))
 	for _, d := range ds {
-		sum[d.Key] += d.Delta
+		if _, ok := sums[d.Key]; !ok {
+			keys = append(keys, d.Key)
+		}
+		sums[d.Key] += d.Delta
 	}
-	keys := slices.Sorted(maps.Keys(sum))
-	if len(keys) == 0 {
-		return nil
-	}
-	deltas := make([]int64, len(keys))
+	slices.Sort(keys)
+	vals := make([]int64, len(keys))
 	for i, k := range keys {
-		deltas[i] = sum[k]
+		vals[i] = sums[k]
 	}
 	_, err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value)
-		SELECT ?, d.key, d.delta FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS d(key, delta, n) ORDER BY d.n
+		SELECT ?, u.key, u.value FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
 		ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value`,
-		projectID, pgdialect.Array(keys), pgdialect.Array(deltas)).Exec(ctx)
+		projectID, pgdialect.Array(keys), pgdialect.Array(vals)).Exec(ctx)
 	if err != nil {
 		return fail("add counters", err, nil)
 	}

@@ -48,8 +48,9 @@ func Run(t *testing.T, newStore Factory) {
 		{"VoucherSpend", testVoucherSpend},
 		{"RedemptionCounters", testRedemptionCounters},
 		{"RedemptionConcurrency", testRedemptionConcurrency},
-		{"Savepoint", testSavepoint},       // savepoint.go
-		{"HotVoucher", testHotVoucher},     // savepoint.go
+		{"Savepoint", testSavepoint},   // savepoint.go
+		{"HotVoucher", testHotVoucher}, // savepoint.go
+		{"CounterReadBack", testCounterReadBack},
 		{"Publications", testPublications}, // publication.go
 		{"Sessions", testSessions},         // sessions.go
 		{"Webhooks", testWebhooks},
