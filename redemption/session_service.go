@@ -21,7 +21,8 @@ func requestKey(p *SessionParams) string {
 // evaluateLocked evaluates a validation and, for a LOCK session, reserves
 // what its applicable vouchers promise. A reservation refused because a
 // concurrent session or redemption took what was left makes it evaluate
-// again against what they left.
+// again against what they left; so does a transient store conflict (a
+// deadlock with a redemption locking the same vouchers in another order).
 func (s *Service) evaluateLocked(ctx context.Context, projectID string, in ValidationParams, rules *StackingRules, sess *session) (*resolver, *Outcome, string, error) {
 	for range maxAttempts {
 		r, out, tracking, err := s.evaluate(ctx, projectID, in, rules)
@@ -30,7 +31,7 @@ func (s *Service) evaluateLocked(ctx context.Context, projectID string, in Valid
 		}
 		err = s.lock(ctx, projectID, sess, r, out)
 		var le *LimitError
-		if errors.As(err, &le) {
+		if errors.As(err, &le) || errors.Is(err, promotype.ErrRetryable) {
 			continue
 		}
 		if err != nil {
