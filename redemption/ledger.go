@@ -63,6 +63,7 @@ type Redemption struct {
 	Status             string             `json:"status"`
 	FailureCode        *string            `json:"failure_code,omitempty"`
 	FailureMessage     *string            `json:"failure_message,omitempty"`
+	Session            *RedemptionSession `json:"session,omitempty"` // the session whose key the request sent
 	RelatedRedemptions *Related           `json:"related_redemptions,omitempty"`
 	Order              *order.Order       `json:"order"`
 	Channel            Channel            `json:"channel"`
@@ -231,7 +232,9 @@ type LedgerStore interface {
 	// balance −= Credits (not below 0), loyalty balance −= Points (not
 	// below 0). A positive part that would break its limit refuses the
 	// whole change with a *LimitError; negative parts (rollbacks) always
-	// apply. not_found for a missing voucher.
+	// apply. not_found for a missing voucher. A spend with a positive part
+	// on a voucher whose ReservedUntil is set is refused with ErrReserved
+	// (nothing changed): the caller spends through SpendReserved.
 	SpendVoucher(ctx context.Context, projectID, id string, s Spend) error
 	// AddCounters applies the deltas, each atomically; one whose Max would
 	// be exceeded refuses with a *LimitError (the caller's transaction
@@ -249,6 +252,8 @@ type LedgerStore interface {
 	// a transaction it only runs fn. The combiner (combine.go) runs several
 	// redemptions in one transaction through it.
 	Savepoint(ctx context.Context, fn func(ctx context.Context) error) error
+
+	SessionStore
 }
 
 // RedemptionListSpec is what redemption lists accept (GET /v1/redemptions).

@@ -114,6 +114,9 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 	if err != nil {
 		return nil, err
 	}
+	if _, err := checkSession(in.Session, func() string { return "" }); err != nil {
+		return nil, err // a redemption opens no session: it uses the key's
+	}
 	alone := false // a combined attempt asked to run in its own transaction
 	for range maxAttempts {
 		r, out, tracking, err := s.validations.evaluate(ctx, projectID, in, rules)
@@ -496,8 +499,11 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 func (w *write) spend(ctx context.Context, st RedeemStore) error {
 	for _, row := range w.spends {
 		id := row.Ledger.VoucherID
-		if err := st.SpendVoucher(ctx, w.projectID, id, row.Ledger.Spend); err != nil {
+		if err := w.spendVoucher(ctx, st, id, row.Ledger.Spend); err != nil {
 			return err
+		}
+		if k := requestKey(w.in.Session); k != "" {
+			row.Session = &RedemptionSession{Key: k}
 		}
 		after, err := st.GetVoucher(ctx, w.projectID, id)
 		if err != nil {
@@ -640,14 +646,16 @@ func findCustomer(ctx context.Context, st customer.Store, projectID string, c *c
 
 // LegacyRedeemParams is the body of the legacy (deprecated) single
 // redemptions, POST /v1/vouchers/{code}/redemption and
-// POST /v1/promotions/tiers/{id}/redemption (reference §3). A session
-// sent is ignored: sessions are not supported yet.
+// POST /v1/promotions/tiers/{id}/redemption (reference §3). Session
+// names the session whose reservation the redemption uses (the SDK sends
+// its key).
 type LegacyRedeemParams struct {
 	Customer   *customer.Params   `json:"customer"`
 	Order      *order.Params      `json:"order"`
 	Metadata   promotype.Metadata `json:"metadata"`
 	Gift       *GiftParams        `json:"gift"`
 	Reward     *RewardParams      `json:"reward"`
+	Session    *SessionParams     `json:"session,omitempty"`
 	TrackingID *string            `json:"tracking_id"`
 	Options    *ValidationOptions `json:"options"`
 }
@@ -666,7 +674,7 @@ func (s *RedemptionService) RedeemTier(ctx context.Context, projectID, tierID st
 
 func (s *RedemptionService) redeemOne(ctx context.Context, projectID string, p RedeemableParams, in LegacyRedeemParams, opt RedeemOptions) (*Redemption, error) {
 	out, err := s.Redeem(ctx, projectID, ValidationParams{Redeemables: []RedeemableParams{p}, Order: in.Order, Customer: in.Customer,
-		TrackingID: in.TrackingID, Metadata: in.Metadata, Options: in.Options}, opt)
+		Session: in.Session, TrackingID: in.TrackingID, Metadata: in.Metadata, Options: in.Options}, opt)
 	if e := promotype.AsError(err); err != nil && e.Key == "not_found" && e.ResourceType == "redemption" {
 		// The failure is stored; the answer is the plain 404 of the code,
 		// the same for a code of another project as for one of none.

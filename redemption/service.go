@@ -73,12 +73,16 @@ func (s *Service) validate(ctx context.Context, projectID string, in ValidationP
 	if err != nil {
 		return nil, err
 	}
-	r, out, tracking, err := s.evaluate(ctx, projectID, in, rules)
+	sess, err := checkSession(in.Session, newSessionKey(s.env.IDs))
+	if err != nil {
+		return nil, err
+	}
+	r, out, tracking, err := s.evaluateLocked(ctx, projectID, in, rules, sess)
 	if err != nil {
 		return nil, err
 	}
 	v := &Validation{ID: s.env.IDs.NewID(PrefixValidation), Valid: out.Valid, Redeemables: []*RedeemableResult{},
-		TrackingID: tracking, StackingRules: rules.Effective()}
+		TrackingID: tracking, StackingRules: rules.Effective(), Session: sess.echo()}
 	if in.Order != nil {
 		v.Order = out.Order
 	}
@@ -131,7 +135,7 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 		return nil, nil, "", err
 	}
 	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
-		expand: expandOf(in.Options), cats: map[string]*campaign.Category{},
+		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}, key: requestKey(in.Session),
 		cands: make([]Candidate, 0, len(in.Redeemables)), shows: make([]show, 0, len(in.Redeemables))}
 	req.Explain = in.Options != nil && in.Options.Explain
 	r.explain = req.Explain
@@ -261,6 +265,8 @@ type resolver struct {
 
 	cands []Candidate
 	shows []show
+
+	key string // the request's session key: its reservations are its own
 }
 
 // show is what an applicable redeemable's answer shows besides its order.
@@ -501,9 +507,13 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 		campID = *v.CampaignID
 	}
 	c.scopes = newScopes(ObjectVoucher, v.ID, campID)
-	c.Err = r.voucherState(v, camp)
+	left, err := r.unreserved(ctx, v) // what other sessions' reservations leave
+	if err != nil {
+		return err
+	}
+	c.Err = r.voucherState(left, camp)
 	if c.Err != nil && r.explain {
-		c.Explanation = explainVoucherState(v, camp, c.Err, r.now, r.snap.Location())
+		c.Explanation = explainVoucherState(left, camp, c.Err, r.now, r.snap.Location())
 	}
 	if c.Err == nil {
 		if c.Err, err = r.holderState(ctx, v, camp); err != nil {
@@ -511,7 +521,7 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 		}
 	}
 	if c.Err == nil {
-		c.Err, err = r.effect(ctx, &c, v, p)
+		c.Err, err = r.effect(ctx, &c, left, p)
 		if err != nil {
 			return err
 		}

@@ -39,6 +39,7 @@ type data struct {
 	redemptionKeys index                           // idempotency key → parent or single redemption
 	counters       map[string]int64                // project + "\x00" + key → value
 	transactions   transactionData                 // voucher transactions (redemption.go)
+	sessions       sessionData                     // session reservations (redemption.go)
 
 	pubData pubData // publications and wallet rows (publication.go)
 
@@ -99,6 +100,7 @@ func New() *Store {
 		redemptionKeys: index{},
 		counters:       map[string]int64{},
 		transactions:   newTransactionData(),
+		sessions:       newSessionData(),
 		settings:       newSettingsData(),
 		pubData:        newPubData(),
 	}}

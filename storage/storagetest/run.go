@@ -54,6 +54,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"HotVoucher", testHotVoucher}, // savepoint.go
 		{"CounterReadBack", testCounterReadBack},
 		{"Publications", testPublications}, // publication.go
+		{"Sessions", testSessions},         // sessions.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},
