@@ -32,6 +32,7 @@ func (s *server) routes() []route {
 		s.redemptionRoutes(),  // redemptions.go
 		s.publicationRoutes(), // publications.go
 		s.webhookSendoutRoutes(),
+		s.clientRoutes(), // client.go
 	)
 }
 
@@ -55,6 +56,9 @@ func (s *server) buildMux(routes []route) *http.ServeMux {
 	}
 	for _, p := range patterns {
 		mux.Handle(muxPattern(p), s.methodNotAllowed(allowed[p]))
+		if strings.HasPrefix(p, clientPrefix) {
+			mux.Handle(http.MethodOptions+" "+muxPattern(p), s.preflight(allowed[p]))
+		}
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errNotFoundRoute(r))
