@@ -17,6 +17,7 @@ type config struct {
 
 	webhookTargets webhook.TargetPolicy
 	limits         Limits
+	noCombining    bool
 }
 
 // WithClock sets the clock (tests freeze it with promotype.NewManualClock).
@@ -52,3 +53,9 @@ func WithLimits(l Limits) Option { return func(cfg *config) { cfg.limits = l } }
 // actions, webhook tries): see promotype.StepFunc. Package telemetry makes
 // one with spans and metrics (telemetry.Steps).
 func WithStep(f promotype.StepFunc) Option { return func(cfg *config) { cfg.env.Step = f } }
+
+// WithoutSpendCombining makes every redemption write in a transaction of
+// its own, instead of combining concurrent redemptions of one voucher into
+// one transaction (docs/architecture.md, "Combining spends"). Both keep
+// every limit; the option is there to compare them.
+func WithoutSpendCombining() Option { return func(cfg *config) { cfg.noCombining = true } }

@@ -122,6 +122,9 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.stackingRules = redemption.NewStackingRulesService(store, storage.TxFor(store, func(s storage.Tx) redemption.Store { return s }), e.env)
 	e.validations = redemption.NewService(store, e.env, e.promotions.Snapshot)
 	e.redemptions = redemption.NewRedemptionService(store, storage.TxFor(store, func(s storage.Tx) redemption.RedeemStore { return s }), e.env, e.validations, e.vouchers)
+	if cfg.noCombining {
+		e.redemptions.DisableCombining()
+	}
 	e.customers.SetRedemptionSummary(e.redemptions.CustomerSummary)
 	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)
 	return e, nil

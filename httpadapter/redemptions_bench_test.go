@@ -8,9 +8,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/auth"
@@ -25,7 +28,8 @@ import (
 // BenchmarkRedeemHTTP is POST /v1/redemptions over loopback TCP with 32
 // concurrent clients, each redeeming its own voucher (distinct rows: the
 // figure is the path, not contention on one voucher), on the memory store
-// and on PostgreSQL (when PROMO_TEST_POSTGRES_DSN is set).
+// and on PostgreSQL (when PROMO_TEST_POSTGRES_DSN is set). It reports the
+// p50 and p99 latency besides ns/op.
 func BenchmarkRedeemHTTP(b *testing.B) {
 	stores := map[string]func(testing.TB) storage.Store{"memory": func(testing.TB) storage.Store { return memory.New() }}
 	if bunstoretest.DSN() != "" {
@@ -61,13 +65,22 @@ func BenchmarkRedeemHTTP(b *testing.B) {
 			client := srv.Client()
 			client.Transport.(*http.Transport).MaxIdleConnsPerHost = clients
 			var next atomic.Int64
+			var mu sync.Mutex
+			latencies := make([]time.Duration, 0, b.N)
 			b.SetParallelism((clients + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				n := next.Add(1)
 				body := fmt.Sprintf(`{"customer":{"source_id":"c%d"},"redeemables":[{"object":"voucher","id":"BENCH-%02d"}],"order":{"amount":10000}}`,
 					n, (n-1)%clients)
+				var mine []time.Duration
+				defer func() {
+					mu.Lock()
+					latencies = append(latencies, mine...)
+					mu.Unlock()
+				}()
 				for pb.Next() {
+					t0 := time.Now()
 					req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/redemptions", strings.NewReader(body))
 					req.Header.Set("X-App-Id", appID)
 					req.Header.Set("X-App-Token", appToken)
@@ -79,12 +92,19 @@ func BenchmarkRedeemHTTP(b *testing.B) {
 					}
 					_, _ = io.Copy(io.Discard, resp.Body)
 					_ = resp.Body.Close()
+					mine = append(mine, time.Since(t0))
 					if resp.StatusCode != http.StatusOK {
 						b.Errorf("status %d", resp.StatusCode)
 						return
 					}
 				}
 			})
+			b.StopTimer()
+			slices.Sort(latencies)
+			if len(latencies) > 0 {
+				b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds())/1000, "p50-ms")
+				b.ReportMetric(float64(latencies[min(len(latencies)-1, len(latencies)*99/100)].Microseconds())/1000, "p99-ms")
+			}
 		})
 	}
 }

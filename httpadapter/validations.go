@@ -21,6 +21,10 @@ func (s *server) validationRoutes() []route {
 		{http.MethodPost, "/v1/vouchers/{code}/validate", appKey, withBody(func(c *call, in redemption.VoucherValidationParams) (*redemption.VoucherValidation, error) {
 			return v.ValidateVoucher(c.ctx(), c.projectID, c.path("code"), in)
 		})},
+		// Release a LOCK session's reservation on one voucher (scope vouchers).
+		{http.MethodDelete, "/v1/vouchers/{code}/sessions/{sessionKey}", appKey, noContent(func(c *call) error {
+			return v.ReleaseSession(c.ctx(), c.projectID, c.path("code"), c.path("sessionKey"))
+		})},
 
 		{http.MethodPost, mp + "/stacking-rules", managementKey, withBody(func(c *call, in redemption.StackingRulesParams) (*redemption.StackingRules, error) {
 			return sr.Create(c.ctx(), c.projectID, in)

@@ -18,6 +18,9 @@ func FuzzValidations(f *testing.F) {
 		`{"redeemables":[{"object":"voucher","id":"ITEMSGIFT"}],"order":{"items":[{"price":1,"quantity":"2"}]},"options":{"expand":["category",null]}}`,
 		`{"redeemables":null}`, `{}`, ``, `[`, `{"redeemables":[{}]}`, `{"redeemables":[{"object":"voucher","id":"\u0000<&>"}]}`,
 		`{"exclusive_categories":["a"],"joint_categories":["a"]}`, `{"applicable_redeemables_category_limits":{"":0}}`,
+		`{"redeemables":[{"object":"voucher","id":"M3X8IwW8","gift":{"credits":100}}],"session":{"type":"LOCK","key":"k","ttl":1e308,"ttl_unit":"DAYS"}}`,
+		`{"redeemables":[{"object":"voucher","id":"39vnjyS8"}],"session":{"type":"LOCK","ttl":1e-9,"ttl_unit":"NANOSECONDS"}}`,
+		`{"redeemables":[{"object":"voucher","id":"39vnjyS8"}],"session":{"type":null,"key":"\u0000","ttl":"x","ttl_unit":7}}`,
 	} {
 		f.Add(s)
 	}

@@ -54,6 +54,7 @@ type Candidate struct {
 	Gift          *GiftCard
 	Loyalty       *LoyaltyCard
 
+	scopes scopes // where its history counters live
 	// Explanation says why Err, when the caller explains (Request.Explain);
 	// nil otherwise, and then the evaluation gives Err's key alone.
 	Explanation *Explanation
@@ -82,6 +83,8 @@ type Request struct {
 	Order      *order.Order
 	Customer   promotype.Metadata
 	Redemption promotype.Metadata
+	// History is what the redemption-history rules read.
+	History History
 	// Explain asks for an explanation of every redeemable that is not
 	// applicable (Step.Explanation); off, the evaluation builds none.
 	Explain bool
@@ -185,6 +188,9 @@ type evaluator struct {
 	rules *StackingRules
 	cands []Candidate
 	req   Request
+	// discounted is the discount of the redeemable being tried, once
+	// priced (0 before).
+	discounted int64
 }
 
 // category kinds under the stacking rules.
@@ -413,6 +419,10 @@ func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, 
 		}
 		return nil, c.Err
 	}
+	ev.discounted = 0
+	if err := ev.customerNeeded(c); err != nil {
+		return nil, err
+	}
 	var in *rule.Input // what the rules read; nil without rules
 	if len(c.Programs) > 0 {
 		in = promotion.RuleInput(o, ev.req.Customer, ev.req.Redemption)
@@ -441,6 +451,7 @@ func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, 
 	}
 	if in != nil {
 		in.TotalAmount = next.TotalAmount
+		ev.discounted = next.TotalAppliedDiscountAmount // this redeemable's part of campaign.orders.amount_discounted
 		if err := ev.rulesPass(c, in, true); err != nil {
 			if ev.req.Explain {
 				st.Explanation = explainRules(c, in, true, err.Key)
@@ -453,20 +464,25 @@ func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, 
 
 // rulesPass runs c's programs that do not read order.total_amount, or
 // (totals) those that do, after pricing. A failure is
-// customer_rules_violated when the customer rules alone fail, else
-// order_rules_violated; a rule's own message goes to error.message.
+// customer_rules_violated when the customer rules alone fail,
+// redemption_rules_violated when the first failing rule reads the
+// redemption history, else order_rules_violated; a rule's own message
+// goes to error.message.
 func (ev *evaluator) rulesPass(c *Candidate, in *rule.Input, totals bool) *promotype.Error {
 	for _, p := range c.Programs {
 		if p.NeedsTotal != totals {
 			continue
 		}
-		ok, msg := p.Eval(in)
+		ev.fillHistory(c, p, in)
+		ok, msg, history := p.EvalHistory(in)
 		if ok {
 			continue
 		}
 		var e *promotype.Error
 		if aok, _ := p.EvalAudience(in); !aok {
 			e = promotype.BadRequest("customer_rules_violated", "customer does not match validation rules", "%s", c.ID)
+		} else if history {
+			e = promotype.BadRequest("redemption_rules_violated", "redemption does not match validation rules", "%s", c.ID)
 		} else {
 			e = promotype.BadRequest("order_rules_violated", "order does not match validation rules", "%s", c.ID)
 		}

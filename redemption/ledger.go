@@ -63,6 +63,7 @@ type Redemption struct {
 	Status             string             `json:"status"`
 	FailureCode        *string            `json:"failure_code,omitempty"`
 	FailureMessage     *string            `json:"failure_message,omitempty"`
+	Session            *RedemptionSession `json:"session,omitempty"` // the session whose key the request sent
 	RelatedRedemptions *Related           `json:"related_redemptions,omitempty"`
 	Order              *order.Order       `json:"order"`
 	Channel            Channel            `json:"channel"`
@@ -97,14 +98,17 @@ type Ledger struct {
 	RolledBackAt   *promotype.Time `json:"rolled_back_at,omitempty"`
 	RollbackMode   string          `json:"rollback_mode,omitempty"`
 	IdempotencyKey string          `json:"idempotency_key,omitempty"`
-	// Answer is the answer a parent or single redemption gave (replayed
-	// for a request with its idempotency key).
+	// Answer is the answer a parent or single redemption gave, kept only
+	// when the request had an idempotency key (replayed for a retry with it).
 	Answer json.RawMessage `json:"answer,omitempty"`
 	// FailureDetails are the details of a failure's error.
 	FailureDetails string `json:"failure_details,omitempty"`
 	// FailureStatus is the HTTP status of a failure's error (404 for a
 	// redeemable not found, 400 otherwise).
 	FailureStatus int `json:"failure_status,omitempty"`
+	// FailureErrorMessage is the custom message of a failure's error (a
+	// validation rule's error.message).
+	FailureErrorMessage string `json:"failure_error_message,omitempty"`
 }
 
 // Related links a redemption to its rollbacks.
@@ -228,7 +232,9 @@ type LedgerStore interface {
 	// balance −= Credits (not below 0), loyalty balance −= Points (not
 	// below 0). A positive part that would break its limit refuses the
 	// whole change with a *LimitError; negative parts (rollbacks) always
-	// apply. not_found for a missing voucher.
+	// apply. not_found for a missing voucher. A spend with a positive part
+	// on a voucher whose ReservedUntil is set is refused with ErrReserved
+	// (nothing changed): the caller spends through SpendReserved.
 	SpendVoucher(ctx context.Context, projectID, id string, s Spend) error
 	// AddCounters applies the deltas, each atomically; one whose Max would
 	// be exceeded refuses with a *LimitError (the caller's transaction
@@ -240,6 +246,14 @@ type LedgerStore interface {
 	// one redemption or rollback at a time changes it (no-op for a store
 	// that serializes transactions). not_found for a missing order.
 	LockOrder(ctx context.Context, projectID, id string) error
+	// Savepoint runs fn inside the current transaction so that when fn
+	// fails, what it wrote is undone and the transaction goes on usable
+	// (SAVEPOINT / ROLLBACK TO SAVEPOINT); fn's error is returned. Outside
+	// a transaction it only runs fn. The combiner (combine.go) runs several
+	// redemptions in one transaction through it.
+	Savepoint(ctx context.Context, fn func(ctx context.Context) error) error
+
+	SessionStore
 }
 
 // RedemptionListSpec is what redemption lists accept (GET /v1/redemptions).
@@ -315,18 +329,42 @@ func (r *Redemption) Field(name string) promotype.Value {
 	return promotype.Value{Null: true}
 }
 
-// Clone returns a deep copy. The answer part goes through its JSON
-// encoding, so a copy holds exactly what a store that keeps the JSON
-// document returns.
+// Clone returns a deep copy, field by field (a store keeps it, so the
+// caller's value and the stored one never share memory). The copy holds
+// what a store that keeps the JSON document returns: the fields of the
+// voucher, order and customer that are not part of the JSON (`json:"-"`)
+// are left out, as decoding the document leaves them out.
 func (r *Redemption) Clone() *Redemption {
-	b, err := json.Marshal(r)
-	if err != nil {
-		panic(fmt.Sprintf("redemption: encode %s: %v", r.ID, err)) // every field encodes
+	c := *r
+	c.CustomerID = promotype.ClonePtr(r.CustomerID)
+	c.TrackingID = promotype.ClonePtr(r.TrackingID)
+	if r.Metadata != nil {
+		c.Metadata = r.Metadata.Clone()
 	}
-	var c Redemption
-	if err := json.Unmarshal(b, &c); err != nil {
-		panic(fmt.Sprintf("redemption: decode %s: %v", r.ID, err))
+	c.Redemption = promotype.ClonePtr(r.Redemption)
+	c.Reason = promotype.ClonePtr(r.Reason)
+	c.FailureCode = promotype.ClonePtr(r.FailureCode)
+	c.FailureMessage = promotype.ClonePtr(r.FailureMessage)
+	if r.RelatedRedemptions != nil {
+		c.RelatedRedemptions = &Related{Rollbacks: slices.Clone(r.RelatedRedemptions.Rollbacks), Redemptions: slices.Clone(r.RelatedRedemptions.Redemptions)}
 	}
+	if r.Order != nil {
+		c.Order = r.Order.Clone()
+		c.Order.ProjectID = ""
+		c.Order.Customer, c.Order.Referrer = promotype.ClonePtr(r.Order.Customer), promotype.ClonePtr(r.Order.Referrer)
+	}
+	c.Customer = promotype.ClonePtr(r.Customer)
+	if r.Voucher != nil {
+		c.Voucher = clonePresented(r.Voucher)
+	}
+	if r.PromotionTier != nil {
+		t := *r.PromotionTier
+		t.CampaignID = promotype.ClonePtr(t.CampaignID)
+		c.PromotionTier = &t
+	}
+	c.Reward = promotype.ClonePtr(r.Reward)
+	c.Gift = promotype.ClonePtr(r.Gift)
+	c.LoyaltyCard = promotype.ClonePtr(r.LoyaltyCard)
 	c.Ledger = r.Ledger
 	c.Ledger.Children = slices.Clone(r.Ledger.Children)
 	c.Ledger.Counters = slices.Clone(r.Ledger.Counters)

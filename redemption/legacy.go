@@ -10,13 +10,14 @@ import (
 )
 
 // VoucherValidationParams is the body of the legacy (deprecated)
-// POST /v1/vouchers/{code}/validate (reference §3). A session sent is
-// ignored: sessions are not supported yet.
+// POST /v1/vouchers/{code}/validate (reference §3). Session LOCK
+// reserves what the voucher promises, as in ValidationParams.
 type VoucherValidationParams struct {
 	Customer   *customer.Params   `json:"customer"`
 	Order      *order.Params      `json:"order"`
 	Gift       *GiftParams        `json:"gift"`
 	Reward     *RewardParams      `json:"reward"`
+	Session    *SessionParams     `json:"session,omitempty"`
 	TrackingID *string            `json:"tracking_id"`
 	Metadata   promotype.Metadata `json:"metadata"`
 	Options    *ValidationOptions `json:"options"`
@@ -43,6 +44,7 @@ type VoucherValidation struct {
 	Reason         string                           `json:"reason,omitempty"`
 	Error          *promotype.Error                 `json:"error,omitempty"`
 	TrackingID     string                           `json:"tracking_id"`
+	Session        *Session                         `json:"session,omitempty"` // a LOCK request's session (valid only)
 }
 
 // LegacyGift is a gift card as the legacy validation shows it: the card's
@@ -76,11 +78,15 @@ func (s *Service) ValidateVoucher(ctx context.Context, projectID, code string, i
 	}
 	p := RedeemableParams{Object: ObjectVoucher, ID: code, Gift: in.Gift, Reward: in.Reward}
 	params := ValidationParams{Redeemables: []RedeemableParams{p}, Order: in.Order, Customer: in.Customer,
-		TrackingID: in.TrackingID, Metadata: in.Metadata, Options: in.Options}
+		Session: in.Session, TrackingID: in.TrackingID, Metadata: in.Metadata, Options: in.Options}
 	if err := checkRedeemables(params.Redeemables); err != nil {
 		return nil, err
 	}
-	r, out, tracking, err := s.evaluate(ctx, projectID, params, DefaultStackingRules())
+	sess, err := checkSession(in.Session, newSessionKey(s.env.IDs))
+	if err != nil {
+		return nil, err
+	}
+	r, out, tracking, err := s.evaluateLocked(ctx, projectID, params, DefaultStackingRules(), sess)
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +107,7 @@ func (s *Service) ValidateVoucher(ctx context.Context, projectID, code string, i
 		return v, nil
 	}
 	v.Valid = true
+	v.Session = sess.echo()
 	res := r.present(st)
 	v.ApplicableTo, v.InapplicableTo, v.Order = res.ApplicableTo, res.InapplicableTo, st.Order
 	if sh.campaignID != "" {

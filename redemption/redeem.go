@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
+	"strings"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
@@ -41,12 +43,14 @@ type RedemptionService struct {
 	env         promotype.Env
 	validations *Service
 	vouchers    *voucher.Service
+	combine     combiner // group commit of concurrent spends of one voucher (combine.go)
 }
 
 // NewRedemptionService returns the redemption service: validations
 // evaluates requests, vouchers presents the voucher snapshots.
 func NewRedemptionService(store RedeemStore, tx promotype.TxFunc[RedeemStore], env promotype.Env, validations *Service, vouchers *voucher.Service) *RedemptionService {
-	return &RedemptionService{store: store, tx: tx, env: env, validations: validations, vouchers: vouchers}
+	return &RedemptionService{store: store, tx: tx, env: env, validations: validations, vouchers: vouchers,
+		combine: combiner{queues: map[string]*queue{}}}
 }
 
 // RedeemOptions are what a redemption request carries besides its body.
@@ -110,6 +114,10 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 	if err != nil {
 		return nil, err
 	}
+	if _, err := checkSession(in.Session, func() string { return "" }); err != nil {
+		return nil, err // a redemption opens no session: it uses the key's
+	}
+	alone := false // a combined attempt asked to run in its own transaction
 	for range maxAttempts {
 		r, out, tracking, err := s.validations.evaluate(ctx, projectID, in, rules)
 		if err != nil {
@@ -117,13 +125,27 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 		}
 		w := &write{s: s, projectID: projectID, in: in, opt: opt, r: r, out: out, tracking: tracking, now: s.env.Clock.Now()}
 		if !out.Valid {
-			return nil, w.fail(ctx)
+			err := w.fail(ctx)
+			if errors.Is(err, promotype.ErrDuplicateFound) && opt.IdempotencyKey != "" {
+				if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {
+					return out, err // a concurrent request with the key answered first
+				}
+			}
+			return nil, err
 		}
-		res, err := w.commit(ctx)
+		var res *Redemptions
+		if key := w.combineKey(); key != "" && !alone && !s.combine.off {
+			res, err = s.combine.commit(ctx, key, w)
+		} else {
+			res, err = w.commit(ctx)
+		}
 		var le *LimitError
 		switch {
-		case errors.As(err, &le), errors.Is(err, errStale):
-			continue // evaluate against what the others left
+		case errors.Is(err, errAlone):
+			alone = true
+			continue
+		case errors.As(err, &le), errors.Is(err, errStale), errors.Is(err, promotype.ErrRetryable):
+			continue // evaluate against what the others left (a deadlock: run again)
 		case errors.Is(err, promotype.ErrDuplicateFound):
 			if opt.IdempotencyKey != "" {
 				if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {
@@ -166,6 +188,9 @@ func failureError(r *Redemption) error {
 	}
 	e := promotype.Newf(status, *r.FailureCode, deref(r.FailureMessage), "%s", r.Ledger.FailureDetails)
 	e.ResourceID, e.ResourceType = r.ID, "redemption"
+	if m := r.Ledger.FailureErrorMessage; m != "" {
+		e.Err = &promotype.ErrorMessage{Message: m}
+	}
 	return e
 }
 
@@ -183,6 +208,7 @@ type write struct {
 	customerID *string
 	counters   []CounterDelta // what the ledger rows added (undone by a rollback)
 	totals     []CounterDelta // customer totals (kept by a rollback)
+	spends     []*Redemption  // children whose voucher spend is still to make (spend)
 }
 
 func (w *write) channel() Channel {
@@ -204,6 +230,9 @@ func (w *write) fail(ctx context.Context) error {
 		Ledger: Ledger{ProjectID: w.projectID, FailureStatus: e.Code, FailureDetails: e.Details, IdempotencyKey: w.opt.IdempotencyKey},
 	}
 	f.RelatedObjectID = f.ID
+	if e.Err != nil {
+		f.Ledger.FailureErrorMessage = e.Err.Message
+	}
 	present(f)
 	if len(w.in.Redeemables) == 1 && w.in.Redeemables[0].Object == ObjectVoucher && len(w.r.shows) == 1 && w.r.shows[0].voucher != nil {
 		v := w.r.shows[0].voucher
@@ -251,12 +280,23 @@ func firstFailure(out *Outcome) *promotype.Error {
 // customerTotals are the deltas of a customer's redemption summary.
 func customerTotals(id string, redeemed, succeeded, failed int64) []CounterDelta {
 	var out []CounterDelta
-	for name, d := range map[string]int64{"total_redeemed": redeemed, "total_succeeded": succeeded, "total_failed": failed} {
-		if d != 0 {
-			out = append(out, CounterDelta{Key: customerKey(id, name), Delta: d})
+	for _, c := range []struct {
+		name string
+		d    int64
+	}{{"total_failed", failed}, {"total_redeemed", redeemed}, {"total_succeeded", succeeded}} {
+		if c.d != 0 {
+			out = append(out, CounterDelta{Key: customerKey(id, c.name), Delta: c.d})
 		}
 	}
 	return out
+}
+
+// inKeyOrder returns ds sorted by key (stable: the deltas of one key keep
+// their order), so that concurrent transactions lock counter rows in the
+// same order and queue instead of deadlocking.
+func inKeyOrder(ds []CounterDelta) []CounterDelta {
+	slices.SortStableFunc(ds, func(a, b CounterDelta) int { return strings.Compare(a.Key, b.Key) })
+	return ds
 }
 
 // commit spends, stores the order and writes the ledger in one
@@ -301,6 +341,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		}
 	}
 	var children []*Redemption
+	var steps []*Step
 	for i := range w.out.Steps {
 		step := &w.out.Steps[i]
 		if step.Status != Applicable {
@@ -310,7 +351,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		if err != nil {
 			return nil, err
 		}
-		children = append(children, child)
+		children, steps = append(children, child), append(steps, step)
 	}
 	head := children[0]
 	if len(children) > 1 {
@@ -351,13 +392,21 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 			w.customerCounters(c)
 		}
 	}
+	caps := w.historyCounters(children, steps)
 	for _, c := range append(children, head) {
 		c.Ledger.OrderID = o.ID
 		c.Order = order.Normalized(stamped(c.Order, o))
 		present(c)
 	}
 	head.Order = order.Normalized(o.Clone())
-	if err := st.AddCounters(ctx, w.projectID, append(w.counters, w.totals...)...); err != nil {
+	all := append(slices.Clone(w.counters), w.totals...)
+	if err := st.AddCounters(ctx, w.projectID, inKeyOrder(all)...); err != nil {
+		return nil, err
+	}
+	if err := w.distinct(ctx, st, children, caps); err != nil {
+		return nil, err
+	}
+	if err := w.spend(ctx, st); err != nil {
 		return nil, err
 	}
 	rows := children
@@ -377,11 +426,14 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 			res.SkippedRedeemables = append(res.SkippedRedeemables, w.r.present(step))
 		}
 	}
-	answer, err := json.Marshal(res)
-	if err != nil {
-		return nil, err
+	if w.opt.IdempotencyKey != "" {
+		// Only a retry with the key reads the answer back (replay).
+		answer, err := json.Marshal(res)
+		if err != nil {
+			return nil, err
+		}
+		head.Ledger.Answer = answer
 	}
-	head.Ledger.Answer = answer
 	if err := st.InsertRedemptions(ctx, rows...); err != nil {
 		return nil, err
 	}
@@ -416,7 +468,7 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 			CounterDelta{Key: tierKey(c.ID, "total_redeemed"), Delta: 1},
 			CounterDelta{Key: tierKey(c.ID, "orders_total_amount"), Delta: w.out.Order.Amount},
 			CounterDelta{Key: tierKey(c.ID, "orders_total_discount_amount"), Delta: applied})
-		row.Ledger.Counters = w.counters[len(w.counters)-3:]
+		row.Ledger.Counters = slices.Clip(w.counters[len(w.counters)-3:])
 		return row, nil
 	}
 	v := sh.voucher
@@ -430,19 +482,35 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 		row.Amount, row.LoyaltyCard = step.Points, &LoyaltyPoints{Points: step.Points}
 		row.Reward = &RewardRef{ID: sh.rewardID, Object: "reward"}
 	}
-	if err := st.SpendVoucher(ctx, w.projectID, v.ID, sp); err != nil {
-		return nil, err
-	}
 	row.RelatedObjectType, row.RelatedObjectID = RelatedVoucher, v.ID
 	row.Ledger.VoucherID, row.Ledger.VoucherCode, row.Ledger.Spend = v.ID, v.Code, sp
-	after, err := st.GetVoucher(ctx, w.projectID, v.ID)
-	if err != nil {
-		return nil, err
-	}
-	if row.Voucher, err = w.s.vouchers.Present(ctx, st, after); err != nil {
-		return nil, err
-	}
+	w.spends = append(w.spends, row)
 	return row, nil
+}
+
+// spend takes from each voucher what its child row spends and presents the
+// voucher as it is afterwards. apply calls it after every other write but
+// the ledger rows and events, so that a voucher's row lock (taken by
+// SpendVoucher, held until the transaction ends) is held as briefly as
+// possible: concurrent redemptions of one voucher wait on it.
+func (w *write) spend(ctx context.Context, st RedeemStore) error {
+	for _, row := range w.spends {
+		id := row.Ledger.VoucherID
+		if err := w.spendVoucher(ctx, st, id, row.Ledger.Spend); err != nil {
+			return err
+		}
+		if k := requestKey(w.in.Session); k != "" {
+			row.Session = &RedemptionSession{Key: k}
+		}
+		after, err := st.GetVoucher(ctx, w.projectID, id)
+		if err != nil {
+			return err
+		}
+		if row.Voucher, err = w.s.vouchers.Present(ctx, st, after); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // customerCounters records what child adds to its customer's summary and
@@ -464,6 +532,47 @@ func (w *write) customerCounters(child *Redemption) {
 	}
 	w.counters = append(w.counters, undo...)
 	child.Ledger.Counters = append(child.Ledger.Counters, undo...)
+}
+
+// historyCounters adds what each child adds to the redemption-history
+// counters (capped by its rules' limits) and returns the limits on the
+// distinct-customers counters.
+func (w *write) historyCounters(children []*Redemption, steps []*Step) map[string]int64 {
+	cust := deref(w.customerID)
+	var caps map[string]int64
+	for k, child := range children {
+		st := steps[k]
+		var discounted int64
+		if st.Order != nil {
+			discounted = st.Order.TotalAppliedDiscountAmount
+		}
+		ds := historyDeltas(st.Candidate, cust, w.r.periods, w.r.amount, discounted)
+		w.counters = append(w.counters, ds...)
+		child.Ledger.Counters = append(child.Ledger.Counters, ds...)
+		caps = customersCaps(caps, st.Candidate, w.r.periods)
+	}
+	return caps
+}
+
+// distinct counts the customers whose first redemption in a campaign (and
+// period) this is, after the campaign-customer counters moved.
+func (w *write) distinct(ctx context.Context, st RedeemStore, children []*Redemption, caps map[string]int64) error {
+	ds, from, err := distinctDeltas(ctx, st, w.projectID, w.counters, caps)
+	if err != nil || len(ds) == 0 {
+		return err
+	}
+	if err := st.AddCounters(ctx, w.projectID, ds...); err != nil {
+		return err
+	}
+	for i, d := range ds { // recorded on the child that moved the customer
+		for _, c := range children {
+			if slices.ContainsFunc(c.Ledger.Counters, func(x CounterDelta) bool { return x.Key == from[i] }) {
+				c.Ledger.Counters = append(c.Ledger.Counters, d)
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // stamped is a child's running order as stored: the running amounts with
@@ -534,14 +643,16 @@ func findCustomer(ctx context.Context, st customer.Store, projectID string, c *c
 
 // LegacyRedeemParams is the body of the legacy (deprecated) single
 // redemptions, POST /v1/vouchers/{code}/redemption and
-// POST /v1/promotions/tiers/{id}/redemption (reference §3). A session
-// sent is ignored: sessions are not supported yet.
+// POST /v1/promotions/tiers/{id}/redemption (reference §3). Session
+// names the session whose reservation the redemption uses (the SDK sends
+// its key).
 type LegacyRedeemParams struct {
 	Customer   *customer.Params   `json:"customer"`
 	Order      *order.Params      `json:"order"`
 	Metadata   promotype.Metadata `json:"metadata"`
 	Gift       *GiftParams        `json:"gift"`
 	Reward     *RewardParams      `json:"reward"`
+	Session    *SessionParams     `json:"session,omitempty"`
 	TrackingID *string            `json:"tracking_id"`
 	Options    *ValidationOptions `json:"options"`
 }
@@ -560,7 +671,7 @@ func (s *RedemptionService) RedeemTier(ctx context.Context, projectID, tierID st
 
 func (s *RedemptionService) redeemOne(ctx context.Context, projectID string, p RedeemableParams, in LegacyRedeemParams, opt RedeemOptions) (*Redemption, error) {
 	out, err := s.Redeem(ctx, projectID, ValidationParams{Redeemables: []RedeemableParams{p}, Order: in.Order, Customer: in.Customer,
-		TrackingID: in.TrackingID, Metadata: in.Metadata, Options: in.Options}, opt)
+		Session: in.Session, TrackingID: in.TrackingID, Metadata: in.Metadata, Options: in.Options}, opt)
 	if e := promotype.AsError(err); err != nil && e.Key == "not_found" && e.ResourceType == "redemption" {
 		// The failure is stored; the answer is the plain 404 of the code,
 		// the same for a code of another project as for one of none.

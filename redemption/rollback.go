@@ -3,6 +3,7 @@ package redemption
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/promoengine/promo/customer"
@@ -273,9 +274,11 @@ func (rb *rollbacker) undo(ctx context.Context, c *Redemption, id string, child 
 	if c.LoyaltyCard != nil {
 		rr.LoyaltyCard = &LoyaltyPoints{Points: -c.LoyaltyCard.Points}
 	}
-	deltas := make([]CounterDelta, len(c.Ledger.Counters))
-	for i, d := range c.Ledger.Counters {
-		deltas[i] = CounterDelta{Key: d.Key, Delta: -d.Delta}
+	deltas := make([]CounterDelta, 0, len(c.Ledger.Counters))
+	for _, d := range c.Ledger.Counters {
+		if !isCustomersKey(d.Key) { // recomputed below: a customer counts while it has a redemption left
+			deltas = append(deltas, CounterDelta{Key: d.Key, Delta: -d.Delta})
+		}
 	}
 	rr.Ledger.Counters = deltas
 	if c.CustomerID != nil {
@@ -283,9 +286,17 @@ func (rb *rollbacker) undo(ctx context.Context, c *Redemption, id string, child 
 			deltas = append(deltas, CounterDelta{Key: customerKey(*c.CustomerID, name), Delta: 1})
 		}
 	}
-	if err := rb.st.AddCounters(ctx, rb.projectID, deltas...); err != nil {
+	if err := rb.st.AddCounters(ctx, rb.projectID, inKeyOrder(slices.Clone(deltas))...); err != nil {
 		return nil, err
 	}
+	distinct, _, err := distinctDeltas(ctx, rb.st, rb.projectID, rr.Ledger.Counters, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := rb.st.AddCounters(ctx, rb.projectID, distinct...); err != nil {
+		return nil, err
+	}
+	rr.Ledger.Counters = append(slices.Clip(rr.Ledger.Counters), distinct...)
 	if c.Ledger.VoucherID != "" {
 		if err := rb.st.SpendVoucher(ctx, rb.projectID, c.Ledger.VoucherID, back); err != nil {
 			return nil, err

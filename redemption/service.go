@@ -73,12 +73,16 @@ func (s *Service) validate(ctx context.Context, projectID string, in ValidationP
 	if err != nil {
 		return nil, err
 	}
-	r, out, tracking, err := s.evaluate(ctx, projectID, in, rules)
+	sess, err := checkSession(in.Session, newSessionKey(s.env.IDs))
+	if err != nil {
+		return nil, err
+	}
+	r, out, tracking, err := s.evaluateLocked(ctx, projectID, in, rules, sess)
 	if err != nil {
 		return nil, err
 	}
 	v := &Validation{ID: s.env.IDs.NewID(PrefixValidation), Valid: out.Valid, Redeemables: []*RedeemableResult{},
-		TrackingID: tracking, StackingRules: rules.Effective()}
+		TrackingID: tracking, StackingRules: rules.Effective(), Session: sess.echo()}
 	if in.Order != nil {
 		v.Order = out.Order
 	}
@@ -131,20 +135,47 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 		return nil, nil, "", err
 	}
 	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
-		expand: expandOf(in.Options), cats: map[string]*campaign.Category{},
+		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}, key: requestKey(in.Session),
 		cands: make([]Candidate, 0, len(in.Redeemables)), shows: make([]show, 0, len(in.Redeemables))}
 	req.Explain = in.Options != nil && in.Options.Explain
 	r.explain = req.Explain
+	r.periods = PeriodsAt(r.now, snap.Location())
+	r.customer = in.Customer
 	for _, p := range in.Redeemables {
 		if err := r.add(ctx, p); err != nil {
 			return nil, nil, "", err
 		}
+	}
+	if err := s.history(ctx, projectID, in, r, &req); err != nil {
+		return nil, nil, "", err
 	}
 	tracking := promotion.TrackingID(projectID, sourceID)
 	if in.TrackingID != nil && *in.TrackingID != "" && sourceID == "" {
 		tracking = *in.TrackingID
 	}
 	return r, Evaluate(rules, r.cands, req), tracking, nil
+}
+
+// history reads, in one batch, the redemption-history counters the
+// candidates' rules need (nothing when none reads one).
+func (s *Service) history(ctx context.Context, projectID string, in ValidationParams, r *resolver, req *Request) error {
+	req.History = History{HasCustomer: in.Customer != nil, Periods: r.periods}
+	r.amount = req.Order.Amount
+	reads := false
+	for i := range r.cands {
+		for _, p := range r.cands[i].Programs {
+			reads = reads || len(p.Counters) > 0
+		}
+	}
+	if !reads {
+		return nil
+	}
+	id, err := r.customerID(ctx)
+	if err != nil {
+		return err
+	}
+	req.History.CustomerID = id
+	return readHistory(ctx, s.store, projectID, r.cands, &req.History)
 }
 
 // checkRedeemables makes the whole-request checks (reference §1.2 step 1).
@@ -226,10 +257,16 @@ type resolver struct {
 	rules     *StackingRules
 	expand    map[string]bool
 	cats      map[string]*campaign.Category
-	explain   bool // options.explain: candidates carry why they are not usable
+	periods   Periods // of now, in the project's time zone
+	amount    int64   // the request's order amount (campaign.orders.amount)
+	customer  *customer.Params
+	custID    *string // the stored customer's id ("" when none), once looked up
+	explain   bool    // options.explain: candidates carry why they are not usable
 
 	cands []Candidate
 	shows []show
+
+	key string // the request's session key: its reservations are its own
 }
 
 // show is what an applicable redeemable's answer shows besides its order.
@@ -270,6 +307,53 @@ func (r *resolver) add(ctx context.Context, p RedeemableParams) error {
 		return r.tier(ctx, p.ID)
 	}
 	return r.voucher(ctx, p)
+}
+
+// customerID is the id of the stored customer the request names ("" when
+// it names none or one not stored yet), looked up once.
+func (r *resolver) customerID(ctx context.Context) (string, error) {
+	if r.custID != nil {
+		return *r.custID, nil
+	}
+	id := ""
+	if r.customer != nil {
+		c, err := findCustomer(ctx, r.s.store, r.projectID, r.customer)
+		if err != nil {
+			return "", err
+		}
+		if c != nil {
+			id = c.ID
+		}
+	}
+	r.custID = &id
+	return id, nil
+}
+
+// holderState is the first reason the request's customer cannot use v
+// (reference §0.6, §8 #2): a loyalty card held by another customer pays
+// with points only for its holder (invalid_customer); a referral code
+// cannot be redeemed by its referrer, the customer it was published to
+// (referrer_not_permitted_to_redeem).
+func (r *resolver) holderState(ctx context.Context, v *voucher.Voucher, camp *campaign.Campaign) (*promotype.Error, error) {
+	holder, referrer := deref(v.HolderID), deref(v.ReferrerID)
+	referral := v.IsReferralCode || (camp != nil && camp.CampaignType == campaign.ReferralProgram)
+	if referrer == "" && referral {
+		referrer = holder // a referral code is published to its referrer
+	}
+	if (v.Type != campaign.LoyaltyCard || holder == "") && (!referral || referrer == "") {
+		return nil, nil
+	}
+	id, err := r.customerID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case v.Type == campaign.LoyaltyCard && holder != "" && id != holder:
+		return promotype.BadRequest("invalid_customer", "Customer must be a holder of a loyalty card.", "%s", v.Code), nil
+	case referral && referrer != "" && id == referrer:
+		return promotype.BadRequest("referrer_not_permitted_to_redeem", "voucher cannot be redeemed by referrer", "%s", v.Code), nil
+	}
+	return nil, nil
 }
 
 func (r *resolver) push(c Candidate, sh show) {
@@ -354,6 +438,7 @@ func (r *resolver) tier(ctx context.Context, id string) error {
 		}
 	}
 	c.Programs, c.Discount, c.Applicability, c.Catalog = t.Programs, t.Discount, t.Applicability, r.snap.Catalog()
+	c.scopes = newScopes(ObjectPromotionTier, id, t.Campaign.ID)
 	sh.discount, sh.metadata, sh.name, sh.campaignID = t.Discount, t.Metadata, t.Name, t.Campaign.ID
 	sh.applicableTo, sh.inapplicableTo = targets(t.Applicability)
 	if r.expand["redeemable"] {
@@ -415,12 +500,28 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	if camp != nil {
 		sh.campaignID, sh.campaignName = camp.ID, camp.Name
 	}
-	c.Err = r.voucherState(v, camp)
+	campID := ""
+	if camp != nil {
+		campID = camp.ID
+	} else if v.CampaignID != nil {
+		campID = *v.CampaignID
+	}
+	c.scopes = newScopes(ObjectVoucher, v.ID, campID)
+	left, err := r.unreserved(ctx, v) // what other sessions' reservations leave
+	if err != nil {
+		return err
+	}
+	c.Err = r.voucherState(left, camp)
 	if c.Err != nil && r.explain {
-		c.Explanation = explainVoucherState(v, camp, c.Err, r.now, r.snap.Location())
+		c.Explanation = explainVoucherState(left, camp, c.Err, r.now, r.snap.Location())
 	}
 	if c.Err == nil {
-		c.Err, err = r.effect(ctx, &c, v, p)
+		if c.Err, err = r.holderState(ctx, v, camp); err != nil {
+			return err
+		}
+	}
+	if c.Err == nil {
+		c.Err, err = r.effect(ctx, &c, left, p)
 		if err != nil {
 			return err
 		}

@@ -15,13 +15,16 @@ const (
 	PrefixValidation = "valid_"
 )
 
-// ValidationParams is the body of POST /v1/validations (reference §1.1).
-// Sessions (session.type LOCK) are not supported yet: a session sent is
-// ignored and none is echoed.
+// ValidationParams is the body of POST /v1/validations and
+// POST /v1/redemptions (reference §1.1). Session with Type SessionLock
+// makes a validation reserve what its applicable vouchers promise
+// (reference §2.5); a redemption with the session's Key uses and
+// releases that reservation.
 type ValidationParams struct {
 	Redeemables []RedeemableParams `json:"redeemables"`
 	Order       *order.Params      `json:"order"`
 	Customer    *customer.Params   `json:"customer"`
+	Session     *SessionParams     `json:"session,omitempty"`
 	TrackingID  *string            `json:"tracking_id"`
 	Metadata    promotype.Metadata `json:"metadata"`
 	Options     *ValidationOptions `json:"options"`
@@ -66,6 +69,7 @@ type Validation struct {
 	SkippedRedeemables      []*RedeemableResult `json:"skipped_redeemables,omitempty"`
 	Order                   *order.Order        `json:"order,omitempty"`
 	TrackingID              string              `json:"tracking_id"`
+	Session                 *Session            `json:"session,omitempty"` // a LOCK request's session
 	StackingRules           *StackingRules      `json:"stacking_rules"`
 }
 

@@ -18,8 +18,15 @@ type Program struct {
 	rules   []compiled
 	message string // the rule set's error.message
 	// NeedsTotal reports whether a rule reads order.total_amount, the value
-	// after the incentive: the caller prices the incentive first.
+	// after the incentive, or the discount the campaign gave with this
+	// redemption's: the caller prices the incentive first.
 	NeedsTotal bool
+	// Counters are the redemption-history counters the rules read (the
+	// caller reads them in one batch into Input.History).
+	Counters []Counter
+	// Limits are the bounds on history counters the program cannot pass
+	// without: a redemption enforces them atomically (Limit).
+	Limits []Limit
 	// RuleID is the validation rule the program was compiled from ("" for
 	// a rule set compiled on its own); explanations name it.
 	RuleID string
@@ -132,6 +139,9 @@ func compileSet(set RuleSet, message, parent string, sub bool) (*Program, error)
 		return nil, invalid("Rules%s define rules but no logic to combine them", parent)
 	}
 	p.root = root
+	if !sub {
+		p.historyInfo()
+	}
 	return p, nil
 }
 

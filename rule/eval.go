@@ -15,18 +15,30 @@ func (p *Program) EvalAudience(in *Input) (ok bool, message string) {
 	return p.eval(in, true)
 }
 
+// EvalHistory is Eval that also reports whether the first failing rule
+// reads the redemption history (its failure is redemption_rules_violated).
+func (p *Program) EvalHistory(in *Input) (ok bool, message string, history bool) {
+	ok, message, failed := p.run(in, false)
+	return ok, message, !ok && p.historyRule(failed)
+}
+
 func (p *Program) eval(in *Input, audience bool) (ok bool, message string) {
+	ok, message, _ = p.run(in, audience)
+	return ok, message
+}
+
+func (p *Program) run(in *Input, audience bool) (ok bool, message string, failed int) {
 	if p.root == nil {
-		return true, ""
+		return true, "", -1
 	}
 	e := evaluator{in: in, prog: p, failed: -1, audience: audience}
 	if e.expr(p.root, nil) {
-		return true, ""
+		return true, "", -1
 	}
 	if e.failed >= 0 && p.rules[e.failed].message != "" {
-		return false, p.rules[e.failed].message
+		return false, p.rules[e.failed].message, e.failed
 	}
-	return false, p.message
+	return false, p.message, e.failed
 }
 
 // evaluator carries one evaluation: the input and the first rule that failed.
@@ -83,6 +95,8 @@ func (e *evaluator) rule(r *compiled, g group) bool {
 		return numHolds(r.conds, float64(in.InitialAmount))
 	case tOrderTotalAmount:
 		return numHolds(r.conds, float64(in.TotalAmount))
+	case tHistory:
+		return numHolds(r.conds, float64(in.History[r.spec.counter]))
 	case tItemsCount:
 		var units int64
 		for i := range in.Items {

@@ -22,6 +22,10 @@ type Input struct {
 	InitialAmount int64 // order.initial_amount: the original cart
 	TotalAmount   int64 // order.total_amount: the value after this incentive
 	Items         []Item
+
+	// History holds the redemption-history counters the program reads
+	// (Program.Counters), each with this redemption's own part included.
+	History [NumCounters]int64
 }
 
 // Fact names: what a request holds, in the form an Index keys programs by.

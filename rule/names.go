@@ -26,6 +26,8 @@ const (
 	tSubPrice
 	tSubAggregatedAmount
 	tSubMeta
+	// A redemption-history counter (history.go).
+	tHistory
 )
 
 // valueKind is the type of the values a rule's conditions compare with.
@@ -40,8 +42,9 @@ const (
 type nameSpec struct {
 	target   target
 	kind     valueKind
-	property bool   // the rule must name a metadata key in `property`
-	object   string // for product.id / sku.id: the object every reference has
+	property bool    // the rule must name a metadata key in `property`
+	object   string  // for product.id / sku.id: the object every reference has
+	counter  Counter // tHistory: the counter read
 }
 
 func (n nameSpec) isItems() bool { return n.kind == kindItems }
@@ -69,6 +72,12 @@ var names = map[string]nameSpec{
 	"sku.id":                     {target: tItemsAny, kind: kindItems, object: "sku"},
 }
 
+func init() {
+	for name, c := range historyNames {
+		names[name] = nameSpec{target: tHistory, kind: kindNumber, counter: c}
+	}
+}
+
 // subNames are the names allowed inside an item rule's `rules`.
 var subNames = map[string]nameSpec{
 	"order.items.quantity":            {target: tSubQuantity, kind: kindNumber},
@@ -84,28 +93,12 @@ var subNames = map[string]nameSpec{
 }
 
 // notYet are documented rule names the engine cannot evaluate yet: they need
-// segments, redemption history, API keys, publications, custom events or
-// collections. They are refused when saved (DECISIONS.md), never guessed.
+// segments, per-key or per-user redemption history, API keys, publications,
+// custom events or collections (the campaign and redemption counters are
+// evaluated: history.go). They are refused when saved (DECISIONS.md), never guessed.
 var notYet = map[string]string{
 	"customer.segment":                              "customer segments",
-	"campaign.orders.amount_discounted":             "redemption history",
-	"campaign.orders.amount":                        "redemption history",
-	"campaign.redemptions.count":                    "redemption history",
-	"campaign.redemptions.count.daily":              "redemption history",
-	"campaign.redemptions.count.weekly":             "redemption history",
-	"campaign.redemptions.count.monthly":            "redemption history",
-	"campaign.redemptions.customers_count":          "redemption history",
-	"campaign.redemptions.customers_count.daily":    "redemption history",
-	"campaign.redemptions.customers_count.weekly":   "redemption history",
-	"campaign.redemptions.customers_count.monthly":  "redemption history",
 	"redemption.gift.amount":                        "gift redemptions",
-	"redemption.count.daily":                        "redemption history",
-	"redemption.count.weekly":                       "redemption history",
-	"redemption.count.monthly":                      "redemption history",
-	"redemption.count.per_customer":                 "redemption history",
-	"redemption.count.per_customer.daily":           "redemption history",
-	"redemption.count.per_customer.weekly":          "redemption history",
-	"redemption.count.per_customer.monthly":         "redemption history",
 	"redemption.api_key":                            "API key context",
 	"redemption.count.per_api_key":                  "redemption history",
 	"redemption.user.login":                         "dashboard users",

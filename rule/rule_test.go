@@ -105,7 +105,7 @@ func TestCompileRefusals(t *testing.T) {
 	tests := []struct{ name, js, want string }{
 		{"unknown name", `{"logic":"1","1":{"name":"order.colour","conditions":{"$is":["red"]}}}`, "Rule 1 has an unknown name 'order.colour'"},
 		{"segments not yet", `{"logic":"1","1":{"name":"customer.segment","conditions":{"$is":["seg_1"]}}}`, "Rule 'customer.segment' (rule 1) is not supported by this engine yet: it needs customer segments"},
-		{"counters not yet", `{"logic":"1","1":{"name":"redemption.count.per_customer","conditions":{"$less_than":[2]}}}`, "not supported by this engine yet: it needs redemption history"},
+		{"per key counters not yet", `{"logic":"1","1":{"name":"redemption.count.per_api_key","conditions":{"$less_than":[2]}}}`, "not supported by this engine yet: it needs redemption history"},
 		{"missing property", `{"logic":"1","1":{"name":"customer.metadata","conditions":{"$is":["x"]}}}`, "Rule 'customer.metadata' must have a 'property'"},
 		{"sub-rule at top", `{"logic":"1","1":{"name":"order.items.quantity","conditions":{"$more_than":[1]}}}`, "must be a sub-rule of an order item rule"},
 		{"item rule as sub-rule", `{"logic":"1","1":{"name":"order.items.any","conditions":{"$is":[{"id":"p","object":"product"}]},"rules":{"1":{"name":"order.items.any","conditions":{"$is":[{"id":"p","object":"product"}]}}}}}`, "cannot be a sub-rule"},

@@ -46,6 +46,10 @@ type Voucher struct {
 	RedemptionQuantity *int64          `json:"-"` // null: unlimited
 	RedeemedQuantity   int64           `json:"-"`
 	PublishCount       int64           `json:"-"`
+	// ReservedUntil is the latest expiry of the session reservations the
+	// voucher holds (redemption.SessionStore); nil when it holds none.
+	// Stores maintain it; a reservation past it no longer counts.
+	ReservedUntil *promotype.Time `json:"-"`
 }
 
 // Gift is a gift card's credits, in the smallest currency unit: Balance =
@@ -121,6 +125,7 @@ func (v *Voucher) Clone() *Voucher {
 	c.ReferrerID = promotype.ClonePtr(v.ReferrerID)
 	c.BinnedAt = promotype.ClonePtr(v.BinnedAt)
 	c.RedemptionQuantity = promotype.ClonePtr(v.RedemptionQuantity)
+	c.ReservedUntil = promotype.ClonePtr(v.ReservedUntil)
 	c.Campaign, c.Category, c.Categories, c.Assets, c.Publish, c.Redemption, c.ValidationRulesAssignments = nil, nil, nil, nil, nil, nil, nil
 	return &c
 }

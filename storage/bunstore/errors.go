@@ -17,12 +17,15 @@ const (
 	uniqueViolation          = "23505"
 	untranslatableCharacter  = "22P05" // e.g. \u0000 in a jsonb string
 	characterNotInRepertoire = "22021" // invalid UTF-8
+	serializationFailure     = "40001"
+	deadlockDetected         = "40P01"
 )
 
 // fail wraps a foreign error with what the store was doing. A unique
 // violation (a race that the guarded writes could not see coming) becomes
-// dup, and text PostgreSQL cannot hold becomes a 400; any other error is
-// left for the caller to turn into a 500.
+// dup, text PostgreSQL cannot hold becomes a 400, and a deadlock or
+// serialization failure is marked promotype.ErrRetryable; any other error
+// is left for the caller to turn into a 500.
 func fail(op string, err error, dup func() error) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
@@ -33,6 +36,8 @@ func fail(op string, err error, dup func() error) error {
 			}
 		case untranslatableCharacter, characterNotInRepertoire:
 			return promotype.InvalidPayload("The payload holds text that cannot be stored: %s", pgErr.Message)
+		case serializationFailure, deadlockDetected:
+			return fmt.Errorf("bunstore: %s: %w: %w", op, promotype.ErrRetryable, err)
 		}
 	}
 	return fmt.Errorf("bunstore: %s: %w", op, err)

@@ -5,9 +5,12 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
@@ -248,6 +251,7 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 				'{loyalty_card,balance}', to_jsonb(COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint), false) END`,
 			sp.Credits, sp.Points, sp.Credits, sp.Points).
 		Where("v.project_id = ? AND v.id = ? AND v.binned_at IS NULL", projectID, id).
+		Where("(v.reserved_until IS NULL OR (?::bigint <= 0 AND ?::bigint <= 0 AND ?::bigint <= 0))", sp.Quantity, sp.Credits, sp.Points).
 		Where("(?::bigint <= 0 OR v.redemption_quantity IS NULL OR v.redeemed_quantity + ?::bigint <= v.redemption_quantity)", sp.Quantity, sp.Quantity).
 		Where("(?::bigint <= 0 OR COALESCE((v.data->'gift'->>'balance')::bigint, 0) >= ?::bigint)", sp.Credits, sp.Credits).
 		Where("(?::bigint <= 0 OR COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) >= ?::bigint)", sp.Points, sp.Points).
@@ -262,6 +266,8 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 	switch {
 	case err != nil:
 		return err
+	case v.ReservedUntil != nil && (sp.Quantity > 0 || sp.Credits > 0 || sp.Points > 0):
+		return redemption.ErrReserved
 	case sp.Quantity > 0 && v.RedemptionQuantity != nil && v.RedeemedQuantity+sp.Quantity > *v.RedemptionQuantity:
 		return &redemption.LimitError{Limit: redemption.LimitQuantity, Key: id}
 	case sp.Credits > 0:
@@ -270,31 +276,78 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 	return &redemption.LimitError{Limit: redemption.LimitPoints, Key: id}
 }
 
-// AddCounters implements redemption.Store: each delta is one upsert whose
-// conflict branch checks the limit against the locked row.
+// AddCounters implements redemption.Store. A delta with a Max is one
+// upsert whose conflict branch checks the limit against the locked row;
+// the deltas without one between two such are one multi-row upsert (their
+// sums per key, in key order), so a redemption's many counters cost a few
+// statements. Rows are locked in the order of ds (callers sort by key).
 func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redemption.CounterDelta) error {
 	for _, d := range ds {
 		if err := checkText("counter", str("key", d.Key), str("project_id", projectID)); err != nil {
 			return err
 		}
-		if d.Max != nil && d.Delta > *d.Max {
-			return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+	}
+	for i := 0; i < len(ds); {
+		if ds[i].Max != nil && ds[i].Delta > 0 {
+			if err := s.addCapped(ctx, projectID, ds[i]); err != nil {
+				return err
+			}
+			i++
+			continue
 		}
-		var max *int64
-		if d.Delta > 0 {
-			max = d.Max
+		j := i
+		for j < len(ds) && (ds[j].Max == nil || ds[j].Delta <= 0) {
+			j++
 		}
-		var n []int64
-		err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value) VALUES (?, ?, ?)
-			ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
-			WHERE ?::bigint IS NULL OR c.value + EXCLUDED.value <= ?::bigint
-			RETURNING value`, projectID, d.Key, d.Delta, max, max).Scan(ctx, &n)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return fail("add counter", err, nil)
+		if err := s.addRun(ctx, projectID, ds[i:j]); err != nil {
+			return err
 		}
-		if len(n) == 0 {
-			return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+		i = j
+	}
+	return nil
+}
+
+// addCapped adds one delta under its Max.
+func (s *Store) addCapped(ctx context.Context, projectID string, d redemption.CounterDelta) error {
+	if d.Delta > *d.Max {
+		return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+	}
+	var n []int64
+	err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value) VALUES (?, ?, ?)
+		ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
+		WHERE c.value + EXCLUDED.value <= ?::bigint
+		RETURNING value`, projectID, d.Key, d.Delta, *d.Max).Scan(ctx, &n)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fail("add counter", err, nil)
+	}
+	if len(n) == 0 {
+		return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
+	}
+	return nil
+}
+
+// addRun adds deltas without a limit in one statement: summed per key
+// (an upsert may touch a row once), applied in key order.
+func (s *Store) addRun(ctx context.Context, projectID string, ds []redemption.CounterDelta) error {
+	sums := make(map[string]int64, len(ds))
+	keys := make([]string, 0, len(ds))
+	for _, d := range ds {
+		if _, ok := sums[d.Key]; !ok {
+			keys = append(keys, d.Key)
 		}
+		sums[d.Key] += d.Delta
+	}
+	slices.Sort(keys)
+	vals := make([]int64, len(keys))
+	for i, k := range keys {
+		vals[i] = sums[k]
+	}
+	_, err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value)
+		SELECT ?, u.key, u.value FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
+		ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value`,
+		projectID, pgdialect.Array(keys), pgdialect.Array(vals)).Exec(ctx)
+	if err != nil {
+		return fail("add counters", err, nil)
 	}
 	return nil
 }
@@ -334,6 +387,248 @@ func (s *Store) LockOrder(ctx context.Context, projectID, id string) error {
 	}
 	if len(ids) == 0 {
 		return promotype.NotFound("order", id)
+	}
+	return nil
+}
+
+// sessionTx runs fn over a store bound to a read-committed transaction
+// (inTx): its own, or the one s is bound to.
+func (s *Store) sessionTx(ctx context.Context, fn func(ctx context.Context, st *Store) error) error {
+	ctx, cancel := withDeadline(ctx, s.txTimeout)
+	defer cancel()
+	return s.inTx(ctx, func(ctx context.Context, db bun.IDB) error {
+		return fn(ctx, &Store{db: db, txTimeout: s.txTimeout})
+	})
+}
+
+// lockedVoucher is what a session-aware change reads of the voucher row it
+// locks.
+type lockedVoucher struct {
+	Quantity *int64 `bun:"redemption_quantity"`
+	Redeemed int64  `bun:"redeemed_quantity"`
+	Gift     *int64 `bun:"gift"`
+	Points   *int64 `bun:"points"`
+}
+
+// lockVoucherRow locks the live voucher's row (FOR UPDATE) and reads its
+// limits: every reservation write holds this lock, so the reservations a
+// later statement of the transaction reads are all that count.
+func (s *Store) lockVoucherRow(ctx context.Context, projectID, id string) (*lockedVoucher, error) {
+	var rows []lockedVoucher
+	err := s.db.NewRaw(`SELECT redemption_quantity, redeemed_quantity,
+			(data->'gift'->>'balance')::bigint AS gift, (data->'loyalty_card'->>'balance')::bigint AS points
+		FROM promo_vouchers WHERE project_id = ? AND id = ? AND binned_at IS NULL FOR UPDATE`, projectID, id).Scan(ctx, &rows)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fail("lock voucher", err, nil)
+	}
+	if len(rows) == 0 {
+		return nil, promotype.NotFound("voucher", id)
+	}
+	return &rows[0], nil
+}
+
+// sessionRow is a row of promo_voucher_sessions (migration 0017).
+type sessionRow struct {
+	Key       string    `bun:"key"`
+	Quantity  int64     `bun:"quantity"`
+	Credits   int64     `bun:"credits"`
+	Points    int64     `bun:"points"`
+	ExpiresAt time.Time `bun:"expires_at"`
+}
+
+func (s *Store) liveSessions(ctx context.Context, projectID, voucherID string, now promotype.Time) ([]*redemption.Reservation, error) {
+	var rows []sessionRow
+	err := s.db.NewRaw(`SELECT key, quantity, credits, points, expires_at FROM promo_voucher_sessions
+		WHERE project_id = ? AND voucher_id = ? AND expires_at > ?`, projectID, voucherID, sqlTime(now)).Scan(ctx, &rows)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fail("read sessions", err, nil)
+	}
+	out := make([]*redemption.Reservation, len(rows))
+	for i, r := range rows {
+		out[i] = &redemption.Reservation{ProjectID: projectID, VoucherID: voucherID, Key: r.Key,
+			Spend: redemption.Spend{Quantity: r.Quantity, Credits: r.Credits, Points: r.Points}, ExpiresAt: domainTime(r.ExpiresAt)}
+	}
+	return out, nil
+}
+
+// checkLeft refuses s on the locked voucher v when the live reservations
+// of keys other than key leave too little.
+func (s *Store) checkLeft(ctx context.Context, projectID, voucherID, key string, v *lockedVoucher, sp redemption.Spend, now promotype.Time) error {
+	if sp.Quantity <= 0 && sp.Credits <= 0 && sp.Points <= 0 {
+		return nil
+	}
+	live, err := s.liveSessions(ctx, projectID, voucherID, now)
+	if err != nil {
+		return err
+	}
+	others := live[:0]
+	for _, r := range live {
+		if r.Key != key {
+			others = append(others, r)
+		}
+	}
+	if lim := redemption.Left(v.Quantity, v.Redeemed, v.Gift, v.Points, others, sp); lim != "" {
+		return &redemption.LimitError{Limit: lim, Key: voucherID}
+	}
+	return nil
+}
+
+// settleSessions deletes the voucher's expired reservations and sets its
+// reserved_until to the latest expiry left (NULL: none). The caller holds
+// the voucher's row lock.
+func (s *Store) settleSessions(ctx context.Context, projectID, voucherID string, now promotype.Time) error {
+	if _, err := s.db.NewRaw(`DELETE FROM promo_voucher_sessions WHERE project_id = ? AND voucher_id = ? AND expires_at <= ?`,
+		projectID, voucherID, sqlTime(now)).Exec(ctx); err != nil {
+		return fail("drop expired sessions", err, nil)
+	}
+	_, err := s.db.NewRaw(`UPDATE promo_vouchers SET reserved_until =
+			(SELECT max(expires_at) FROM promo_voucher_sessions WHERE project_id = ? AND voucher_id = ?)
+		WHERE project_id = ? AND id = ?`, projectID, voucherID, projectID, voucherID).Exec(ctx)
+	if err != nil {
+		return fail("settle sessions", err, nil)
+	}
+	return nil
+}
+
+// ReserveSession implements redemption.Store: the vouchers' rows are
+// locked in id order (no deadlock between sessions), each reservation is
+// checked against the others under its voucher's lock and written with
+// reserved_until, and the key's reservations on other vouchers go, all in
+// one transaction.
+func (s *Store) ReserveSession(ctx context.Context, projectID, key string, rs []*redemption.Reservation, now promotype.Time) error {
+	if err := checkText("session", str("project_id", projectID), str("key", key)); err != nil {
+		return err
+	}
+	sorted := slices.Clone(rs)
+	slices.SortFunc(sorted, func(a, b *redemption.Reservation) int { return strings.Compare(a.VoucherID, b.VoucherID) })
+	return s.sessionTx(ctx, func(ctx context.Context, st *Store) error {
+		keep := []string{}
+		for _, r := range sorted {
+			if !storableKeys(r.VoucherID) {
+				return promotype.NotFound("voucher", r.VoucherID)
+			}
+			v, err := st.lockVoucherRow(ctx, projectID, r.VoucherID)
+			if err != nil {
+				return err
+			}
+			if err := st.checkLeft(ctx, projectID, r.VoucherID, key, v, r.Spend, now); err != nil {
+				return err
+			}
+			_, err = st.db.NewRaw(`INSERT INTO promo_voucher_sessions (project_id, voucher_id, key, quantity, credits, points, expires_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, voucher_id, key) DO UPDATE SET
+				quantity = EXCLUDED.quantity, credits = EXCLUDED.credits, points = EXCLUDED.points, expires_at = EXCLUDED.expires_at`,
+				projectID, r.VoucherID, key, r.Spend.Quantity, r.Spend.Credits, r.Spend.Points, sqlTime(r.ExpiresAt)).Exec(ctx)
+			if err != nil {
+				return fail("reserve", err, nil)
+			}
+			if err := st.settleSessions(ctx, projectID, r.VoucherID, now); err != nil {
+				return err
+			}
+			keep = append(keep, r.VoucherID)
+		}
+		// The key's reservations elsewhere go: a delete needs no voucher
+		// lock (reserved_until only stays later than needed, which the
+		// next locked write settles).
+		q := st.db.NewDelete().TableExpr("promo_voucher_sessions").Where("project_id = ? AND key = ?", projectID, key)
+		if len(keep) > 0 {
+			q = q.Where("voucher_id NOT IN (?)", bun.In(keep))
+		}
+		if _, err := q.Exec(ctx); err != nil {
+			return fail("replace session", err, nil)
+		}
+		return nil
+	})
+}
+
+// Reservations implements redemption.Store.
+func (s *Store) Reservations(ctx context.Context, projectID, voucherID string, now promotype.Time) ([]*redemption.Reservation, error) {
+	if !storableKeys(projectID, voucherID) {
+		return nil, nil
+	}
+	return s.liveSessions(ctx, projectID, voucherID, now)
+}
+
+// SpendReserved implements redemption.Store: under the voucher's row
+// lock, the others' live reservations are read in a statement of their
+// own (so every committed one is seen), then the spend is applied and the
+// key's reservation consumed.
+func (s *Store) SpendReserved(ctx context.Context, projectID, voucherID string, sp redemption.Spend, key string, now promotype.Time) error {
+	if !storableKeys(projectID, voucherID, key) {
+		return promotype.NotFound("voucher", voucherID)
+	}
+	return s.sessionTx(ctx, func(ctx context.Context, st *Store) error {
+		v, err := st.lockVoucherRow(ctx, projectID, voucherID)
+		if err != nil {
+			return err
+		}
+		if err := st.checkLeft(ctx, projectID, voucherID, key, v, sp, now); err != nil {
+			return err
+		}
+		_, err = st.db.NewUpdate().Model((*voucherRow)(nil)).
+			Set("redeemed_quantity = v.redeemed_quantity + ?", sp.Quantity).
+			Set(`data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.data ELSE
+			jsonb_set(jsonb_set(v.data,
+				'{gift,balance}', to_jsonb(COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint), false),
+				'{loyalty_card,balance}', to_jsonb(COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint), false) END`,
+				sp.Credits, sp.Points, sp.Credits, sp.Points).
+			Where("v.project_id = ? AND v.id = ?", projectID, voucherID).Exec(ctx)
+		if err != nil {
+			return fail("spend voucher", err, nil)
+		}
+		if key != "" {
+			if _, err := st.db.NewRaw(`DELETE FROM promo_voucher_sessions WHERE project_id = ? AND voucher_id = ? AND key = ?`,
+				projectID, voucherID, key).Exec(ctx); err != nil {
+				return fail("consume session", err, nil)
+			}
+		}
+		return st.settleSessions(ctx, projectID, voucherID, now)
+	})
+}
+
+// ReleaseReservation implements redemption.Store.
+func (s *Store) ReleaseReservation(ctx context.Context, projectID, voucherID, key string, now promotype.Time) error {
+	if !storableKeys(projectID, voucherID) {
+		return promotype.NotFound("voucher", voucherID)
+	}
+	if !storableKeys(key) {
+		return promotype.NotFound("session", key)
+	}
+	return s.sessionTx(ctx, func(ctx context.Context, st *Store) error {
+		if _, err := st.lockVoucherRow(ctx, projectID, voucherID); err != nil {
+			return err
+		}
+		var keys []string
+		err := st.db.NewRaw(`DELETE FROM promo_voucher_sessions WHERE project_id = ? AND voucher_id = ? AND key = ? AND expires_at > ? RETURNING key`,
+			projectID, voucherID, key, sqlTime(now)).Scan(ctx, &keys)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fail("release session", err, nil)
+		}
+		if len(keys) == 0 {
+			return promotype.NotFound("session", key)
+		}
+		return st.settleSessions(ctx, projectID, voucherID, now)
+	})
+}
+
+// Savepoint implements redemption.Store: SAVEPOINT before fn, ROLLBACK TO
+// it when fn fails. A savepoint that succeeded is not released (one round
+// trip less per call); it ends with the transaction. Callers keep the
+// number per transaction small (the combiner's batches: at most
+// maxBatch), well under PostgreSQL's 64 cached subtransactions.
+func (s *Store) Savepoint(ctx context.Context, fn func(ctx context.Context) error) error {
+	switch s.db.(type) {
+	case bun.Tx, *bun.Tx:
+	default:
+		return fn(ctx)
+	}
+	if _, err := s.db.ExecContext(ctx, "SAVEPOINT promo_sp"); err != nil {
+		return fail("savepoint", err, nil)
+	}
+	if err := fn(ctx); err != nil {
+		if _, rerr := s.db.ExecContext(ctx, "ROLLBACK TO SAVEPOINT promo_sp"); rerr != nil {
+			return errors.Join(err, fail("rollback to savepoint", rerr, nil))
+		}
+		return err
 	}
 	return nil
 }

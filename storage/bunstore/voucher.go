@@ -37,6 +37,7 @@ type voucherRow struct {
 	CreatedAt          time.Time       `bun:"created_at"`
 	UpdatedAt          *time.Time      `bun:"updated_at"`
 	BinnedAt           *time.Time      `bun:"binned_at"`
+	ReservedUntil      *time.Time      `bun:"reserved_until"` // the session reservations' latest expiry (migration 0017)
 
 	Total int `bun:"total,scanonly"`
 }
@@ -108,6 +109,7 @@ func newVoucherRow(v *voucher.Voucher) (*voucherRow, error) {
 		RedemptionQuantity: promotype.ClonePtr(v.RedemptionQuantity), RedeemedQuantity: v.RedeemedQuantity,
 		PublishCount: v.PublishCount, Data: data, Metadata: meta,
 		CreatedAt: sqlTime(v.CreatedAt), UpdatedAt: sqlTimePtr(v.UpdatedAt), BinnedAt: sqlTimePtr(v.BinnedAt),
+		ReservedUntil: sqlTimePtr(v.ReservedUntil),
 	}, nil
 }
 
@@ -127,6 +129,7 @@ func (r *voucherRow) domain() (*voucher.Voucher, error) {
 		CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTimePtr(r.UpdatedAt),
 		HolderID: r.HolderID, ReferrerID: r.ReferrerID, BinnedAt: domainTimePtr(r.BinnedAt),
 		RedemptionQuantity: r.RedemptionQuantity, RedeemedQuantity: r.RedeemedQuantity, PublishCount: r.PublishCount,
+		ReservedUntil: domainTimePtr(r.ReservedUntil),
 	}
 	if d.EmptyDays {
 		v.ValidityDayOfWeek = []int{}

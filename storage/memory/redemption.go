@@ -5,6 +5,7 @@ import (
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/voucher"
 )
 
 // stackingRulesKey is the one row id of a project's stacking rules table.
@@ -122,6 +123,8 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 		}
 		v := old.Clone()
 		switch {
+		case v.ReservedUntil != nil && (sp.Quantity > 0 || sp.Credits > 0 || sp.Points > 0):
+			return redemption.ErrReserved
 		case sp.Quantity > 0 && v.RedemptionQuantity != nil && v.RedeemedQuantity+sp.Quantity > *v.RedemptionQuantity:
 			return &redemption.LimitError{Limit: redemption.LimitQuantity, Key: id}
 		case sp.Credits > 0 && (v.Gift == nil || v.Gift.Balance < sp.Credits):
@@ -174,4 +177,212 @@ func (s *Store) Counters(ctx context.Context, projectID string, keys ...string) 
 func (s *Store) LockOrder(ctx context.Context, projectID, id string) (err error) {
 	s.read(ctx, func(d *data) { _, err = d.orders.liveRow(projectID, id) })
 	return err
+}
+
+// sessionData holds the session reservations: by voucher (project +
+// "\x00" + voucher id → key → reservation) and the vouchers of a key
+// (project + "\x00" + key → voucher id → true).
+type sessionData struct {
+	byVoucher map[string]map[string]*redemption.Reservation
+	byKey     map[string]map[string]bool
+}
+
+func newSessionData() sessionData {
+	return sessionData{byVoucher: map[string]map[string]*redemption.Reservation{}, byKey: map[string]map[string]bool{}}
+}
+
+func (sd sessionData) ofVoucher(projectID, voucherID string) map[string]*redemption.Reservation {
+	k := projectID + "\x00" + voucherID
+	m := sd.byVoucher[k]
+	if m == nil {
+		m = map[string]*redemption.Reservation{}
+		sd.byVoucher[k] = m
+	}
+	return m
+}
+
+func (sd sessionData) ofKey(projectID, key string) map[string]bool {
+	k := projectID + "\x00" + key
+	m := sd.byKey[k]
+	if m == nil {
+		m = map[string]bool{}
+		sd.byKey[k] = m
+	}
+	return m
+}
+
+func (sd sessionData) put(u *undo, r *redemption.Reservation) {
+	c := *r
+	setKey(u, sd.ofVoucher(r.ProjectID, r.VoucherID), r.Key, &c)
+	setKey(u, sd.ofKey(r.ProjectID, r.Key), r.VoucherID, true)
+}
+
+// drop deletes a reservation; a voucher or key left without any loses
+// its entry (so forgotten keys do not pile up).
+func (sd sessionData) drop(u *undo, projectID, voucherID, key string) {
+	vk, kk := projectID+"\x00"+voucherID, projectID+"\x00"+key
+	delKey(u, sd.ofVoucher(projectID, voucherID), key)
+	delKey(u, sd.ofKey(projectID, key), voucherID)
+	if len(sd.byVoucher[vk]) == 0 {
+		delKey(u, sd.byVoucher, vk)
+	}
+	if len(sd.byKey[kk]) == 0 {
+		delKey(u, sd.byKey, kk)
+	}
+}
+
+// others are the live reservations at now on a voucher of keys other
+// than key.
+func (sd sessionData) others(projectID, voucherID, key string, now promotype.Time) []*redemption.Reservation {
+	var out []*redemption.Reservation
+	for k, r := range sd.byVoucher[projectID+"\x00"+voucherID] {
+		if k != key && r.Live(now) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// liveVoucher returns a copy of the live voucher id to change (put back
+// with p.putRow).
+func liveVoucher(d *data, u *undo, projectID, id string) (*voucherProject, *voucher.Voucher, error) {
+	p := d.voucherProject(projectID)
+	old, r, ok := p.live(id)
+	if !ok {
+		return nil, nil, promotype.NotFound("voucher", id)
+	}
+	if old == nil {
+		old = p.move(u, r)
+	}
+	return p, old.Clone(), nil
+}
+
+// settle drops the expired reservations of v and sets its ReservedUntil
+// to the latest expiry left (nil: none).
+func (sd sessionData) settle(u *undo, v *voucher.Voucher, now promotype.Time) {
+	var until *promotype.Time
+	for k, r := range sd.byVoucher[v.ProjectID+"\x00"+v.ID] {
+		if !r.Live(now) {
+			sd.drop(u, v.ProjectID, v.ID, k)
+			continue
+		}
+		if until == nil || r.ExpiresAt.After(until.Time) {
+			until = promotype.ClonePtr(&r.ExpiresAt)
+		}
+	}
+	v.ReservedUntil = until
+}
+
+func balances(v *voucher.Voucher) (gift, points *int64) {
+	if v.Gift != nil {
+		gift = &v.Gift.Balance
+	}
+	if v.LoyaltyCard != nil {
+		points = &v.LoyaltyCard.Balance
+	}
+	return gift, points
+}
+
+// ReserveSession implements redemption.Store: the store's lock makes the
+// checks and the change one step.
+func (s *Store) ReserveSession(ctx context.Context, projectID, key string, rs []*redemption.Reservation, now promotype.Time) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		sd := d.sessions
+		keep := map[string]bool{}
+		for _, r := range rs {
+			keep[r.VoucherID] = true
+			p, v, err := liveVoucher(d, u, projectID, r.VoucherID)
+			if err != nil {
+				return err
+			}
+			gift, points := balances(v)
+			if lim := redemption.Left(v.RedemptionQuantity, v.RedeemedQuantity, gift, points, sd.others(projectID, v.ID, key, now), r.Spend); lim != "" {
+				return &redemption.LimitError{Limit: lim, Key: v.ID}
+			}
+			c := *r
+			c.ProjectID, c.Key = projectID, key
+			sd.put(u, &c)
+			sd.settle(u, v, now)
+			p.putRow(u, v)
+		}
+		for id := range sd.byKey[projectID+"\x00"+key] {
+			if !keep[id] {
+				sd.drop(u, projectID, id, key)
+			}
+		}
+		return nil
+	})
+}
+
+// Reservations implements redemption.Store.
+func (s *Store) Reservations(ctx context.Context, projectID, voucherID string, now promotype.Time) (out []*redemption.Reservation, err error) {
+	s.read(ctx, func(d *data) {
+		for _, r := range d.sessions.byVoucher[projectID+"\x00"+voucherID] {
+			if r.Live(now) {
+				c := *r
+				out = append(out, &c)
+			}
+		}
+	})
+	return out, nil
+}
+
+// SpendReserved implements redemption.Store.
+func (s *Store) SpendReserved(ctx context.Context, projectID, voucherID string, sp redemption.Spend, key string, now promotype.Time) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		p, v, err := liveVoucher(d, u, projectID, voucherID)
+		if err != nil {
+			return err
+		}
+		gift, points := balances(v)
+		if lim := redemption.Left(v.RedemptionQuantity, v.RedeemedQuantity, gift, points, d.sessions.others(projectID, voucherID, key, now), sp); lim != "" {
+			return &redemption.LimitError{Limit: lim, Key: voucherID}
+		}
+		v.RedeemedQuantity += sp.Quantity
+		if sp.Credits != 0 && v.Gift != nil {
+			v.Gift.Balance -= sp.Credits
+		}
+		if sp.Points != 0 && v.LoyaltyCard != nil {
+			v.LoyaltyCard.Balance -= sp.Points
+		}
+		if key != "" {
+			d.sessions.drop(u, projectID, voucherID, key)
+		}
+		d.sessions.settle(u, v, now)
+		p.putRow(u, v)
+		return nil
+	})
+}
+
+// ReleaseReservation implements redemption.Store.
+func (s *Store) ReleaseReservation(ctx context.Context, projectID, voucherID, key string, now promotype.Time) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		p, v, err := liveVoucher(d, u, projectID, voucherID)
+		if err != nil {
+			return err
+		}
+		r, ok := d.sessions.byVoucher[projectID+"\x00"+voucherID][key]
+		if !ok || !r.Live(now) {
+			return promotype.NotFound("session", key)
+		}
+		d.sessions.drop(u, projectID, voucherID, key)
+		d.sessions.settle(u, v, now)
+		p.putRow(u, v)
+		return nil
+	})
+}
+
+// Savepoint implements redemption.Store: inside a transaction a failing fn
+// is undone from the transaction's log back to where it started.
+func (s *Store) Savepoint(ctx context.Context, fn func(ctx context.Context) error) error {
+	if s.tx == nil {
+		return fn(ctx)
+	}
+	mark := len(*s.tx)
+	if err := fn(ctx); err != nil {
+		(*s.tx)[mark:].rollback()
+		*s.tx = (*s.tx)[:mark]
+		return err
+	}
+	return nil
 }

@@ -39,6 +39,7 @@ type data struct {
 	redemptions    table[redemption.Redemption]    // the ledger (redemption.go)
 	redemptionKeys index                           // idempotency key → parent or single redemption
 	counters       map[string]int64                // project + "\x00" + key → value
+	sessions       sessionData                     // session reservations (redemption.go)
 
 	pubData pubData // publications and wallet rows (publication.go)
 
@@ -99,6 +100,7 @@ func New() *Store {
 		redemptions:    newTable[redemption.Redemption](),
 		redemptionKeys: index{},
 		counters:       map[string]int64{},
+		sessions:       newSessionData(),
 		settings:       newSettingsData(),
 		pubData:        newPubData(),
 	}}

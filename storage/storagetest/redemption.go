@@ -431,3 +431,72 @@ func testRedemptionConcurrency(t *testing.T, newStore Factory) {
 		}
 	})
 }
+
+// testCounterReadBack: what the history rules rely on (redemption's
+// distinct-customer counts and per-customer limits). A counter read in
+// the transaction that just added to it returns that transaction's value,
+// and no concurrent transaction changes it before the end, so "the count
+// went from 0 to 1" is decided once; a Max holds among many goroutines;
+// a refused or failed transaction changes nothing.
+func testCounterReadBack(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	const n = 24
+	const seen, distinct, capped = "campaign:c:h:cc:cust_1:all", "campaign:c:h:customers:all", "voucher:v:h:c:cust_1:all"
+	errRefused := errors.New("refused on purpose")
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	firsts, limited := 0, 0
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+				if err := tx.AddCounters(ctx, p, redemption.CounterDelta{Key: capped, Delta: 1, Max: ptr(int64(5))},
+					redemption.CounterDelta{Key: seen, Delta: 1}); err != nil {
+					return err
+				}
+				got, err := tx.Counters(ctx, p, seen)
+				if err != nil {
+					return err
+				}
+				if got[seen] == 1 {
+					if err := tx.AddCounters(ctx, p, redemption.CounterDelta{Key: distinct, Delta: 1}); err != nil {
+						return err
+					}
+					mu.Lock()
+					firsts++
+					mu.Unlock()
+				}
+				if i%7 == 6 {
+					return errRefused // undoes its deltas
+				}
+				return nil
+			})
+			var le *redemption.LimitError
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case errors.As(err, &le):
+				limited++
+			case err != nil && !errors.Is(err, errRefused):
+				t.Errorf("transaction %d: %v", i, err)
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("%d transactions did not finish in 60s", n)
+	}
+	got, err := s.Counters(ctx, p, seen, distinct, capped)
+	must(t, err)
+	if got[capped] != 5 || got[seen] != 5 || got[distinct] != 1 || limited == 0 {
+		t.Errorf("counters %v after %d limited; want %s and %s at 5 (the max), %s at 1", got, limited, capped, seen, distinct)
+	}
+	if firsts < 1 {
+		t.Errorf("no transaction saw the first count")
+	}
+}

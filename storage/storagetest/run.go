@@ -49,7 +49,11 @@ func Run(t *testing.T, newStore Factory) {
 		{"VoucherSpend", testVoucherSpend},
 		{"RedemptionCounters", testRedemptionCounters},
 		{"RedemptionConcurrency", testRedemptionConcurrency},
+		{"Savepoint", testSavepoint},   // savepoint.go
+		{"HotVoucher", testHotVoucher}, // savepoint.go
+		{"CounterReadBack", testCounterReadBack},
 		{"Publications", testPublications}, // publication.go
+		{"Sessions", testSessions},         // sessions.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},

@@ -1,0 +1,162 @@
+package redemption
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/promoengine/promo/promotype"
+)
+
+// maxBatch bounds how many redemptions of one voucher a combined
+// transaction holds (and so its savepoints, and the wait of the last one).
+const maxBatch = 32
+
+// errAlone is the outcome of a combined redemption whose batch could not
+// give it its own answer (its transaction failed as a whole, or its part
+// failed for a reason that is not a limit): it evaluates again and runs in
+// a transaction of its own, whose error is its answer.
+var errAlone = errors.New("redemption: run again in a transaction of its own")
+
+// combiner is group commit for redemptions that spend one voucher: while
+// one transaction writes some of them, the others of the same voucher
+// queue; the first of the queue then leads, taking up to maxBatch queued
+// redemptions into ONE transaction, each inside a savepoint. The voucher's
+// row is then locked once per batch instead of once per redemption, and
+// the batch commits once.
+//
+// Every redemption still spends through SpendVoucher's conditional update,
+// so the limits are checked row by row as before: the redemption that
+// would exceed the quantity gets its *LimitError (its savepoint undone) and
+// evaluates again, as it would alone. A failure of one redemption undoes
+// only its savepoint; the others commit. When the transaction fails as a
+// whole, every redemption of the batch runs again alone. Engines do not
+// combine with each other: two engines on one database each batch their
+// own requests, and their batches serialize on the voucher's row lock.
+type combiner struct {
+	off    bool // DisableCombining
+	mu     sync.Mutex
+	queues map[string]*queue // by project and voucher id
+}
+
+// queue is the redemptions of one voucher waiting for a transaction.
+type queue struct {
+	pending []*job
+}
+
+// job is one redemption's write waiting in a queue.
+type job struct {
+	w    *write
+	res  *Redemptions
+	err  error
+	done chan struct{} // closed when res and err are set
+	lead chan struct{} // signalled when this job leads the next batch
+}
+
+// combineKey is the voucher a write spends when it spends exactly one
+// voucher and nothing else; "" when the write is not combined.
+func (w *write) combineKey() string {
+	key := ""
+	for i := range w.out.Steps {
+		step := &w.out.Steps[i]
+		if step.Status != Applicable {
+			continue
+		}
+		sh := &w.r.shows[step.Index]
+		if key != "" || sh.object == ObjectPromotionTier || sh.voucher == nil {
+			return ""
+		}
+		key = w.projectID + "\x00" + sh.voucher.ID
+	}
+	return key
+}
+
+// commit writes w: in its own transaction when nothing else waits for its
+// voucher, else in a batch with the others.
+func (c *combiner) commit(ctx context.Context, key string, w *write) (*Redemptions, error) {
+	j := &job{w: w, done: make(chan struct{}), lead: make(chan struct{}, 1)}
+	c.mu.Lock()
+	q, busy := c.queues[key]
+	if !busy {
+		q = &queue{}
+		c.queues[key] = q
+	}
+	q.pending = append(q.pending, j)
+	c.mu.Unlock()
+	if busy {
+		select {
+		case <-j.done:
+			return j.res, j.err
+		case <-j.lead:
+		}
+	}
+	// This job is the first of the queue: take a batch (it included), write
+	// it, and hand the lead to the next waiting job, if any.
+	c.mu.Lock()
+	n := min(len(q.pending), maxBatch)
+	batch := q.pending[:n:n]
+	q.pending = q.pending[n:]
+	c.mu.Unlock()
+	defer func() { // also when the batch panics: the queue must go on
+		c.mu.Lock()
+		if len(q.pending) > 0 {
+			q.pending[0].lead <- struct{}{}
+		} else {
+			delete(c.queues, key)
+		}
+		c.mu.Unlock()
+	}()
+	c.run(ctx, batch)
+	return j.res, j.err
+}
+
+// run writes a batch and gives each of its jobs its outcome.
+func (c *combiner) run(ctx context.Context, batch []*job) {
+	finished := false
+	defer func() {
+		for _, j := range batch {
+			if !finished { // a panic: the others run again alone
+				j.res, j.err = nil, errAlone
+			}
+			close(j.done)
+		}
+	}()
+	if len(batch) == 1 {
+		j := batch[0]
+		j.res, j.err = j.w.commit(ctx)
+		finished = true
+		return
+	}
+	// The batch outlives the leader's request if that one is cancelled:
+	// the others wait for it. The store bounds the transaction's time.
+	ctx = context.WithoutCancel(ctx)
+	s := batch[0].w.s
+	err := s.tx(ctx, func(ctx context.Context, st RedeemStore) error {
+		for _, j := range batch {
+			j.res, j.err = nil, nil
+			j.err = st.Savepoint(ctx, func(ctx context.Context) error {
+				var err error
+				j.res, err = j.w.apply(ctx, st)
+				return err
+			})
+		}
+		return nil
+	})
+	for _, j := range batch {
+		var le *LimitError
+		switch {
+		case err != nil:
+			j.res, j.err = nil, errAlone // nothing of the batch was written
+		case j.err == nil:
+		case errors.As(j.err, &le), errors.Is(j.err, errStale), errors.Is(j.err, promotype.ErrDuplicateFound):
+			j.res = nil // outcomes the redemption loop handles as it does alone
+		default:
+			j.res, j.err = nil, errAlone
+		}
+	}
+	finished = true
+}
+
+// DisableCombining makes every redemption write in a transaction of its
+// own (no group commit). Call it before the service is used.
+func (s *RedemptionService) DisableCombining() { s.combine.off = true }

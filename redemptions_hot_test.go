@@ -1,0 +1,209 @@
+package promo_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/storage"
+	"github.com/promoengine/promo/voucher"
+)
+
+// TestRedeemHotVoucher: 200 concurrent redemptions of one voucher of
+// quantity 50 through two engines over one store (one database for
+// PostgreSQL; each engine combines its own requests, never the other's)
+// give exactly 50 successes and 150 quantity_exceeded, and the voucher's
+// redeemed quantity, the successful ledger rows and the successes agree.
+// Requests that share an idempotency key (two per key, through different
+// engines) get one answer between them, so a combined batch holding a
+// request that fails on its key does not fail the others.
+func TestRedeemHotVoucher(t *testing.T) {
+	for name, newStore := range storeFactories {
+		for _, alone := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/alone=%t", name, alone), func(t *testing.T) { testRedeemHotVoucher(t, newStore(t), alone) })
+		}
+	}
+}
+
+// testRedeemHotVoucher is TestRedeemHotVoucher over st, with spend
+// combining off when alone.
+func testRedeemHotVoucher(t *testing.T, st storage.Store, alone bool) {
+	opts := []promo.Option{promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{})}
+	if alone {
+		opts = append(opts, promo.WithoutSpendCombining())
+	}
+	var engines []*promo.Engine
+	for range 2 {
+		engines = append(engines, must[*promo.Engine](t)(promo.New(st, opts...)))
+	}
+	p := must[*project.Project](t)(engines[0].Projects().Create(ctx, project.Params{Name: "Shop"})).ID
+	code := "HOT50"
+	in := js[voucher.Params](t, `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10},"redemption":{"quantity":50}}`)
+	in.Code = &code
+	must[*voucher.Voucher](t)(engines[0].Vouchers().Create(ctx, p, in))
+
+	const n, q, keyed = 200, 50, 20 // requests i and i+keyed (i < keyed) share a key
+	type outcome struct {
+		id  string // the redemption's id when it succeeded
+		key string // the error's key when it failed
+	}
+	outcomes := make([]outcome, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			opt := redemption.RedeemOptions{}
+			if i < 2*keyed {
+				opt.IdempotencyKey = fmt.Sprintf("hot-%d", i%keyed)
+			}
+			body := fmt.Sprintf(`{"customer":{"source_id":"hot-%d"},"redeemables":[{"object":"voucher","id":"HOT50"}],"order":{"amount":1000}}`, i%30)
+			res, err := engines[i%2].Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), opt)
+			if err != nil {
+				outcomes[i].key = promotype.AsError(err).Key
+				return
+			}
+			outcomes[i].id = res.Redemptions[0].ID
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("%d redemptions did not finish in 3 minutes", n)
+	}
+
+	ids, failures := map[string]bool{}, map[string]int{}
+	for i, o := range outcomes {
+		if o.id != "" {
+			ids[o.id] = true
+		} else {
+			failures[o.key]++
+		}
+		if i < keyed && outcomes[i+keyed] != o {
+			t.Errorf("requests %d and %d share a key but answered %+v and %+v", i, i+keyed, o, outcomes[i+keyed])
+		}
+	}
+	v := must[*voucher.Voucher](t)(engines[1].Vouchers().Get(ctx, p, code))
+	rows := must[*promotype.List[*redemption.Redemption]](t)(engines[1].Redemptions().List(ctx, p,
+		redemption.ListParams{ListParams: promotype.ListParams{Limit: 100}, Result: []string{redemption.ResultSuccess}}))
+	stored := map[string]bool{}
+	for _, r := range rows.Data {
+		stored[r.ID] = true
+	}
+	diff(t, "successful redemption ids = ledger SUCCESS rows", ids, stored)
+	// Each pair sharing a key answers once: the n - keyed distinct
+	// requests split into q successes and the rest refused, every
+	// refusal a quantity_exceeded.
+	succeeded, refused, answers := 0, 0, 0
+	for i, o := range outcomes {
+		if o.id != "" {
+			answers++
+		}
+		switch {
+		case i >= keyed && i < 2*keyed: // the second of a pair
+		case o.id != "":
+			succeeded++
+		default:
+			refused++
+		}
+	}
+	diff(t, "distinct successes, redeemed quantity, ledger rows, refusals, failures",
+		[]any{q, int64(q), q, n - keyed - q, map[string]int{"quantity_exceeded": n - answers}},
+		[]any{succeeded, v.RedeemedQuantity, rows.Total, refused, failures})
+}
+
+// failingStore fails InsertRedemptions of any row whose metadata holds
+// "fail": true, inside transactions, and counts savepoints.
+type failingStore struct {
+	storage.Store
+	savepoints *atomic.Int64
+}
+
+var errInjected = errors.New("injected failure")
+
+func (s failingStore) RunInTx(ctx context.Context, fn func(ctx context.Context, tx storage.Tx) error) error {
+	return s.Store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		return fn(ctx, failingTx{Tx: tx, savepoints: s.savepoints})
+	})
+}
+
+type failingTx struct {
+	storage.Tx
+	savepoints *atomic.Int64
+}
+
+func (t failingTx) InsertRedemptions(ctx context.Context, rs ...*redemption.Redemption) error {
+	for _, r := range rs {
+		if r.Metadata["fail"] == true {
+			return errInjected
+		}
+	}
+	return t.Tx.InsertRedemptions(ctx, rs...)
+}
+
+func (t failingTx) Savepoint(ctx context.Context, fn func(ctx context.Context) error) error {
+	t.savepoints.Add(1)
+	return t.Tx.Savepoint(ctx, fn)
+}
+
+// TestRedeemCombinedFailureIsolated: concurrent redemptions of one voucher,
+// some of which fail while writing (not on a limit), fail only themselves:
+// every other one succeeds, and the voucher's redeemed quantity counts
+// exactly the successes, whether or not they were combined into one
+// transaction.
+func TestRedeemCombinedFailureIsolated(t *testing.T) {
+	for name, newStore := range storeFactories {
+		t.Run(name, func(t *testing.T) {
+			var savepoints atomic.Int64
+			eng := must[*promo.Engine](t)(promo.New(failingStore{Store: newStore(t), savepoints: &savepoints},
+				promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{})))
+			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"})).ID
+			code := "HOT100"
+			in := js[voucher.Params](t, `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10},"redemption":{"quantity":100}}`)
+			in.Code = &code
+			must[*voucher.Voucher](t)(eng.Vouchers().Create(ctx, p, in))
+			const n = 60
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					body := fmt.Sprintf(`{"redeemables":[{"object":"voucher","id":"HOT100"}],"order":{"amount":1000},"metadata":{"fail":%t}}`, i%4 == 0)
+					_, errs[i] = eng.Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
+				}()
+			}
+			done := make(chan struct{})
+			go func() { wg.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(3 * time.Minute):
+				t.Fatalf("%d redemptions did not finish in 3 minutes", n)
+			}
+			ok, failed := 0, 0
+			for i, err := range errs {
+				switch {
+				case i%4 == 0 && errors.Is(err, errInjected):
+					failed++
+				case i%4 != 0 && err == nil:
+					ok++
+				default:
+					t.Errorf("redemption %d (fail %t): %v", i, i%4 == 0, err)
+				}
+			}
+			v := must[*voucher.Voucher](t)(eng.Vouchers().Get(ctx, p, code))
+			diff(t, "successes, injected failures, redeemed quantity", []int64{n - n/4, n / 4, n - n/4}, []int64{int64(ok), int64(failed), v.RedeemedQuantity})
+			t.Logf("%d savepoints (redemptions written in a combined transaction)", savepoints.Load())
+		})
+	}
+}
