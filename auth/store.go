@@ -21,6 +21,8 @@ type Store interface {
 	GetManagementKey(ctx context.Context, id string) (*ManagementKey, error)
 	UpdateManagementKey(ctx context.Context, k *ManagementKey) error
 
+	ClientStore
+
 	// InsertToken stores t, atomically checking two conditions first: the
 	// app key t.ClientID exists in t.ProjectID (else 401 unauthorized, as
 	// for a key deleted meanwhile), and the project holds fewer than

@@ -22,6 +22,10 @@ const (
 	// X-Management-Token key pair. A {projectId} in the path must be a
 	// project the key is granted.
 	managementKey
+	// clientKey: the /client/v1 API, with the X-Client-Application-Id and
+	// X-Client-Token key pair from an allowed Origin, or an OAuth token
+	// whose scopes cover the path (client.go).
+	clientKey
 )
 
 // Credential headers.
@@ -59,7 +63,13 @@ func (s *server) authenticate(sch scheme, next authedHandler) http.HandlerFunc {
 			s.writeError(w, r, errTooManyFailures(retry))
 			return
 		}
-		p, err := s.principal(r, sch)
+		var p principal
+		var err error
+		if sch == clientKey {
+			p, err = s.clientPrincipal(w, r)
+		} else {
+			p, err = s.principal(r, sch)
+		}
 		if err != nil {
 			if errors.Is(err, promotype.ErrUnauthorized) {
 				s.authLimit.fail(r)

@@ -9,7 +9,9 @@
 // The handler routes /v1/* (authenticated with the X-App-Id and X-App-Token
 // key pair, or an OAuth token from POST /v1/oauth/token sent as
 // "Authorization: Bearer <token>" whose scopes cover the path) and
-// /management/v1/* (X-Management-Id and X-Management-Token). Bodies are JSON
+// /management/v1/* (X-Management-Id and X-Management-Token) and
+// /client/v1/* (X-Client-Application-Id and X-Client-Token from an allowed
+// Origin, or a client_* OAuth token; CORS preflights answered). Bodies are JSON
 // (form-encoded for /v1/oauth/*); responses are JSON with
 // `Content-Type: application/json; charset=utf-8`. Every response carries an
 // X-Request-Id header, repeated as request_id in error bodies. Errors are the

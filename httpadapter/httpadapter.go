@@ -32,7 +32,7 @@ type server struct {
 }
 
 // New returns an http.Handler serving engine's REST API. Mount it at the root
-// of a mux (its routes start with /v1/ and /management/v1/).
+// of a mux (its routes start with /v1/, /client/v1/ and /management/v1/).
 func New(engine *promo.Engine, opts ...Option) http.Handler {
 	s := &server{
 		engine:    engine,

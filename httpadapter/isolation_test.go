@@ -34,6 +34,10 @@ func isolationCreds(t *testing.T, h *harness, p string) map[string]map[string]st
 	if strings.HasPrefix(p, "/management/") {
 		return map[string]map[string]string{"management key": {"X-Management-Id": otherMgmtID, "X-Management-Token": otherMgmtToken}}
 	}
+	if strings.HasPrefix(p, clientPrefix) {
+		token := h.tokenFor(map[string]string{"X-App-Id": otherAppID, "X-App-Token": otherAppToken}, "client_api")
+		return map[string]map[string]string{"client key pair": otherClientHeaders(), "client bearer token": {"Authorization": "Bearer " + token}}
+	}
 	pair := map[string]string{"X-App-Id": otherAppID, "X-App-Token": otherAppToken}
 	token := h.tokenFor(pair, "api")
 	return map[string]map[string]string{"key pair": pair, "bearer token": {"Authorization": "Bearer " + token}}
@@ -56,6 +60,7 @@ func TestProjectIsolation(t *testing.T) {
 	if _, err := h.engine.Auth().CreateManagementKey(ctx, auth.KeyParams{ID: otherMgmtID, Secret: otherMgmtToken}, b.ID); err != nil {
 		t.Fatal(err)
 	}
+	otherClientKeyed(t, h, b.ID)
 	ids := map[string]string{"projectId": h.project.ID}
 	for _, seed := range isolationSeeds {
 		seed(h, ids)

@@ -33,6 +33,7 @@ func (s *server) routes() []route {
 		s.publicationRoutes(), // publications.go
 		s.webhookSendoutRoutes(),
 		s.transactionRoutes(),
+		s.clientRoutes(), // client.go
 	)
 }
 
@@ -56,6 +57,9 @@ func (s *server) buildMux(routes []route) *http.ServeMux {
 	}
 	for _, p := range patterns {
 		mux.Handle(muxPattern(p), s.methodNotAllowed(allowed[p]))
+		if strings.HasPrefix(p, clientPrefix) {
+			mux.Handle(http.MethodOptions+" "+muxPattern(p), s.preflight(allowed[p]))
+		}
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errNotFoundRoute(r))

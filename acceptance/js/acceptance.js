@@ -10,7 +10,7 @@
 'use strict'
 
 const assert = require('node:assert/strict')
-const { VoucherifyServerSide } = require('@voucherify/sdk')
+const { VoucherifyServerSide, VoucherifyClientSide } = require('@voucherify/sdk')
 
 const env = (name) => {
 	const v = process.env[name]
@@ -675,6 +675,45 @@ async function main() {
 		const u = await client.rewards.update({ ...(await client.rewards.get(r.id)), stock: 4 })
 		assert.equal(u.stock, 4)
 	})
+
+	// The client-side SDK (VoucherifyClientSide), when a client key pair is
+	// given (PROMO_CLIENT_ID, PROMO_CLIENT_TOKEN, PROMO_CLIENT_ORIGIN).
+	if (process.env.PROMO_CLIENT_ID) {
+		const browser = VoucherifyClientSide({
+			clientApplicationId: env('PROMO_CLIENT_ID'),
+			clientSecretKey: env('PROMO_CLIENT_TOKEN'),
+			origin: env('PROMO_CLIENT_ORIGIN'),
+			apiUrl: env('PROMO_API_URL'),
+			timeoutMs: 10000,
+		})
+		const code = `CLIENT-${run}`
+		await step('client: validateStackable', async () => {
+			await client.vouchers.create({ code, type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 500 } })
+			const res = await browser.validateStackable({ customer: { source_id: `browser-${run}` }, order: { amount: 3000 }, redeemables: [{ object: 'voucher', id: code }] })
+			assert.equal(res.valid, true)
+			assert.equal(res.order.total_applied_discount_amount ?? res.order.total_discount_amount, 500)
+		})
+		await step('client: redeemStackable spends the voucher', async () => {
+			const res = await browser.redeemStackable({ customer: { source_id: `browser-${run}` }, order: { amount: 3000 }, redeemables: [{ object: 'voucher', id: code }] })
+			assert.equal(res.redemptions.length, 1)
+			assert.equal(res.redemptions[0].result, 'SUCCESS')
+			const v = await client.vouchers.get(code)
+			assert.equal(v.redemption.redeemed_quantity, 1)
+		})
+		await step('client: track a custom event', async () => {
+			await assert.rejects(browser.track(`undefined-${run}`, { source_id: `browser-${run}` }), (err) => err.code === 400)
+		})
+		await step('client: a wrong origin is refused', async () => {
+			const stranger = VoucherifyClientSide({
+				clientApplicationId: env('PROMO_CLIENT_ID'),
+				clientSecretKey: env('PROMO_CLIENT_TOKEN'),
+				origin: 'https://stranger.example',
+				apiUrl: env('PROMO_API_URL'),
+				timeoutMs: 10000,
+			})
+			await assert.rejects(stranger.validateStackable({ order: { amount: 3000 }, redeemables: [{ object: 'voucher', id: code }] }), (err) => err.code === 401)
+		})
+	}
 
 	// Cleaning up through the SDK.
 	await step('campaigns.delete', async () => {

@@ -79,6 +79,7 @@ type setup struct {
 	ProjectID  string
 	App        auth.Credentials
 	Management auth.Credentials
+	Client     auth.Credentials // empty: no client origins configured
 
 	generated map[string]bool // env var names whose value was generated
 	reused    bool            // the project existed and PROMO_PROJECT_ID was not set
@@ -124,6 +125,12 @@ func bootstrap(ctx context.Context, eng *promo.Engine, cfg config) (*setup, erro
 		})
 	if err != nil {
 		return nil, err
+	}
+	if len(cfg.ClientOrigins) > 0 {
+		if s.Client, err = ensureClientKey(ctx, eng, s.ProjectID, cfg); err != nil {
+			return nil, err
+		}
+		s.generated[envClientID], s.generated[envClientToken] = cfg.ClientID == "", cfg.ClientToken == ""
 	}
 	s.generated[envAppID], s.generated[envAppToken] = cfg.AppID == "", cfg.AppToken == ""
 	s.generated[envMgmtID], s.generated[envMgmtToken] = cfg.MgmtID == "", cfg.MgmtToken == ""
@@ -203,4 +210,29 @@ func (s *setup) print(w io.Writer) {
 	if s.generated[envMgmtToken] {
 		line(envMgmtToken, s.Management.Secret)
 	}
+	if s.Client.ID != "" {
+		line(envClientID, s.Client.ID)
+		if s.generated[envClientToken] {
+			line(envClientToken, s.Client.Secret)
+		}
+	}
+}
+
+// ensureClientKey accepts the configured client key pair when it exists
+// (checked from the first configured origin) or creates it with the
+// configured origins. The origins of an existing pair are not changed
+// (there is no update of a client key yet): give a new pair other origins.
+func ensureClientKey(ctx context.Context, eng *promo.Engine, projectID string, cfg config) (auth.Credentials, error) {
+	return ensureKey(ctx, keyKind{idVar: envClientID, tokenVar: envClientToken},
+		auth.KeyParams{ID: cfg.ClientID, Secret: cfg.ClientToken},
+		func(id, token string) error {
+			pid, err := eng.Auth().AuthenticateClient(ctx, id, token, cfg.ClientOrigins[0])
+			if err == nil && pid != projectID {
+				return fmt.Errorf("%s %s belongs to project %s, not to %s", envClientID, id, pid, projectID)
+			}
+			return err
+		},
+		func(p auth.KeyParams) (auth.Credentials, error) {
+			return eng.Auth().CreateClientKey(ctx, projectID, auth.ClientKeyParams{KeyParams: p, Origins: cfg.ClientOrigins})
+		})
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/promoengine/promo/auth"
 )
 
 // Environment variables read by the server; each is also a flag (see
@@ -24,6 +26,9 @@ const (
 	envAppToken        = "PROMO_APP_TOKEN"
 	envMgmtID          = "PROMO_MANAGEMENT_ID"
 	envMgmtToken       = "PROMO_MANAGEMENT_TOKEN"
+	envClientID        = "PROMO_CLIENT_ID"
+	envClientToken     = "PROMO_CLIENT_TOKEN"
+	envClientOrigins   = "PROMO_CLIENT_ORIGINS"
 	envWebhookLoopback = "PROMO_WEBHOOK_ALLOW_LOOPBACK"
 	envUniformLists    = "PROMO_UNIFORM_LISTS"
 	envLogLevel        = "PROMO_LOG_LEVEL"
@@ -49,6 +54,11 @@ type config struct {
 	AppToken    string
 	MgmtID      string
 	MgmtToken   string
+	// ClientOrigins are the allowed origins of the project's client key
+	// pair (/client/v1); none: no client key pair is made.
+	ClientOrigins []string
+	ClientID      string
+	ClientToken   string
 
 	// WebhookAllowLoopback lets webhook target URLs point at loopback
 	// addresses.
@@ -129,6 +139,24 @@ var settings = []setting{
 		set: str(func(c *config) *string { return &c.MgmtID })},
 	{env: envMgmtToken, flag: "management-token", def: "generated", usage: "X-Management-Token of that key (16+ characters)",
 		set: str(func(c *config) *string { return &c.MgmtToken })},
+	{env: envClientOrigins, flag: "client-origins", def: "none (no client key pair)",
+		usage: "comma-separated origins (https://shop.example) allowed to call /client/v1 with the project's client key pair",
+		set: func(c *config, v string) error {
+			c.ClientOrigins = nil
+			for o := range strings.SplitSeq(v, ",") {
+				if o = strings.TrimSpace(o); o != "" {
+					if _, err := auth.NormalizeOrigin(o); err != nil {
+						return errors.New("want origins scheme://host[:port], separated by commas")
+					}
+					c.ClientOrigins = append(c.ClientOrigins, o)
+				}
+			}
+			return nil
+		}},
+	{env: envClientID, flag: "client-id", def: "generated (with origins)", usage: "X-Client-Application-Id of the project's client key pair",
+		set: str(func(c *config) *string { return &c.ClientID })},
+	{env: envClientToken, flag: "client-token", def: "generated (with origins)", usage: "X-Client-Token of that key pair (16+ characters)",
+		set: str(func(c *config) *string { return &c.ClientToken })},
 	{env: envWebhookLoopback, flag: "webhook-allow-loopback", def: "false", boolean: true,
 		usage: "let webhook configurations target loopback addresses (a receiver on this machine)",
 		set:   boolean(func(c *config) *bool { return &c.WebhookAllowLoopback })},

@@ -38,6 +38,10 @@ func TestConfig(t *testing.T) {
 			func(c *config) {
 				c.Addr, c.UniformLists, c.Metrics, c.WebhookAllowLoopback, c.DBMaxConns, c.LogLevel = ":7070", false, true, true, 2, slog.LevelWarn
 			}},
+		{"client key pair", map[string]string{envClientOrigins: "https://shop.example, http://localhost:3000", envClientID: "client-1"},
+			[]string{"-client-token", "client-token-0123456789"}, func(c *config) {
+				c.ClientOrigins, c.ClientID, c.ClientToken = []string{"https://shop.example", "http://localhost:3000"}, "client-1", "client-token-0123456789"
+			}},
 		{"version", nil, []string{"-version"}, func(c *config) { c.Version = true }},
 	}
 	for _, tc := range tests {
@@ -71,6 +75,8 @@ func TestConfigInvalid(t *testing.T) {
 		{map[string]string{envTracesExporter: "zipkin"}, nil, `OTEL_TRACES_EXPORTER="zipkin": want otlp or none`},
 		{nil, []string{"-metrics=maybe"}, `invalid boolean value "maybe" for -metrics: want true, false, 1 or 0`},
 		{nil, []string{"-nope"}, "flag provided but not defined: -nope"},
+		{map[string]string{envClientOrigins: "*"}, nil, `PROMO_CLIENT_ORIGINS="*": want origins scheme://host[:port], separated by commas`},
+		{map[string]string{envClientOrigins: "https://shop.example/cart"}, nil, `PROMO_CLIENT_ORIGINS="https://shop.example/cart": want origins scheme://host[:port], separated by commas`},
 		{nil, []string{"extra"}, `unexpected argument "extra"`},
 	}
 	for _, tc := range tests {

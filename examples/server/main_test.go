@@ -165,7 +165,8 @@ func testBootstrapAgain(t *testing.T, store storage.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := config{ProjectID: "proj_fixed", AppID: "app-1", AppToken: "app-token-0123456789", MgmtID: "mgmt-1", MgmtToken: "mgmt-token-0123456789"}
+	cfg := config{ProjectID: "proj_fixed", AppID: "app-1", AppToken: "app-token-0123456789", MgmtID: "mgmt-1", MgmtToken: "mgmt-token-0123456789",
+		ClientOrigins: []string{"https://shop.example"}, ClientID: "client-1", ClientToken: "client-token-0123456789"}
 	first, err := bootstrap(ctx, eng, cfg)
 	if err != nil {
 		t.Fatalf("first bootstrap: %v", err)
@@ -179,6 +180,9 @@ func testBootstrapAgain(t *testing.T, store storage.Store) {
 	if pid, err := eng.Auth().AuthenticateApp(ctx, cfg.AppID, cfg.AppToken); err != nil || pid != cfg.ProjectID {
 		t.Errorf("AuthenticateApp after two bootstraps = %q, %v; want %q, nil", pid, err, cfg.ProjectID)
 	}
+	if pid, err := eng.Auth().AuthenticateClient(ctx, cfg.ClientID, cfg.ClientToken, "https://shop.example"); err != nil || pid != cfg.ProjectID {
+		t.Errorf("AuthenticateClient after two bootstraps = %q, %v; want %q, nil", pid, err, cfg.ProjectID)
+	}
 
 	tests := []struct {
 		name string
@@ -188,6 +192,7 @@ func testBootstrapAgain(t *testing.T, store storage.Store) {
 		{"wrong app token", func(c *config) { c.AppToken = "another-token-0123456789" }, "PROMO_APP_ID app-1 already exists and PROMO_APP_TOKEN is not its token"},
 		{"app id without token", func(c *config) { c.AppToken = "" }, "PROMO_APP_ID app-1 already exists: set PROMO_APP_TOKEN to its token"},
 		{"wrong management token", func(c *config) { c.MgmtToken = "another-token-0123456789" }, "PROMO_MANAGEMENT_ID mgmt-1 already exists and PROMO_MANAGEMENT_TOKEN is not its token"},
+		{"wrong client token", func(c *config) { c.ClientToken = "another-token-0123456789" }, "PROMO_CLIENT_ID client-1 already exists and PROMO_CLIENT_TOKEN is not its token"},
 		{"app key of another project", func(c *config) { c.ProjectID = "proj_other" }, "PROMO_APP_ID app-1 belongs to project proj_fixed, not to proj_other"},
 	}
 	for _, tt := range tests {
@@ -203,7 +208,7 @@ func testBootstrapAgain(t *testing.T, store storage.Store) {
 
 	// A management key given again for a new project is granted it.
 	c := cfg
-	c.ProjectID, c.AppID, c.AppToken = "proj_second", "", ""
+	c.ProjectID, c.AppID, c.AppToken, c.ClientID, c.ClientToken = "proj_second", "", "", "", ""
 	s, err := bootstrap(ctx, eng, c)
 	if err != nil {
 		t.Fatalf("bootstrap of a second project with the same management key: %v", err)

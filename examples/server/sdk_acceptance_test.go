@@ -42,6 +42,8 @@ func TestSDKAcceptance(t *testing.T) {
 	cfg := defaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.AppID, cfg.AppToken = "sdk-acceptance-app", "sdk-acceptance-app-token"
+	cfg.ClientID, cfg.ClientToken = "sdk-acceptance-client", "sdk-acceptance-client-token"
+	cfg.ClientOrigins = []string{"https://shop.example"}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
@@ -75,6 +77,9 @@ func TestSDKAcceptance(t *testing.T) {
 		"PROMO_API_URL="+base,
 		"PROMO_APP_ID="+cfg.AppID,
 		"PROMO_APP_TOKEN="+cfg.AppToken,
+		"PROMO_CLIENT_ID="+cfg.ClientID,
+		"PROMO_CLIENT_TOKEN="+cfg.ClientToken,
+		"PROMO_CLIENT_ORIGIN="+cfg.ClientOrigins[0],
 	)
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()

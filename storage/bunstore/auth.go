@@ -334,3 +334,65 @@ func (s *Store) WatchCredentials(fn func(auth.Invalidation)) (current func() boo
 	}
 	return listenerFor(db.DB).subscribe(fn)
 }
+
+type clientKeyRow struct {
+	bun.BaseModel `bun:"table:promo_client_keys,alias:ck"`
+
+	AppID      string    `bun:"app_id,pk"`
+	ProjectID  string    `bun:"project_id"`
+	SecretHash []byte    `bun:"secret_hash"`
+	Origins    []string  `bun:"origins,array"`
+	CreatedAt  time.Time `bun:"created_at"`
+}
+
+// InsertClientKey implements auth.Store.
+func (s *Store) InsertClientKey(ctx context.Context, k *auth.ClientKey) error {
+	fields := []text{str("id", k.AppID), str("project_id", k.ProjectID)}
+	for _, o := range k.Origins {
+		fields = append(fields, str("origins", o))
+	}
+	if err := checkText("client key", fields...); err != nil {
+		return err
+	}
+	row := &clientKeyRow{AppID: k.AppID, ProjectID: k.ProjectID, SecretHash: slices.Clone(k.SecretHash),
+		Origins: slices.Clone(k.Origins), CreatedAt: sqlTime(k.CreatedAt)}
+	dup := func() error {
+		return promotype.Duplicate("client_key", "Duplicated client key exists with id %s", k.AppID)
+	}
+	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return fail("insert client key", err, dup)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return dup()
+	}
+	return nil
+}
+
+// GetClientKey implements auth.Store.
+func (s *Store) GetClientKey(ctx context.Context, appID string) (*auth.ClientKey, error) {
+	notFound := func() error { return promotype.NotFound("client_key", appID) }
+	if !storable(appID) {
+		return nil, notFound()
+	}
+	var row clientKeyRow
+	if err := s.db.NewSelect().Model(&row).Where("app_id = ?", appID).Scan(ctx); err != nil {
+		return nil, getErr("get client key", err, notFound)
+	}
+	return &auth.ClientKey{AppID: row.AppID, ProjectID: row.ProjectID, SecretHash: row.SecretHash,
+		Origins: row.Origins, CreatedAt: domainTime(row.CreatedAt)}, nil
+}
+
+// ClientOriginAllowed implements auth.Store through the GIN index on
+// origins.
+func (s *Store) ClientOriginAllowed(ctx context.Context, origin string) (bool, error) {
+	if !storable(origin) {
+		return false, nil
+	}
+	ok, err := s.db.NewSelect().Model((*clientKeyRow)(nil)).
+		Where("origins @> ARRAY[?]::text[]", origin).Exists(ctx)
+	if err != nil {
+		return false, fail("client origin", err, nil)
+	}
+	return ok, nil
+}

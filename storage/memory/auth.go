@@ -185,3 +185,47 @@ func cloneMgmt(k *auth.ManagementKey) *auth.ManagementKey {
 	c.ProjectIDs = slices.Clone(k.ProjectIDs)
 	return &c
 }
+
+// InsertClientKey implements auth.Store.
+func (s *Store) InsertClientKey(ctx context.Context, k *auth.ClientKey) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		if _, ok := d.clientKeys.get("", k.AppID); ok {
+			return promotype.Duplicate("client_key", "Duplicated client key exists with id %s", k.AppID)
+		}
+		d.clientKeys.put(u, "", k.AppID, cloneClientKey(k))
+		return nil
+	})
+}
+
+// GetClientKey implements auth.Store.
+func (s *Store) GetClientKey(ctx context.Context, appID string) (out *auth.ClientKey, err error) {
+	s.read(ctx, func(d *data) {
+		k, ok := d.clientKeys.get("", appID)
+		if !ok {
+			err = promotype.NotFound("client_key", appID)
+			return
+		}
+		out = cloneClientKey(k)
+	})
+	return out, err
+}
+
+// ClientOriginAllowed implements auth.Store.
+func (s *Store) ClientOriginAllowed(ctx context.Context, origin string) (ok bool, err error) {
+	s.read(ctx, func(d *data) {
+		for _, k := range d.clientKeys.rows[""] {
+			if slices.Contains(k.Origins, origin) {
+				ok = true
+				return
+			}
+		}
+	})
+	return ok, nil
+}
+
+func cloneClientKey(k *auth.ClientKey) *auth.ClientKey {
+	c := *k
+	c.SecretHash = slices.Clone(k.SecretHash)
+	c.Origins = slices.Clone(k.Origins)
+	return &c
+}

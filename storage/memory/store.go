@@ -18,13 +18,14 @@ import (
 
 // data is the whole state, guarded by Store.mu.
 type data struct {
-	projects  table[project.Project]
-	appKeys   table[auth.AppKey]
-	mgmtKeys  table[auth.ManagementKey]
-	products  keyed[catalog.Product] // live rows keyed by source_id
-	skus      keyed[catalog.SKU]     // live rows keyed by source_id
-	rewards   table[reward.Reward]
-	locations table[location.Location]
+	projects   table[project.Project]
+	appKeys    table[auth.AppKey]
+	clientKeys table[auth.ClientKey]
+	mgmtKeys   table[auth.ManagementKey]
+	products   keyed[catalog.Product] // live rows keyed by source_id
+	skus       keyed[catalog.SKU]     // live rows keyed by source_id
+	rewards    table[reward.Reward]
+	locations  table[location.Location]
 
 	auth      authData                       // OAuth tokens (auth.go)
 	customers keyed[customer.Customer]       // keyed by source_id
@@ -59,9 +60,10 @@ var _ storage.Store = (*Store)(nil)
 // New returns an empty store.
 func New() *Store {
 	return &Store{mu: &sync.RWMutex{}, d: &data{
-		projects: newTable[project.Project](),
-		appKeys:  newTable[auth.AppKey](),
-		mgmtKeys: newTable[auth.ManagementKey](),
+		projects:   newTable[project.Project](),
+		appKeys:    newTable[auth.AppKey](),
+		clientKeys: newTable[auth.ClientKey](),
+		mgmtKeys:   newTable[auth.ManagementKey](),
 		products: newKeyed(keyed[catalog.Product]{
 			kind: "product", keyName: "source_id",
 			ids:   func(p *catalog.Product) (string, string) { return p.ProjectID, p.ID },

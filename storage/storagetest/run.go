@@ -28,6 +28,7 @@ func Run(t *testing.T, newStore Factory) {
 	}{
 		{"Projects", testProjects},
 		{"Keys", testKeys},
+		{"ClientKeys", testClientKeys},
 		{"Tokens", testTokens},
 		{"Products", testProducts},
 		{"ProductBin", testProductBin},
