@@ -53,23 +53,7 @@ func (s *server) clientRoutes() []route {
 			return red.Redeem(c.ctx(), c.projectID, in, c.redeemOptions())
 		})},
 		{http.MethodGet, "/client/v1/promotions/tiers", clientKey, s.hostedList("tiers", withoutBody(func(c *call) (*promotype.List[*campaign.PromotionTier], error) {
-			q, err := parseQuery(c.r.URL.RawQuery)
-			if err != nil {
-				return nil, err
-			}
-			lp, err := listParams(q)
-			if err != nil {
-				return nil, err
-			}
-			p := campaign.TierListParams{ListParams: lp}
-			if q.Has("is_available") {
-				b, err := boolParam(q, "is_available")
-				if err != nil {
-					return nil, err
-				}
-				p.IsAvailable = &b
-			}
-			return pt.List(c.ctx(), c.projectID, "", p)
+			return listTiers(c, pt, "")
 		}))},
 		{http.MethodPost, "/client/v1/events", clientKey, withBody(func(c *call, in project.TrackParams) (*project.Tracked, error) {
 			return s.engine.CustomEvents().Track(c.ctx(), c.projectID, in)

@@ -16,23 +16,7 @@ func (s *server) promotionRoutes() []route {
 	pt := s.engine.PromotionTiers()
 	ps := s.engine.PromotionStacks()
 	list := func(c *call, campaignRef string) (*promotype.List[*campaign.PromotionTier], error) {
-		q, err := parseQuery(c.r.URL.RawQuery)
-		if err != nil {
-			return nil, err
-		}
-		lp, err := listParams(q)
-		if err != nil {
-			return nil, err
-		}
-		p := campaign.TierListParams{ListParams: lp}
-		if q.Has("is_available") {
-			b, err := boolParam(q, "is_available")
-			if err != nil {
-				return nil, err
-			}
-			p.IsAvailable = &b
-		}
-		return pt.List(c.ctx(), c.projectID, campaignRef, p)
+		return listTiers(c, pt, campaignRef)
 	}
 	return []route{
 		{http.MethodPost, "/v1/promotions/validation", appKey, withBody(func(c *call, in promotion.ValidationParams) (*promotion.Validation, error) {
@@ -105,4 +89,28 @@ func (s *server) promotionRoutes() []route {
 			return ps.Delete(c.ctx(), c.projectID, c.path("campaignId"), c.path("stackId"))
 		})},
 	}
+}
+
+// listTiers lists the promotion tiers of campaignRef ("" for every
+// campaign) with the query's list parameters and is_available, for
+// GET /v1/promotions/tiers, /v1/promotions/{campaignId}/tiers and
+// /client/v1/promotions/tiers.
+func listTiers(c *call, pt *campaign.TierService, campaignRef string) (*promotype.List[*campaign.PromotionTier], error) {
+	q, err := parseQuery(c.r.URL.RawQuery)
+	if err != nil {
+		return nil, err
+	}
+	lp, err := listParams(q)
+	if err != nil {
+		return nil, err
+	}
+	p := campaign.TierListParams{ListParams: lp}
+	if q.Has("is_available") {
+		b, err := boolParam(q, "is_available")
+		if err != nil {
+			return nil, err
+		}
+		p.IsAvailable = &b
+	}
+	return pt.List(c.ctx(), c.projectID, campaignRef, p)
 }

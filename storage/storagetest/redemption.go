@@ -295,32 +295,8 @@ func testRedemptionConcurrency(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	p := newProject(t, s, "proj_a")
 	const n = 40
-	run := func(what string, n int, f func(i int) error) (ok int, errs []error) {
-		t.Helper()
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		done := make(chan struct{})
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				err := f(i)
-				mu.Lock()
-				defer mu.Unlock()
-				if err == nil {
-					ok++
-				} else {
-					errs = append(errs, err)
-				}
-			}()
-		}
-		go func() { wg.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(60 * time.Second):
-			t.Fatalf("%s: %d goroutines did not finish in 60s", what, n)
-		}
-		return ok, errs
+	run := func(what string, n int, f func(i int) error) (int, []error) {
+		return runConcurrently(t, what, n, f)
 	}
 	ledgerSum := func(voucherID string) (spent redemption.Spend) {
 		t.Helper()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
@@ -171,32 +170,8 @@ func mustReservations(t *testing.T, s storage.Store, p, key string, ids ...strin
 func testSessionConcurrency(t *testing.T, s storage.Store, p string) {
 	const n, q = 40, 5
 	now, later := at(100), at(200)
-	run := func(what string, f func(i int) error) (ok int, errs []error) {
-		t.Helper()
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		done := make(chan struct{})
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				err := f(i)
-				mu.Lock()
-				defer mu.Unlock()
-				if err == nil {
-					ok++
-				} else {
-					errs = append(errs, err)
-				}
-			}()
-		}
-		go func() { wg.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(90 * time.Second):
-			t.Fatalf("%s: %d goroutines did not finish in 90s", what, n)
-		}
-		return ok, errs
+	run := func(what string, f func(i int) error) (int, []error) {
+		return runConcurrently(t, what, n, f)
 	}
 	unit := redemption.Spend{Quantity: 1}
 
