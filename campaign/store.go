@@ -76,18 +76,6 @@ var CategoryListSpec = promotype.ListSpec{
 // (stores filtering in memory use it).
 func (c *Campaign) Field(name string) promotype.Value {
 	str := func(s string) promotype.Value { return promotype.Value{Str: s} }
-	ptr := func(s *string) promotype.Value {
-		if s == nil {
-			return promotype.Value{Null: true}
-		}
-		return str(*s)
-	}
-	tm := func(t *promotype.Time) promotype.Value {
-		if t == nil {
-			return promotype.Value{Null: true}
-		}
-		return promotype.Value{Time: *t}
-	}
 	switch name {
 	case "name":
 		return str(c.Name)
@@ -96,7 +84,7 @@ func (c *Campaign) Field(name string) promotype.Value {
 	case "type":
 		return str(string(c.Type))
 	case "category_id":
-		return ptr(c.CategoryID)
+		return promotype.StringValue(c.CategoryID)
 	case "creation_status":
 		return str(string(c.CreationStatus))
 	case "vouchers_generation_status":
@@ -113,11 +101,11 @@ func (c *Campaign) Field(name string) promotype.Value {
 	case "created_at":
 		return promotype.Value{Time: c.CreatedAt}
 	case "updated_at":
-		return tm(c.UpdatedAt)
+		return promotype.TimeValue(c.UpdatedAt)
 	case "start_date":
-		return tm(c.StartDate)
+		return promotype.TimeValue(c.StartDate)
 	case "expiration_date":
-		return tm(c.ExpirationDate)
+		return promotype.TimeValue(c.ExpirationDate)
 	}
 	return promotype.Value{Null: true}
 }

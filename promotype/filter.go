@@ -221,3 +221,20 @@ func contains(vals []string, s string) bool {
 	}
 	return false
 }
+
+// StringValue is the field value *s, Null when s is nil (the Field methods
+// of list records use it for optional fields).
+func StringValue(s *string) Value {
+	if s == nil {
+		return Value{Null: true}
+	}
+	return Value{Str: *s}
+}
+
+// TimeValue is the field value *t, Null when t is nil.
+func TimeValue(t *Time) Value {
+	if t == nil {
+		return Value{Null: true}
+	}
+	return Value{Time: *t}
+}

@@ -115,21 +115,15 @@ var ListSpec = promotype.ListSpec{
 // Field returns the value of a filterable or orderable field of p, as lists
 // see it (stores filtering in memory use it).
 func (p *Publication) Field(name string) promotype.Value {
-	ptr := func(s *string) promotype.Value {
-		if s == nil {
-			return promotype.Value{Null: true}
-		}
-		return promotype.Value{Str: *s}
-	}
 	switch name {
 	case "id":
 		return promotype.Value{Str: p.ID}
 	case "customer_id":
 		return promotype.Value{Str: p.CustomerID}
 	case "tracking_id":
-		return ptr(p.TrackingID)
+		return promotype.StringValue(p.TrackingID)
 	case "campaign_id":
-		return ptr(p.CampaignID)
+		return promotype.StringValue(p.CampaignID)
 	case "voucher_code":
 		return promotype.Value{Str: p.VoucherCode()}
 	case "voucher_type":
@@ -142,7 +136,7 @@ func (p *Publication) Field(name string) promotype.Value {
 	case "channel":
 		return promotype.Value{Str: p.Channel}
 	case "source_id":
-		return ptr(p.SourceID)
+		return promotype.StringValue(p.SourceID)
 	case "result":
 		return promotype.Value{Str: p.Result}
 	case "created_at":

@@ -215,31 +215,19 @@ var ListSpec = promotype.ListSpec{
 // Field returns the value of a filterable or orderable field of v, as lists
 // see it (stores filtering in memory use it).
 func (v *Voucher) Field(name string) promotype.Value {
-	ptr := func(s *string) promotype.Value {
-		if s == nil {
-			return promotype.Value{Null: true}
-		}
-		return promotype.Value{Str: *s}
-	}
-	tm := func(t *promotype.Time) promotype.Value {
-		if t == nil {
-			return promotype.Value{Null: true}
-		}
-		return promotype.Value{Time: *t}
-	}
 	switch name {
 	case "id":
 		return promotype.Value{Str: v.ID}
 	case "code":
 		return promotype.Value{Str: v.Code}
 	case "campaign_id":
-		return ptr(v.CampaignID)
+		return promotype.StringValue(v.CampaignID)
 	case "category_id":
-		return ptr(v.CategoryID)
+		return promotype.StringValue(v.CategoryID)
 	case "type":
 		return promotype.Value{Str: string(v.Type)}
 	case "holder_id":
-		return ptr(v.HolderID)
+		return promotype.StringValue(v.HolderID)
 	case "active":
 		return promotype.Value{Str: boolString(v.Active)}
 	case "is_referral_code":
@@ -247,11 +235,11 @@ func (v *Voucher) Field(name string) promotype.Value {
 	case "created_at":
 		return promotype.Value{Time: v.CreatedAt}
 	case "updated_at":
-		return tm(v.UpdatedAt)
+		return promotype.TimeValue(v.UpdatedAt)
 	case "start_date":
-		return tm(v.StartDate)
+		return promotype.TimeValue(v.StartDate)
 	case "expiration_date":
-		return tm(v.ExpirationDate)
+		return promotype.TimeValue(v.ExpirationDate)
 	case FieldStartOrMin:
 		if v.StartDate == nil {
 			return promotype.Value{Time: minTime}
