@@ -63,15 +63,8 @@ func publicationListParams(c *call) (publication.ListParams, error) {
 	if p.ListParams, err = listParams(q); err != nil {
 		return p, err
 	}
-	str := func(name string) *string {
-		if !q.Has(name) {
-			return nil
-		}
-		v := q.Get(name)
-		return &v
-	}
-	p.Campaign, p.Customer, p.Voucher = str("campaign"), str("customer"), str("voucher")
-	p.Result, p.VoucherType, p.SourceID = str("result"), str("voucher_type"), str("source_id")
+	p.Campaign, p.Customer, p.Voucher = stringParam(q, "campaign"), stringParam(q, "customer"), stringParam(q, "voucher")
+	p.Result, p.VoucherType, p.SourceID = stringParam(q, "result"), stringParam(q, "voucher_type"), stringParam(q, "source_id")
 	if q.Has("is_referral_code") {
 		b, err := boolParam(q, "is_referral_code")
 		if err != nil {
@@ -95,18 +88,11 @@ func publicationFromQuery(c *call) (publication.CreateParams, error) {
 	if in.JoinOnce, err = boolParam(q, "join_once"); err != nil {
 		return in, err
 	}
-	str := func(name string) *string {
-		if !q.Has(name) {
-			return nil
-		}
-		v := q.Get(name)
-		return &v
-	}
-	in.Voucher, in.SourceID, in.Channel = str("voucher"), str("source_id"), str("channel")
-	if name := str("campaign"); name != nil {
+	in.Voucher, in.SourceID, in.Channel = stringParam(q, "voucher"), stringParam(q, "source_id"), stringParam(q, "channel")
+	if name := stringParam(q, "campaign"); name != nil {
 		in.Campaign = &publication.CampaignRef{Name: name}
 	}
-	if name, id := str("campaign[name]"), str("campaign[id]"); name != nil || id != nil || q.Has("campaign[count]") {
+	if name, id := stringParam(q, "campaign[name]"), stringParam(q, "campaign[id]"); name != nil || id != nil || q.Has("campaign[count]") {
 		in.Campaign = &publication.CampaignRef{Name: name, ID: id}
 		if q.Has("campaign[count]") {
 			n, err := intParam(q, "campaign[count]")
@@ -120,7 +106,7 @@ func publicationFromQuery(c *call) (publication.CreateParams, error) {
 	set := false
 	for name, dst := range map[string]**string{"id": &cust.ID, "source_id": &cust.SourceID, "name": &cust.Name,
 		"email": &cust.Email, "phone": &cust.Phone, "description": &cust.Description, "birthdate": &cust.Birthdate} {
-		if v := str("customer[" + name + "]"); v != nil {
+		if v := stringParam(q, "customer[" + name + "]"); v != nil {
 			*dst, set = v, true
 		}
 	}

@@ -68,6 +68,16 @@ func intParam(q url.Values, name string) (int, error) {
 	return n, nil
 }
 
+// stringParam reads an optional parameter: nil when absent, else its first
+// value (empty when sent empty).
+func stringParam(q url.Values, name string) *string {
+	if !q.Has(name) {
+		return nil
+	}
+	v := q.Get(name)
+	return &v
+}
+
 // boolParam reads a boolean parameter: true or 1, false or 0 (as the SDKs
 // send them), or absent (false).
 func boolParam(q url.Values, name string) (bool, error) {

@@ -62,14 +62,7 @@ func voucherListParams(c *call) (voucher.ListParams, error) {
 	if p.ListParams, err = listParams(q); err != nil {
 		return p, err
 	}
-	str := func(name string) *string {
-		if !q.Has(name) {
-			return nil
-		}
-		v := q.Get(name)
-		return &v
-	}
-	p.CampaignID, p.Campaign, p.Category, p.Customer, p.Code = str("campaign_id"), str("campaign"), str("category"), str("customer"), str("code")
+	p.CampaignID, p.Campaign, p.Category, p.Customer, p.Code = stringParam(q, "campaign_id"), stringParam(q, "campaign"), stringParam(q, "category"), stringParam(q, "customer"), stringParam(q, "code")
 	p.IDs = arrayParam(q, "ids")
 	for _, t := range []struct {
 		name string
