@@ -98,15 +98,7 @@ func (s *server) principal(r *http.Request, sch scheme) (principal, error) {
 	case appKey, appKeyOnly:
 		id, token := r.Header.Get(headerAppID), r.Header.Get(headerAppToken)
 		if sch == appKey && id == "" && token == "" {
-			bearer, ok := bearerToken(r.Header.Get(headerAuthorization))
-			if !ok {
-				return principal{}, promotype.Unauthorized()
-			}
-			a, err := s.engine.OAuth().Authorize(ctx, bearer, r.Method, r.URL.Path)
-			if err != nil {
-				return principal{}, err
-			}
-			return principal{projectID: a.ProjectID, clientID: a.ClientID}, nil
+			return s.bearerPrincipal(r)
 		}
 		projectID, err := s.engine.Auth().AuthenticateApp(ctx, id, token)
 		if err != nil {
@@ -133,4 +125,18 @@ func bearerToken(header string) (string, bool) {
 	}
 	token := strings.TrimSpace(header[len(prefix):])
 	return token, token != ""
+}
+
+// bearerPrincipal authenticates r by its OAuth bearer token, whose scopes
+// must cover r's method and path.
+func (s *server) bearerPrincipal(r *http.Request) (principal, error) {
+	bearer, ok := bearerToken(r.Header.Get(headerAuthorization))
+	if !ok {
+		return principal{}, promotype.Unauthorized()
+	}
+	a, err := s.engine.OAuth().Authorize(r.Context(), bearer, r.Method, r.URL.Path)
+	if err != nil {
+		return principal{}, err
+	}
+	return principal{projectID: a.ProjectID, clientID: a.ClientID}, nil
 }

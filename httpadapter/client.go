@@ -70,15 +70,7 @@ func (s *server) clientPrincipal(w http.ResponseWriter, r *http.Request) (princi
 	w.Header().Add("Vary", headerOrigin)
 	id, token := r.Header.Get(headerClientAppID), r.Header.Get(headerClientToken)
 	if id == "" && token == "" {
-		bearer, ok := bearerToken(r.Header.Get(headerAuthorization))
-		if !ok {
-			return principal{}, promotype.Unauthorized()
-		}
-		a, err := s.engine.OAuth().Authorize(ctx, bearer, r.Method, r.URL.Path)
-		if err != nil {
-			return principal{}, err
-		}
-		return principal{projectID: a.ProjectID, clientID: a.ClientID}, nil
+		return s.bearerPrincipal(r)
 	}
 	origin := r.Header.Get(headerOrigin)
 	projectID, err := s.engine.Auth().AuthenticateClient(ctx, id, token, origin)
