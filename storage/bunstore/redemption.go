@@ -162,16 +162,9 @@ func (s *Store) InsertRedemptions(ctx context.Context, rs ...*redemption.Redempt
 			return err
 		}
 	}
-	dup := func() error { return promotype.Duplicate("redemption", "Duplicated redemption exists") }
-	var ids []string
-	err := s.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id").Scan(ctx, &ids)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fail("insert redemptions", err, dup)
-	}
-	if len(ids) != len(rows) {
-		return dup()
-	}
-	return nil
+	return insertAllNew(ctx, s.db, "insert redemptions", &rows, len(rows), func() error {
+		return promotype.Duplicate("redemption", "Duplicated redemption exists")
+	})
 }
 
 func (s *Store) getRedemption(ctx context.Context, projectID, where, arg string) (*redemption.Redemption, error) {
@@ -662,16 +655,9 @@ func (s *Store) InsertTransactions(ctx context.Context, ts ...*redemption.Transa
 		}
 		rows[i] = &transactionRow{ProjectID: t.ProjectID, ID: t.ID, VoucherID: t.VoucherID, CampaignID: t.CampaignID, CreatedAt: sqlTime(t.CreatedAt), Doc: doc}
 	}
-	dup := func() error { return promotype.Duplicate("transaction", "Duplicated transaction exists") }
-	var ids []string
-	err := s.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id").Scan(ctx, &ids)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fail("insert transactions", err, dup)
-	}
-	if len(ids) != len(rows) {
-		return dup()
-	}
-	return nil
+	return insertAllNew(ctx, s.db, "insert transactions", &rows, len(rows), func() error {
+		return promotype.Duplicate("transaction", "Duplicated transaction exists")
+	})
 }
 
 // ListTransactions implements redemption.Store: a range of the index

@@ -12,11 +12,18 @@ import (
 // conflict is found without raising an error inside the caller's
 // transaction.
 func insertNew(ctx context.Context, db bun.IDB, op string, row any, dup func() error) error {
-	res, err := db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
+	return insertAllNew(ctx, db, op, row, 1, dup)
+}
+
+// insertAllNew inserts the n rows of model (a row or a pointer to a slice
+// of rows) in one statement; when any of them has a taken primary key it
+// is dup() (the caller's transaction undoes the others).
+func insertAllNew(ctx context.Context, db bun.IDB, op string, model any, n int, dup func() error) error {
+	res, err := db.NewInsert().Model(model).On("CONFLICT DO NOTHING").Exec(ctx)
 	if err != nil {
 		return fail(op, err, dup)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if got, _ := res.RowsAffected(); got != int64(n) {
 		return dup()
 	}
 	return nil
