@@ -164,10 +164,7 @@ func (a *Action) Field(name string) promotype.Value {
 	case "created_at":
 		return promotype.Value{Time: a.CreatedAt}
 	case "updated_at":
-		if a.UpdatedAt == nil {
-			return promotype.Value{Null: true}
-		}
-		return promotype.Value{Time: *a.UpdatedAt}
+		return promotype.TimeValue(a.UpdatedAt)
 	}
 	return promotype.Value{Null: true}
 }

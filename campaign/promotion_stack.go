@@ -71,10 +71,7 @@ func (s *PromotionStack) Field(name string) promotype.Value {
 	case "created_at":
 		return promotype.Value{Time: s.CreatedAt}
 	case "updated_at":
-		if s.UpdatedAt == nil {
-			return promotype.Value{Null: true}
-		}
-		return promotype.Value{Time: *s.UpdatedAt}
+		return promotype.TimeValue(s.UpdatedAt)
 	}
 	return promotype.Value{Null: true}
 }

@@ -98,15 +98,9 @@ func (t *PromotionTier) Field(name string) promotype.Value {
 	case "created_at":
 		return promotype.Value{Time: t.CreatedAt}
 	case "updated_at":
-		if t.UpdatedAt == nil {
-			return promotype.Value{Null: true}
-		}
-		return promotype.Value{Time: *t.UpdatedAt}
+		return promotype.TimeValue(t.UpdatedAt)
 	case "expiration_date":
-		if t.ExpirationDate == nil {
-			return promotype.Value{Null: true}
-		}
-		return promotype.Value{Time: *t.ExpirationDate}
+		return promotype.TimeValue(t.ExpirationDate)
 	}
 	return promotype.Value{Null: true}
 }

@@ -106,7 +106,7 @@ func publicationFromQuery(c *call) (publication.CreateParams, error) {
 	set := false
 	for name, dst := range map[string]**string{"id": &cust.ID, "source_id": &cust.SourceID, "name": &cust.Name,
 		"email": &cust.Email, "phone": &cust.Phone, "description": &cust.Description, "birthdate": &cust.Birthdate} {
-		if v := stringParam(q, "customer[" + name + "]"); v != nil {
+		if v := stringParam(q, "customer["+name+"]"); v != nil {
 			*dst, set = v, true
 		}
 	}

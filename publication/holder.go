@@ -85,10 +85,7 @@ func (h *Holder) Field(name string) promotype.Value {
 	case "holder_role":
 		return promotype.Value{Str: h.HolderRole}
 	case "campaign_id":
-		if h.CampaignID == nil {
-			return promotype.Value{Null: true}
-		}
-		return promotype.Value{Str: *h.CampaignID}
+		return promotype.StringValue(h.CampaignID)
 	case "campaign_type":
 		if h.CampaignType == nil {
 			return promotype.Value{Null: true}
