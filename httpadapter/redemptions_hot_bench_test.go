@@ -4,26 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"runtime"
-	"slices"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/promoengine/promo"
-	"github.com/promoengine/promo/auth"
-	"github.com/promoengine/promo/httpadapter"
-	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/storage"
-	"github.com/promoengine/promo/storage/bunstore/bunstoretest"
-	"github.com/promoengine/promo/storage/memory"
 	"github.com/promoengine/promo/voucher"
 )
 
@@ -37,13 +26,9 @@ import (
 // the voucher combined into one transaction), "alone" the same with
 // promo.WithoutSpendCombining.
 func BenchmarkRedeemHotVoucher(b *testing.B) {
-	stores := map[string]func(testing.TB) storage.Store{"memory": func(testing.TB) storage.Store { return memory.New() }}
-	if bunstoretest.DSN() != "" {
-		stores["postgres"] = bunstoretest.New
-	}
 	for _, mode := range []string{"combined", "alone"} {
-		for name, newStore := range stores {
-			benchHotVoucher(b, name+"/"+mode, newStore, mode == "alone")
+		for _, st := range benchStores() {
+			benchHotVoucher(b, st.name+"/"+mode, st.new, mode == "alone")
 		}
 	}
 }
@@ -61,84 +46,39 @@ func benchHotVoucher(b *testing.B, name string, newStore func(testing.TB) storag
 		if alone {
 			opts = append(opts, promo.WithoutSpendCombining())
 		}
-		eng, err := promo.New(newStore(b), opts...)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := eng.Projects().Create(ctx, project.Params{Name: "Bench"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := eng.Auth().CreateAppKey(ctx, p.ID, auth.KeyParams{ID: appID, Secret: appToken}); err != nil {
-			b.Fatal(err)
-		}
+		eng, projectID := benchEngine(b, newStore(b), opts...)
 		code := "HOT"
 		in := voucher.Params{Code: &code}
 		body := fmt.Sprintf(`{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100},"redemption":{"quantity":%d}}`, quantity)
 		if err := json.Unmarshal([]byte(body), &in); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := eng.Vouchers().Create(ctx, p.ID, in); err != nil {
+		if _, err := eng.Vouchers().Create(ctx, projectID, in); err != nil {
 			b.Fatal(err)
 		}
-		srv := httptest.NewServer(httpadapter.New(eng))
-		defer srv.Close()
-		client := srv.Client()
-		client.Transport.(*http.Transport).MaxIdleConnsPerHost = clients
-		var next, successes atomic.Int64
-		var mu sync.Mutex
-		latencies := make([]time.Duration, 0, b.N)
-		b.SetParallelism((clients + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
-		b.ResetTimer()
+		srv := newLoadServer(b, eng, clients)
+		var successes atomic.Int64
 		start := time.Now()
-		b.RunParallel(func(pb *testing.PB) {
-			n := next.Add(1)
+		lat := runClients(b, clients, func(n int64) (time.Duration, error) {
 			body := fmt.Sprintf(`{"customer":{"source_id":"c%d"},"redeemables":[{"object":"voucher","id":"HOT"}],"order":{"amount":10000}}`, n)
-			var mine []time.Duration
-			defer func() {
-				mu.Lock()
-				latencies = append(latencies, mine...)
-				mu.Unlock()
-			}()
-			for pb.Next() {
-				req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/redemptions", strings.NewReader(body))
-				req.Header.Set("X-App-Id", appID)
-				req.Header.Set("X-App-Token", appToken)
-				req.Header.Set("Content-Type", "application/json")
-				t0 := time.Now()
-				resp, err := client.Do(req)
-				if err != nil {
-					b.Error(err)
-					return
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				_ = resp.Body.Close()
-				mine = append(mine, time.Since(t0))
-				if resp.StatusCode != http.StatusOK {
-					b.Errorf("status %d", resp.StatusCode)
-					return
-				}
+			status, _, took, err := srv.post("/v1/redemptions", body, false)
+			if err == nil && status != http.StatusOK {
+				err = fmt.Errorf("status %d", status)
+			}
+			if err == nil {
 				successes.Add(1)
 			}
+			return took, err
 		})
 		elapsed := time.Since(start)
-		b.StopTimer()
-		slices.Sort(latencies)
-		pct := func(p float64) float64 {
-			if len(latencies) == 0 {
-				return 0
-			}
-			return float64(latencies[min(len(latencies)-1, int(p*float64(len(latencies))))].Microseconds()) / 1000
-		}
 		b.ReportMetric(float64(successes.Load())/elapsed.Seconds(), "redemptions/s")
-		b.ReportMetric(pct(0.50), "p50-ms")
-		b.ReportMetric(pct(0.99), "p99-ms")
+		reportLatency(b, lat)
 
-		v, err := eng.Vouchers().Get(ctx, p.ID, code)
+		v, err := eng.Vouchers().Get(ctx, projectID, code)
 		if err != nil {
 			b.Fatal(err)
 		}
-		rows, err := eng.Redemptions().List(ctx, p.ID, redemption.ListParams{ListParams: promotype.ListParams{Limit: 1}, Result: []string{redemption.ResultSuccess}})
+		rows, err := eng.Redemptions().List(ctx, projectID, redemption.ListParams{ListParams: promotype.ListParams{Limit: 1}, Result: []string{redemption.ResultSuccess}})
 		if err != nil {
 			b.Fatal(err)
 		}
