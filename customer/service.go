@@ -2,6 +2,7 @@ package customer
 
 import (
 	"context"
+	"strings"
 
 	"github.com/promoengine/promo/promotype"
 )
@@ -103,9 +104,15 @@ type Reader interface {
 }
 
 // Resolve returns the customer with id or source id ref (404 naming ref when
-// there is none), read through st.
+// there is none), read through st. Customer ids are the engine's
+// (promotype.PrefixCustomer + random), so a ref without that prefix is
+// looked up as a source id only: one read instead of two.
 func Resolve(ctx context.Context, st Reader, projectID, ref string) (*Customer, error) {
-	c, err := promotype.Resolve(ctx, "customer", ref, projectID, st.GetCustomer, st.FindCustomerBySourceID)
+	byID := st.GetCustomer
+	if !strings.HasPrefix(ref, promotype.PrefixCustomer) {
+		byID = func(context.Context, string, string) (*Customer, error) { return nil, promotype.ErrNotFound }
+	}
+	c, err := promotype.Resolve(ctx, "customer", ref, projectID, byID, st.FindCustomerBySourceID)
 	if err != nil {
 		return nil, err
 	}
