@@ -234,8 +234,10 @@ type LedgerStore interface {
 	// whole change with a *LimitError; negative parts (rollbacks) always
 	// apply. not_found for a missing voucher. A spend with a positive part
 	// on a voucher whose ReservedUntil is set is refused with ErrReserved
-	// (nothing changed): the caller spends through SpendReserved.
-	SpendVoucher(ctx context.Context, projectID, id string, s Spend) error
+	// (nothing changed): the caller spends through SpendReserved. It
+	// returns the voucher as the spend left it (read in the same
+	// statement on a database).
+	SpendVoucher(ctx context.Context, projectID, id string, s Spend) (*voucher.Voucher, error)
 	// AddCounters applies the deltas, each atomically; one whose Max would
 	// be exceeded refuses with a *LimitError (the caller's transaction
 	// undoes the others).

@@ -209,6 +209,7 @@ type write struct {
 	counters   []CounterDelta // what the ledger rows added (undone by a rollback)
 	totals     []CounterDelta // customer totals (kept by a rollback)
 	spends     []*Redemption  // children whose voucher spend is still to make (spend)
+	spendShows []*show        // the redeemable of each of spends
 }
 
 func (w *write) channel() Channel {
@@ -337,7 +338,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		}
 		w.customerID = &c.ID
 		if !stored && op.Customer == nil && !op.CustomerID.Set {
-			op.CustomerID = order.Some(c.ID)
+			o.CustomerID = &c.ID // upserted just now: Record need not read it again
 		}
 	}
 	var children []*Redemption
@@ -487,7 +488,7 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 	}
 	row.RelatedObjectType, row.RelatedObjectID = RelatedVoucher, v.ID
 	row.Ledger.VoucherID, row.Ledger.VoucherCode, row.Ledger.Spend = v.ID, v.Code, sp
-	w.spends = append(w.spends, row)
+	w.spends, w.spendShows = append(w.spends, row), append(w.spendShows, sh)
 	return row, nil
 }
 
@@ -497,19 +498,16 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 // SpendVoucher, held until the transaction ends) is held as briefly as
 // possible: concurrent redemptions of one voucher wait on it.
 func (w *write) spend(ctx context.Context, st RedeemStore) error {
-	for _, row := range w.spends {
+	for i, row := range w.spends {
 		id := row.Ledger.VoucherID
-		if err := w.spendVoucher(ctx, st, id, row.Ledger.Spend); err != nil {
+		after, err := w.spendVoucher(ctx, st, id, row.Ledger.Spend)
+		if err != nil {
 			return err
 		}
 		if k := requestKey(w.in.Session); k != "" {
 			row.Session = &RedemptionSession{Key: k}
 		}
-		after, err := st.GetVoucher(ctx, w.projectID, id)
-		if err != nil {
-			return err
-		}
-		if row.Voucher, err = w.s.vouchers.Present(ctx, st, after); err != nil {
+		if row.Voucher, err = w.s.vouchers.PresentAssigned(ctx, st, after, w.spendShows[i].assignments); err != nil {
 			return err
 		}
 	}

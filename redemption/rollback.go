@@ -301,7 +301,7 @@ func (rb *rollbacker) undo(ctx context.Context, c *Redemption, id string, child 
 	}
 	rr.Ledger.Counters = append(slices.Clip(rr.Ledger.Counters), distinct...)
 	if c.Ledger.VoucherID != "" {
-		if err := rb.st.SpendVoucher(ctx, rb.projectID, c.Ledger.VoucherID, back); err != nil {
+		if _, err := rb.st.SpendVoucher(ctx, rb.projectID, c.Ledger.VoucherID, back); err != nil {
 			return nil, err
 		}
 		v, err := rb.st.GetVoucher(ctx, rb.projectID, c.Ledger.VoucherID)

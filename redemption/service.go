@@ -277,8 +277,9 @@ type show struct {
 	discount       *discount.Discount
 	metadata       promotype.Metadata
 	categoryID     string
-	voucher        *voucher.Voucher // a voucher's stored state
-	rewardID       string           // the reward a loyalty card pays for
+	voucher        *voucher.Voucher   // a voucher's stored state
+	assignments    []*rule.Assignment // the voucher's own rule assignments (when it applies)
+	rewardID       string             // the reward a loyalty card pays for
 	campaignID     string
 	campaignName   string
 	name           string
@@ -528,7 +529,7 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	}
 	if c.Err == nil {
 		var rs []*rule.ValidationRule
-		if c.Programs, rs, err = r.programs(ctx, v, camp); err != nil {
+		if c.Programs, rs, sh.assignments, err = r.programs(ctx, v, camp); err != nil {
 			return err
 		}
 		c.Applicability = promotion.MergeApplicability(rs...)
@@ -626,16 +627,20 @@ func (r *resolver) unitCatalog(ctx context.Context) discount.Catalog {
 }
 
 // programs compiles the rules assigned to v and to its campaign.
-func (r *resolver) programs(ctx context.Context, v *voucher.Voucher, camp *campaign.Campaign) ([]*rule.Program, []*rule.ValidationRule, error) {
-	var as []*rule.Assignment
+// It returns also v's own assignments (oldest first).
+func (r *resolver) programs(ctx context.Context, v *voucher.Voucher, camp *campaign.Campaign) ([]*rule.Program, []*rule.ValidationRule, []*rule.Assignment, error) {
+	var as, own []*rule.Assignment
 	objects := [][2]string{{rule.RelatedVoucher, v.ID}}
 	if camp != nil {
 		objects = append(objects, [2]string{rule.RelatedCampaign, camp.ID})
 	}
-	for _, obj := range objects {
+	for i, obj := range objects {
 		by, err := rule.AssignmentsByObject(ctx, r.s.store, r.projectID, obj[0], []string{obj[1]})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
+		}
+		if i == 0 {
+			own = by[obj[1]]
 		}
 		as = append(as, by[obj[1]]...)
 	}
@@ -644,15 +649,15 @@ func (r *resolver) programs(ctx context.Context, v *voucher.Voucher, camp *campa
 	for _, a := range as {
 		vr, err := r.s.store.GetValidationRule(ctx, r.projectID, a.RuleID)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		prog, err := vr.Program()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		progs, rs = append(progs, prog), append(rs, vr)
 	}
-	return progs, rs, nil
+	return progs, rs, own, nil
 }
 
 // present is the answer entry of one step.

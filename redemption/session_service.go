@@ -136,13 +136,16 @@ func (s *Service) ReleaseSession(ctx context.Context, projectID, ref, key string
 // request without a session on a voucher without reservations (the fast
 // path), else the spend that counts the others' reservations and consumes
 // the request's own.
-func (w *write) spendVoucher(ctx context.Context, st RedeemStore, id string, sp Spend) error {
+func (w *write) spendVoucher(ctx context.Context, st RedeemStore, id string, sp Spend) (*voucher.Voucher, error) {
 	key := requestKey(w.in.Session)
 	if key == "" {
-		err := st.SpendVoucher(ctx, w.projectID, id, sp)
+		v, err := st.SpendVoucher(ctx, w.projectID, id, sp)
 		if !errors.Is(err, ErrReserved) {
-			return err
+			return v, err
 		}
 	}
-	return st.SpendReserved(ctx, w.projectID, id, sp, key, w.now)
+	if err := st.SpendReserved(ctx, w.projectID, id, sp, key, w.now); err != nil {
+		return nil, err
+	}
+	return st.GetVoucher(ctx, w.projectID, id)
 }

@@ -554,6 +554,17 @@ func (s *Service) Present(ctx context.Context, st ServiceStore, v *Voucher) (*Vo
 	if err := s.fillAssignments(ctx, st, v.ProjectID, []*Voucher{v}); err != nil {
 		return nil, err
 	}
+	return s.present(ctx, st, v)
+}
+
+// PresentAssigned is Present for a caller that has read v's validation
+// rule assignments already (as, oldest first): one read less.
+func (s *Service) PresentAssigned(ctx context.Context, st ServiceStore, v *Voucher, as []*rule.Assignment) (*Voucher, error) {
+	v.ValidationRulesAssignments = promotype.NewList(as, len(as), promotype.Query{})
+	return s.present(ctx, st, v)
+}
+
+func (s *Service) present(ctx context.Context, st ServiceStore, v *Voucher) (*Voucher, error) {
 	p := presenter{s: s, st: st, campaigns: map[string]*string{}, categories: map[string]*campaign.Category{}}
 	if err := p.present(ctx, v); err != nil {
 		return nil, err

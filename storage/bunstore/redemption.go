@@ -14,6 +14,7 @@ import (
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/voucher"
 )
 
 var stackingRulesKey = "stacking_rules"
@@ -232,11 +233,12 @@ func (s *Store) MarkRolledBack(ctx context.Context, projectID, id, rollbackID st
 // SpendVoucher implements redemption.Store: one UPDATE whose WHERE holds
 // every limit, so PostgreSQL's row lock decides between concurrent spends
 // (a waiting one re-checks the limits against the committed row).
-func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redemption.Spend) error {
+func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redemption.Spend) (*voucher.Voucher, error) {
 	if !storableKeys(projectID, id) {
-		return promotype.NotFound("voucher", id)
+		return nil, promotype.NotFound("voucher", id)
 	}
-	res, err := s.db.NewUpdate().Model((*voucherRow)(nil)).
+	var rows []voucherRow
+	err := s.db.NewUpdate().Model(&rows).
 		Set("redeemed_quantity = v.redeemed_quantity + ?", sp.Quantity).
 		Set(`data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.data ELSE
 			jsonb_set(jsonb_set(v.data,
@@ -248,25 +250,26 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 		Where("(?::bigint <= 0 OR v.redemption_quantity IS NULL OR v.redeemed_quantity + ?::bigint <= v.redemption_quantity)", sp.Quantity, sp.Quantity).
 		Where("(?::bigint <= 0 OR COALESCE((v.data->'gift'->>'balance')::bigint, 0) >= ?::bigint)", sp.Credits, sp.Credits).
 		Where("(?::bigint <= 0 OR COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) >= ?::bigint)", sp.Points, sp.Points).
-		Exec(ctx)
-	if err != nil {
-		return fail("spend voucher", err, nil)
+		Returning("v.*").
+		Scan(ctx)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fail("spend voucher", err, nil)
 	}
-	if n, _ := res.RowsAffected(); n == 1 {
-		return nil
+	if len(rows) == 1 {
+		return rows[0].domain()
 	}
 	v, err := s.GetVoucher(ctx, projectID, id) // why it was refused (the row is not changed)
 	switch {
 	case err != nil:
-		return err
+		return nil, err
 	case v.ReservedUntil != nil && (sp.Quantity > 0 || sp.Credits > 0 || sp.Points > 0):
-		return redemption.ErrReserved
+		return nil, redemption.ErrReserved
 	case sp.Quantity > 0 && v.RedemptionQuantity != nil && v.RedeemedQuantity+sp.Quantity > *v.RedemptionQuantity:
-		return &redemption.LimitError{Limit: redemption.LimitQuantity, Key: id}
+		return nil, &redemption.LimitError{Limit: redemption.LimitQuantity, Key: id}
 	case sp.Credits > 0:
-		return &redemption.LimitError{Limit: redemption.LimitGift, Key: id}
+		return nil, &redemption.LimitError{Limit: redemption.LimitGift, Key: id}
 	}
-	return &redemption.LimitError{Limit: redemption.LimitPoints, Key: id}
+	return nil, &redemption.LimitError{Limit: redemption.LimitPoints, Key: id}
 }
 
 // AddCounters implements redemption.Store. A delta with a Max is one
@@ -390,7 +393,7 @@ func (s *Store) sessionTx(ctx context.Context, fn func(ctx context.Context, st *
 	ctx, cancel := withDeadline(ctx, s.txTimeout)
 	defer cancel()
 	return s.inTx(ctx, func(ctx context.Context, db bun.IDB) error {
-		return fn(ctx, &Store{db: db, txTimeout: s.txTimeout})
+		return fn(ctx, &Store{db: db, txTimeout: s.txTimeout, listeners: s.listeners})
 	})
 }
 

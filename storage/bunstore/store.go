@@ -14,6 +14,10 @@ import (
 type Store struct {
 	db        bun.IDB
 	txTimeout time.Duration
+	// listeners memoizes, in a transaction RunInTx runs, the active webhook
+	// configurations read by AppendEvents (nil outside one): a
+	// transaction that appends several events reads them once.
+	listeners *listenerMemo
 }
 
 var (

@@ -20,6 +20,6 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx sto
 	ctx, cancel := withDeadline(ctx, s.txTimeout)
 	defer cancel()
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, storage.Handle(&Store{db: tx, txTimeout: s.txTimeout}))
+		return fn(ctx, storage.Handle(&Store{db: tx, txTimeout: s.txTimeout, listeners: &listenerMemo{}}))
 	})
 }

@@ -35,6 +35,7 @@ var webhooks = docTable[webhook.Webhook]{
 
 // InsertWebhook implements webhook.Store.
 func (s *Store) InsertWebhook(ctx context.Context, w *webhook.Webhook) error {
+	s.forgetListeners()
 	return webhooks.insert(ctx, s.db, w)
 }
 
@@ -50,11 +51,13 @@ func (s *Store) ListWebhooks(ctx context.Context, projectID string, q promotype.
 
 // UpdateWebhook implements webhook.Store.
 func (s *Store) UpdateWebhook(ctx context.Context, w *webhook.Webhook) error {
+	s.forgetListeners()
 	return webhooks.update(ctx, s.db, w)
 }
 
 // DeleteWebhook implements webhook.Store.
 func (s *Store) DeleteWebhook(ctx context.Context, projectID, id string) error {
+	s.forgetListeners()
 	return webhooks.delete(ctx, s.db, projectID, id)
 }
 
@@ -119,6 +122,61 @@ type listenerRow struct {
 	ProjectID string          `bun:"project_id"`
 	CreatedAt time.Time       `bun:"created_at"`
 	Events    json.RawMessage `bun:"events"`
+	events    []string        // Events decoded
+}
+
+// listenerMemo is the active configurations a transaction read, by project.
+type listenerMemo struct {
+	byProject map[string][]listenerRow
+}
+
+// readListeners returns the active configurations of projects: read once
+// per transaction (the memo), or on every call outside one. Writes of
+// configurations in the transaction forget the memo.
+func (s *Store) readListeners(ctx context.Context, projects []string) ([]listenerRow, error) {
+	m := s.listeners
+	if m != nil && m.byProject != nil {
+		var rows []listenerRow
+		missing := false
+		for _, p := range projects {
+			rs, ok := m.byProject[p]
+			missing = missing || !ok
+			rows = append(rows, rs...)
+		}
+		if !missing {
+			return rows, nil
+		}
+	}
+	var rows []listenerRow
+	err := s.db.NewRaw(`SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
+		WHERE project_id IN (?) AND (doc->>'active')::boolean`, bun.In(projects)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fail("read webhook listeners", err, nil)
+	}
+	for i := range rows {
+		if err := json.Unmarshal(rows[i].Events, &rows[i].events); err != nil {
+			return nil, err
+		}
+	}
+	if m != nil {
+		if m.byProject == nil {
+			m.byProject = map[string][]listenerRow{}
+		}
+		for _, p := range projects {
+			m.byProject[p] = nil
+		}
+		for _, r := range rows {
+			m.byProject[r.ProjectID] = append(m.byProject[r.ProjectID], r)
+		}
+	}
+	return rows, nil
+}
+
+// forgetListeners drops the transaction's memo after a configuration write.
+func (s *Store) forgetListeners() {
+	if s.listeners != nil {
+		s.listeners.byProject = nil
+	}
 }
 
 // heardEvents keeps the events some active configuration of their project,
@@ -134,25 +192,14 @@ func (s *Store) heardEvents(ctx context.Context, events []*promotype.Event) ([]*
 			projects = append(projects, e.ProjectID)
 		}
 	}
-	var rows []listenerRow
-	err := s.db.NewRaw(`SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
-		WHERE project_id IN (?) AND (doc->>'active')::boolean`, bun.In(projects)).Scan(ctx, &rows)
-	if err != nil {
-		return nil, fail("read webhook listeners", err, nil)
-	}
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	listens := make([][]string, len(rows))
-	for i, r := range rows {
-		if err := json.Unmarshal(r.Events, &listens[i]); err != nil {
-			return nil, err
-		}
+	rows, err := s.readListeners(ctx, projects)
+	if err != nil || len(rows) == 0 {
+		return nil, err
 	}
 	out := events[:0:0]
 	for _, e := range events {
-		for i, r := range rows {
-			if r.ProjectID == e.ProjectID && !r.CreatedAt.After(e.CreatedAt.Time) && slices.Contains(listens[i], e.Type) {
+		for _, r := range rows {
+			if r.ProjectID == e.ProjectID && !r.CreatedAt.After(e.CreatedAt.Time) && slices.Contains(r.events, e.Type) {
 				out = append(out, e)
 				break
 			}

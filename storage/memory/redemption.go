@@ -112,8 +112,9 @@ func (s *Store) MarkRolledBack(ctx context.Context, projectID, id, rollbackID st
 
 // SpendVoucher implements redemption.Store: the store's lock makes the
 // check and the change one step.
-func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redemption.Spend) error {
-	return s.write(ctx, func(d *data, u *undo) error {
+func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redemption.Spend) (*voucher.Voucher, error) {
+	var after *voucher.Voucher
+	err := s.write(ctx, func(d *data, u *undo) error {
 		p := d.voucherProject(projectID)
 		old, r, ok := p.live(id)
 		if !ok {
@@ -141,8 +142,13 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 			v.LoyaltyCard.Balance -= sp.Points
 		}
 		p.putRow(u, v)
+		after = v.Clone()
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return after, nil
 }
 
 func counterKey(projectID, key string) string { return projectID + "\x00" + key }

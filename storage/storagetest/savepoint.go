@@ -27,7 +27,7 @@ func testSavepoint(t *testing.T, newStore Factory) {
 	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		part := func(r *redemption.Redemption, fail error) error {
 			return tx.Savepoint(ctx, func(ctx context.Context) error {
-				if err := tx.SpendVoucher(ctx, p, v.ID, r.Ledger.Spend); err != nil {
+				if _, err := tx.SpendVoucher(ctx, p, v.ID, r.Ledger.Spend); err != nil {
 					return err
 				}
 				if err := tx.InsertRedemptions(ctx, r); err != nil {
@@ -65,7 +65,7 @@ func testSavepoint(t *testing.T, newStore Factory) {
 	// A transaction that fails undoes its succeeded savepoints too.
 	err = s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 		must(t, tx.Savepoint(ctx, func(ctx context.Context) error {
-			return tx.SpendVoucher(ctx, p, v.ID, redemption.Spend{Quantity: 1})
+			return spendErr(tx.SpendVoucher(ctx, p, v.ID, redemption.Spend{Quantity: 1}))
 		}))
 		return errBoom
 	})
@@ -102,7 +102,7 @@ func testHotVoucher(t *testing.T, newStore Factory) {
 						for i := g; i < min(n, g+batch); i++ {
 							r := ledgerRow(p, 10_000*batch+i, v, "", redemption.Spend{Quantity: 1})
 							outcomes[i] = tx.Savepoint(ctx, func(ctx context.Context) error {
-								if err := tx.SpendVoucher(ctx, p, v.ID, r.Ledger.Spend); err != nil {
+								if _, err := tx.SpendVoucher(ctx, p, v.ID, r.Ledger.Spend); err != nil {
 									return err
 								}
 								return tx.InsertRedemptions(ctx, r)

@@ -23,7 +23,7 @@ func reservation(p string, v *voucher.Voucher, key string, sp redemption.Spend, 
 // and the session-aware one when the voucher holds reservations.
 func spendAsRedeem(ctx context.Context, tx redemption.LedgerStore, p, id string, sp redemption.Spend, key string, now promotype.Time) error {
 	if key == "" {
-		err := tx.SpendVoucher(ctx, p, id, sp)
+		_, err := tx.SpendVoucher(ctx, p, id, sp)
 		if !errors.Is(err, redemption.ErrReserved) {
 			return err
 		}
@@ -70,7 +70,7 @@ func testSessions(t *testing.T, newStore Factory) {
 		if got.ReservedUntil == nil || !got.ReservedUntil.Equal(later) {
 			t.Fatalf("reserved_until %v, want %v", got.ReservedUntil, later)
 		}
-		if err := s.SpendVoucher(ctx, p, v.ID, unit); !errors.Is(err, redemption.ErrReserved) {
+		if _, err := s.SpendVoucher(ctx, p, v.ID, unit); !errors.Is(err, redemption.ErrReserved) {
 			t.Fatalf("fast spend on a reserved voucher: %v, want ErrReserved", err)
 		}
 		wantLimit(t, "a spend without a key", s.SpendReserved(ctx, p, v.ID, unit, "", now), redemption.LimitQuantity)
@@ -96,8 +96,8 @@ func testSessions(t *testing.T, newStore Factory) {
 		if got.RedeemedQuantity != 4 || got.ReservedUntil != nil {
 			t.Fatalf("after the expired session: redeemed %d, reserved_until %v; want 4 and nil", got.RedeemedQuantity, got.ReservedUntil)
 		}
-		must(t, s.SpendVoucher(ctx, p, v.ID, unit.Neg())) // a rollback
-		must(t, s.SpendVoucher(ctx, p, v.ID, unit))       // the fast path again
+		must(t, spendErr(s.SpendVoucher(ctx, p, v.ID, unit.Neg()))) // a rollback
+		must(t, spendErr(s.SpendVoucher(ctx, p, v.ID, unit)))       // the fast path again
 		wantErr(t, "release an expired session", s.ReleaseReservation(ctx, p, v.ID, "k3", later), promotype.ErrNotFound)
 	})
 
