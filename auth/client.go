@@ -43,6 +43,12 @@ type ClientStore interface {
 	// allows origin (the answer of a CORS preflight, which carries no
 	// credentials).
 	ClientOriginAllowed(ctx context.Context, origin string) (bool, error)
+	// ListClientKeys returns the client keys of projectID, oldest first
+	// (then by app id).
+	ListClientKeys(ctx context.Context, projectID string) ([]*ClientKey, error)
+	// DeleteClientKey deletes the client key appID of projectID; not_found
+	// when projectID has none with that id.
+	DeleteClientKey(ctx context.Context, projectID, appID string) error
 }
 
 // NormalizeOrigin checks an allowed origin and returns its canonical form:
@@ -91,17 +97,30 @@ func (k *ClientKey) Allows(origin string) bool {
 	return err == nil && slices.Contains(k.Origins, n)
 }
 
-// CreateClientKey creates a client key pair for projectID and returns it in
-// clear text; only its hash is stored.
-func (s *Service) CreateClientKey(ctx context.Context, projectID string, in ClientKeyParams) (Credentials, error) {
+// CreateClientKey creates a client key pair for projectID and returns it as
+// stored (canonical origins) and in clear text; only its hash is stored.
+func (s *Service) CreateClientKey(ctx context.Context, projectID string, in ClientKeyParams) (*ClientKey, Credentials, error) {
 	k, creds, err := NewClientKey(projectID, in, s.env.Clock.Now())
 	if err != nil {
-		return Credentials{}, err
+		return nil, Credentials{}, err
 	}
 	if err := s.store.InsertClientKey(ctx, k); err != nil {
-		return Credentials{}, err
+		return nil, Credentials{}, err
 	}
-	return creds, nil
+	return k, creds, nil
+}
+
+// ListClientKeys returns the client key pairs of projectID, oldest first,
+// without their tokens (only hashes are stored).
+func (s *Service) ListClientKeys(ctx context.Context, projectID string) ([]*ClientKey, error) {
+	return s.store.ListClientKeys(ctx, projectID)
+}
+
+// DeleteClientKey revokes the client key pair appID of projectID: the next
+// request with it is a 401 (client keys are not cached). not_found when
+// the project has no such key.
+func (s *Service) DeleteClientKey(ctx context.Context, projectID, appID string) error {
+	return s.store.DeleteClientKey(ctx, projectID, appID)
 }
 
 // AuthenticateClient checks a client key pair and the request's origin and
@@ -109,7 +128,7 @@ func (s *Service) CreateClientKey(ctx context.Context, projectID string, in Clie
 // an origin the key does not allow are all the spec's 401 (the reference
 // names no other answer), with the same work for an unknown id as for a
 // wrong secret. Client keys are read from the store on every call (not
-// cached: there is no revocation yet to keep a cache true).
+// cached), so a deleted key stops working at once on every replica.
 func (s *Service) AuthenticateClient(ctx context.Context, appID, token, origin string) (string, error) {
 	if appID == "" || token == "" {
 		return "", promotype.Unauthorized()

@@ -21,7 +21,7 @@ const (
 // http://localhost:3000.
 func clientKeyed(t *testing.T, h *harness) {
 	t.Helper()
-	if _, err := h.engine.Auth().CreateClientKey(t.Context(), h.project.ID, auth.ClientKeyParams{
+	if _, _, err := h.engine.Auth().CreateClientKey(t.Context(), h.project.ID, auth.ClientKeyParams{
 		KeyParams: auth.KeyParams{ID: clientID, Secret: clientToken},
 		Origins:   []string{shopOrigin, "http://localhost:3000/"},
 	}); err != nil {

@@ -24,7 +24,7 @@ func otherClientHeaders() map[string]string {
 // otherClientKeyed gives project projectID (B) its client key pair.
 func otherClientKeyed(t *testing.T, h *harness, projectID string) {
 	t.Helper()
-	if _, err := h.engine.Auth().CreateClientKey(t.Context(), projectID, auth.ClientKeyParams{
+	if _, _, err := h.engine.Auth().CreateClientKey(t.Context(), projectID, auth.ClientKeyParams{
 		KeyParams: auth.KeyParams{ID: otherClientID, Secret: otherClientToken}, Origins: []string{shopOrigin}}); err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,8 @@ func (s *server) routes() []route {
 		s.publicationRoutes(), // publications.go
 		s.webhookSendoutRoutes(),
 		s.transactionRoutes(),
-		s.clientRoutes(), // client.go
+		s.clientRoutes(),    // client.go
+		s.clientKeyRoutes(), // client_keys.go
 	)
 }
 

@@ -233,6 +233,7 @@ func ensureClientKey(ctx context.Context, eng *promo.Engine, projectID string, c
 			return err
 		},
 		func(p auth.KeyParams) (auth.Credentials, error) {
-			return eng.Auth().CreateClientKey(ctx, projectID, auth.ClientKeyParams{KeyParams: p, Origins: cfg.ClientOrigins})
+			_, creds, err := eng.Auth().CreateClientKey(ctx, projectID, auth.ClientKeyParams{KeyParams: p, Origins: cfg.ClientOrigins})
+			return creds, err
 		})
 }

@@ -379,8 +379,46 @@ func (s *Store) GetClientKey(ctx context.Context, appID string) (*auth.ClientKey
 	if err := s.db.NewSelect().Model(&row).Where("app_id = ?", appID).Scan(ctx); err != nil {
 		return nil, getErr("get client key", err, notFound)
 	}
+	return row.domain(), nil
+}
+
+func (row *clientKeyRow) domain() *auth.ClientKey {
 	return &auth.ClientKey{AppID: row.AppID, ProjectID: row.ProjectID, SecretHash: row.SecretHash,
-		Origins: row.Origins, CreatedAt: domainTime(row.CreatedAt)}, nil
+		Origins: row.Origins, CreatedAt: domainTime(row.CreatedAt)}
+}
+
+// ListClientKeys implements auth.Store.
+func (s *Store) ListClientKeys(ctx context.Context, projectID string) ([]*auth.ClientKey, error) {
+	out := []*auth.ClientKey{}
+	if !storable(projectID) {
+		return out, nil
+	}
+	var rows []clientKeyRow
+	if err := s.db.NewSelect().Model(&rows).Where("project_id = ?", projectID).
+		OrderExpr("created_at, app_id").Scan(ctx); err != nil {
+		return nil, fail("list client keys", err, nil)
+	}
+	for i := range rows {
+		out = append(out, rows[i].domain())
+	}
+	return out, nil
+}
+
+// DeleteClientKey implements auth.Store.
+func (s *Store) DeleteClientKey(ctx context.Context, projectID, appID string) error {
+	notFound := func() error { return promotype.NotFound("client_key", appID) }
+	if !storableKeys(projectID, appID) {
+		return notFound()
+	}
+	res, err := s.db.NewDelete().Model((*clientKeyRow)(nil)).
+		Where("app_id = ? AND project_id = ?", appID, projectID).Exec(ctx)
+	if err != nil {
+		return fail("delete client key", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound()
+	}
+	return nil
 }
 
 // ClientOriginAllowed implements auth.Store through the GIN index on

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/promotype"
@@ -221,6 +222,37 @@ func (s *Store) ClientOriginAllowed(ctx context.Context, origin string) (ok bool
 		}
 	})
 	return ok, nil
+}
+
+// ListClientKeys implements auth.Store.
+func (s *Store) ListClientKeys(ctx context.Context, projectID string) (out []*auth.ClientKey, err error) {
+	s.read(ctx, func(d *data) {
+		out = []*auth.ClientKey{}
+		for _, k := range d.clientKeys.rows[""] {
+			if k.ProjectID == projectID {
+				out = append(out, cloneClientKey(k))
+			}
+		}
+	})
+	slices.SortFunc(out, func(a, b *auth.ClientKey) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt.Time); c != 0 {
+			return c
+		}
+		return strings.Compare(a.AppID, b.AppID)
+	})
+	return out, nil
+}
+
+// DeleteClientKey implements auth.Store.
+func (s *Store) DeleteClientKey(ctx context.Context, projectID, appID string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		k, ok := d.clientKeys.get("", appID)
+		if !ok || k.ProjectID != projectID {
+			return promotype.NotFound("client_key", appID)
+		}
+		d.clientKeys.del(u, "", appID)
+		return nil
+	})
 }
 
 func cloneClientKey(k *auth.ClientKey) *auth.ClientKey {

@@ -8,7 +8,8 @@ import (
 )
 
 // testClientKeys checks the client key methods of auth.Store: round trip,
-// duplicates, not_found, and the origin lookup of a CORS preflight.
+// duplicates, not_found, listing and deleting per project, and the origin
+// lookup of a CORS preflight.
 func testClientKeys(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	a, b := newProject(t, s, "proj_a"), newProject(t, s, "proj_b")
@@ -38,6 +39,26 @@ func testClientKeys(t *testing.T, newStore Factory) {
 	_, err = s.GetClientKey(ctx, "app-only")
 	wantErr(t, "app key read as a client key", err, promotype.ErrNotFound)
 
+	// Listing is per project, oldest first; deleting takes the key of its
+	// own project only.
+	kc := &auth.ClientKey{AppID: "client-c", ProjectID: a, SecretHash: auth.Hash("secret-client-c"),
+		Origins: []string{"https://shop-c.example"}, CreatedAt: at(3)}
+	must(t, s.InsertClientKey(ctx, kc))
+	list, err := s.ListClientKeys(ctx, a)
+	must(t, err)
+	diff(t, "client keys of project A", []*auth.ClientKey{ka, kc}, list)
+	list, err = s.ListClientKeys(ctx, "proj_none")
+	must(t, err)
+	diff(t, "client keys of a project without any", []*auth.ClientKey{}, list)
+	wantErr(t, "delete another project's client key", s.DeleteClientKey(ctx, b, "client-c"), promotype.ErrNotFound)
+	must(t, s.DeleteClientKey(ctx, a, "client-c"))
+	wantErr(t, "delete a deleted client key", s.DeleteClientKey(ctx, a, "client-c"), promotype.ErrNotFound)
+	_, err = s.GetClientKey(ctx, "client-c")
+	wantErr(t, "deleted client key", err, promotype.ErrNotFound)
+	list, err = s.ListClientKeys(ctx, a)
+	must(t, err)
+	diff(t, "client keys of project A after a delete", []*auth.ClientKey{ka}, list)
+
 	for _, tc := range []struct {
 		origin string
 		want   bool
@@ -45,7 +66,7 @@ func testClientKeys(t *testing.T, newStore Factory) {
 		{"https://shop-a.example", true},
 		{"http://localhost:3000", true},
 		{"https://shop-b.example", true},
-		{"https://shop-c.example", false},
+		{"https://shop-c.example", false}, // its only key was deleted
 		{"http://localhost:3001", false},
 		{"", false},
 	} {
