@@ -33,7 +33,7 @@ func (s *server) transactionRoutes() []route {
 	}
 }
 
-// transactionListParams reads limit, order and starting_after_id.
+// transactionListParams reads limit, order, starting_after_id and filters.
 func transactionListParams(c *call) (redemption.TransactionListParams, error) {
 	q, err := parseQuery(c.r.URL.RawQuery)
 	if err != nil {
@@ -46,5 +46,9 @@ func transactionListParams(c *call) (redemption.TransactionListParams, error) {
 	if q.Has("limit") && limit == 0 {
 		limit = -1 // refused by the range check
 	}
-	return redemption.TransactionListParams{Limit: limit, Order: q.Get("order"), StartingAfterID: q.Get("starting_after_id")}, nil
+	f, err := parseFilters(q)
+	if err != nil {
+		return redemption.TransactionListParams{}, err
+	}
+	return redemption.TransactionListParams{Limit: limit, Order: q.Get("order"), StartingAfterID: q.Get("starting_after_id"), Filter: f}, nil
 }

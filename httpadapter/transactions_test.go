@@ -176,7 +176,20 @@ func TestBalanceKinds(t *testing.T) {
 		{"campaign_transactions_by_name", req{method: http.MethodGet, target: "/v1/campaigns/Loyalty/transactions"}, 200},
 		{"campaign_transactions_unknown", req{method: http.MethodGet, target: "/v1/campaigns/camp_nope/transactions"}, 404},
 	})
+	// A second card of the campaign: the filters tell the cards apart.
+	h.mustDo(req{method: http.MethodPost, target: "/v1/vouchers/LOYAL2", body: `{"type":"LOYALTY_CARD","loyalty_card":{"points":10},"campaign_id":"` + loyalty + `"}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/publications", body: `{"customer":{"source_id":"holder2"},"voucher":"LOYAL2"}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/vouchers/LOYAL2/balance", body: `{"amount":5}`}, http.StatusOK)
 	card := h.mustDo(req{method: http.MethodGet, target: "/v1/vouchers/LOYAL"}, http.StatusOK)
+	first := h.mustDo(req{method: http.MethodGet, target: "/v1/vouchers/LOYAL/transactions?order=id&limit=1"}, http.StatusOK)["data"].([]any)[0].(map[string]any)["id"].(string)
+	campTx := "/v1/campaigns/" + loyalty + "/transactions?"
+	h.run(t, "transactions", []step{
+		{"campaign_transactions_filter_voucher", req{method: http.MethodGet, target: campTx + "filters[voucher_id][conditions][$is]=" + card["id"].(string)}, 200},
+		{"campaign_transactions_filter_not_voucher", req{method: http.MethodGet, target: campTx + "filters[voucher_id][conditions][$is_not]=" + card["id"].(string)}, 200},
+		{"campaign_transactions_filter_ids_or", req{method: http.MethodGet, target: campTx + "filters[junction]=or&filters[id][conditions][$in][0]=" + first + "&filters[voucher_id][conditions][$starts_with]=nomatch"}, 200},
+		{"campaign_transactions_filter_unknown_field", req{method: http.MethodGet, target: campTx + "filters[amount][conditions][$is]=5"}, 400},
+		{"transactions_filter_refused", req{method: http.MethodGet, target: "/v1/vouchers/LOYAL/transactions?filters[id][conditions][$is]=" + first}, 400},
+	})
 	l := card["loyalty_card"].(map[string]any)
 	got := []float64{l["points"].(float64), l["balance"].(float64), l["subtracted_points"].(float64), card["redemption"].(map[string]any)["redeemed_points"].(float64)}
 	if d := cmp.Diff([]float64{350, 300, 50, 0}, got); d != "" {

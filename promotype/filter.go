@@ -67,6 +67,13 @@ type Condition struct {
 	At     Time
 }
 
+// Resolve checks every condition against fields and turns the relative
+// date operators into absolute ones, for a list read outside ListParams
+// (one with its own paging).
+func (f Filter) Resolve(fields map[string]FieldKind, now Time) (Filter, error) {
+	return f.resolve(fields, now)
+}
+
 // resolve checks every condition against fields and turns the relative date
 // operators into absolute ones.
 func (f Filter) resolve(fields map[string]FieldKind, now Time) (Filter, error) {

@@ -134,7 +134,14 @@ type TransactionPage struct {
 	Desc bool
 	// Limit is the most transactions returned.
 	Limit int
+	// Filter keeps the transactions of the scope it matches (fields
+	// TransactionFields); the cursor need only be in the scope.
+	Filter promotype.Filter
 }
+
+// TransactionFields are the fields a transaction list filters on
+// (ParametersFiltersListCampaignTransactions of the OpenAPI).
+var TransactionFields = map[string]promotype.FieldKind{"id": promotype.FieldString, "voucher_id": promotype.FieldString}
 
 // In reports whether t is in the page's scope.
 func (p TransactionPage) In(t *Transaction) bool {
@@ -142,6 +149,22 @@ func (p TransactionPage) In(t *Transaction) bool {
 		return t.VoucherID == p.VoucherID
 	}
 	return t.CampaignID != nil && *t.CampaignID == p.CampaignID
+}
+
+// Matches reports whether t, of the page's scope, passes its filter.
+func (p TransactionPage) Matches(t *Transaction) bool {
+	return promotype.Query{Filter: p.Filter}.Match(t.Field)
+}
+
+// Field returns a filterable field of t (TransactionFields).
+func (t *Transaction) Field(name string) promotype.Value {
+	switch name {
+	case "id":
+		return promotype.Value{Str: t.ID}
+	case "voucher_id":
+		return promotype.Value{Str: t.VoucherID}
+	}
+	return promotype.Value{Null: true}
 }
 
 // TransactionStore is the storage port of voucher transactions. Callers

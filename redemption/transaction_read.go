@@ -14,6 +14,9 @@ type TransactionListParams struct {
 	Limit           int
 	Order           string
 	StartingAfterID string
+	// Filter narrows a campaign's transactions (fields id and voucher_id,
+	// the string operators); a card's list takes none.
+	Filter promotype.Filter
 }
 
 // TransactionList is a page of a card's transactions.
@@ -35,6 +38,9 @@ func (s *RedemptionService) Transactions(ctx context.Context, projectID, ref str
 	if err != nil {
 		return nil, err
 	}
+	if len(in.Filter.Conditions) > 0 {
+		return nil, promotype.InvalidQueryParams("The transactions of a voucher take no filters")
+	}
 	v, err := s.vouchers.Resolve(ctx, s.store, projectID, ref)
 	if err != nil {
 		return nil, err
@@ -53,7 +59,11 @@ func transactionPage(in TransactionListParams) (TransactionPage, int, error) {
 	if limit < 1 || limit > promotype.MaxLimit {
 		return TransactionPage{}, 0, promotype.InvalidQueryParams("Property .limit must be between 1 and %d", promotype.MaxLimit)
 	}
-	p := TransactionPage{AfterID: in.StartingAfterID, Limit: limit + 1, Desc: true}
+	f, err := in.Filter.Resolve(TransactionFields, promotype.Time{}) // no time fields
+	if err != nil {
+		return TransactionPage{}, 0, err
+	}
+	p := TransactionPage{AfterID: in.StartingAfterID, Limit: limit + 1, Desc: true, Filter: f}
 	switch in.Order {
 	case "", "-id":
 	case "id":

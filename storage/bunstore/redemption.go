@@ -663,8 +663,16 @@ func (s *Store) InsertTransactions(ctx context.Context, ts ...*redemption.Transa
 	})
 }
 
+// transactionColumns are the filterable fields of a transaction list
+// (redemption.TransactionFields).
+var transactionColumns = columns{
+	"id":         {"t.id", promotype.FieldString},
+	"voucher_id": {"t.voucher_id", promotype.FieldString},
+}
+
 // ListTransactions implements redemption.Store: a range of the index
-// (project_id, voucher_id, seq) or (project_id, campaign_id, seq).
+// (project_id, voucher_id, seq) or (project_id, campaign_id, seq), the
+// filter applied to the rows of the range.
 func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemption.TransactionPage) ([]*redemption.Transaction, error) {
 	out := []*redemption.Transaction{}
 	col, scope := "voucher_id", p.VoucherID
@@ -679,6 +687,13 @@ func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemp
 	}
 	sel := s.db.NewSelect().Model((*transactionRow)(nil)).Column("t.doc", "t.project_id").
 		Where("t.project_id = ? AND t."+col+" = ?", projectID, scope)
+	where, args, err := transactionColumns.where(promotype.Query{Filter: p.Filter})
+	if err != nil {
+		return nil, err
+	}
+	if where != "" {
+		sel = sel.Where(where, args...)
+	}
 	dir, cmp := "ASC", ">"
 	if p.Desc {
 		dir, cmp = "DESC", "<"

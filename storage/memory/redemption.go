@@ -458,7 +458,7 @@ func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemp
 		}
 		out = []*redemption.Transaction{}
 		for ; k >= 0 && k < n && len(out) < p.Limit; k += step {
-			if t := all[at(k)]; p.In(t) {
+			if t := all[at(k)]; p.In(t) && p.Matches(t) {
 				out = append(out, t.Clone())
 			}
 		}

@@ -555,6 +555,16 @@ func testVoucherTransactions(t *testing.T, newStore Factory) {
 	}
 	diff(t, "a campaign's cards", []string{"vtx_w1", "vtx_x1", "vtx_w2"}, camp(redemption.TransactionPage{Limit: 5}))
 	diff(t, "a campaign's cards, newest first after a cursor", []string{"vtx_x1", "vtx_w1"}, camp(redemption.TransactionPage{Limit: 5, Desc: true, AfterID: "vtx_w2"}))
+	cond := func(field string, op promotype.Op, vals ...string) promotype.Condition {
+		return promotype.Condition{Field: field, Op: op, Values: vals}
+	}
+	diff(t, "a campaign's transactions of one card", []string{"vtx_x1"},
+		camp(redemption.TransactionPage{Limit: 5, Filter: promotype.Filter{Conditions: []promotype.Condition{cond("voucher_id", promotype.OpIs, x.ID)}}}))
+	diff(t, "a campaign's transactions by id or card (or)", []string{"vtx_w1", "vtx_x1"},
+		camp(redemption.TransactionPage{Limit: 5, Filter: promotype.Filter{Junction: promotype.JunctionOr, Conditions: []promotype.Condition{
+			cond("id", promotype.OpIn, "vtx_w1", "vtx_m"), cond("voucher_id", promotype.OpIs, x.ID)}}}))
+	diff(t, "a filter after a cursor the filter drops", []string{"vtx_w2"},
+		camp(redemption.TransactionPage{Limit: 5, AfterID: "vtx_x1", Filter: promotype.Filter{Conditions: []promotype.Condition{cond("voucher_id", promotype.OpIsNot, x.ID)}}}))
 	_, err := s.ListTransactions(ctx, a, redemption.TransactionPage{CampaignID: "camp_1", Limit: 5, AfterID: "vtx_m"})
 	wantErr(t, "a cursor outside the campaign", err, promotype.ErrNotFound)
 	_, err = s.ListTransactions(ctx, a, redemption.TransactionPage{VoucherID: v.ID, Limit: 5, AfterID: "vtx_w1"})
