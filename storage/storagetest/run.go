@@ -38,6 +38,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Customers", testCustomers},
 		{"Orders", testOrders},
 		{"Campaigns", testCampaigns},
+		{"CategoryWrites", testCategoryWrites},
 		{"Vouchers", testVouchers},
 		{"AsyncActions", testAsyncActions},
 		{"ValidationRules", testValidationRules},
