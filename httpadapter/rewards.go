@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"net/http"
 
+	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/reward"
 )
 
@@ -22,6 +23,28 @@ func (s *server) rewardRoutes() []route {
 		})},
 		{http.MethodDelete, "/v1/rewards/{rewardId}", appKey, noContent(func(c *call) error {
 			return rw.Delete(c.ctx(), c.projectID, c.path("rewardId"))
+		})},
+		{http.MethodPost, "/v1/rewards/{rewardId}/assignments", appKey, withBody(func(c *call, in reward.AssignmentParams) (*reward.Assignment, error) {
+			return rw.CreateAssignment(c.ctx(), c.projectID, c.path("rewardId"), in)
+		})},
+		{http.MethodGet, "/v1/rewards/{rewardId}/assignments", appKey, withoutBody(func(c *call) (*promotype.List[*reward.Assignment], error) {
+			p, err := c.listParams()
+			if err != nil {
+				return nil, err
+			}
+			return rw.ListAssignments(c.ctx(), c.projectID, c.path("rewardId"), p)
+		})},
+		{http.MethodGet, "/v1/rewards/{rewardId}/assignments/{assignmentId}", appKey, withoutBody(func(c *call) (*reward.Assignment, error) {
+			return rw.GetAssignment(c.ctx(), c.projectID, c.path("rewardId"), c.path("assignmentId"))
+		})},
+		{http.MethodPut, "/v1/rewards/{rewardId}/assignments/{assignmentId}", appKey, withBody(func(c *call, in reward.AssignmentParams) (*reward.Assignment, error) {
+			if in.Campaign != nil {
+				return nil, promotype.InvalidPayload("Property .campaign cannot be changed: assign the reward to the campaign anew")
+			}
+			return rw.UpdateAssignment(c.ctx(), c.projectID, c.path("rewardId"), c.path("assignmentId"), in)
+		})},
+		{http.MethodDelete, "/v1/rewards/{rewardId}/assignments/{assignmentId}", appKey, noContent(func(c *call) error {
+			return rw.DeleteAssignment(c.ctx(), c.projectID, c.path("rewardId"), c.path("assignmentId"))
 		})},
 	}
 }
