@@ -30,7 +30,7 @@ type AssignmentParameters struct {
 // points taken from the card, and whether it is redeemed by itself once
 // the card holds them (at most one reward of a campaign).
 type LoyaltyParameters struct {
-	Points     *int64 `json:"points,omitempty" validate:"omitempty,gte=1,lte=9007199254740991"`
+	Points     *int64 `json:"points,omitempty"`
 	AutoRedeem *bool  `json:"auto_redeem,omitempty"`
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/promoengine/promo/campaign"
-	"github.com/promoengine/promo/internal/validate"
 	"github.com/promoengine/promo/promotype"
 )
 
@@ -16,6 +15,10 @@ type AssignmentParams struct {
 	Parameters      *AssignmentParameters `json:"parameters"`
 	ValidationRules []string              `json:"validation_rules"`
 }
+
+// maxPoints bounds the points of a reward: an integer a JSON number holds
+// exactly (2^53 − 1), as loyalty balances.
+const maxPoints = 1<<53 - 1
 
 // maxAssignmentsScan bounds the assignments of a campaign that one create
 // or update reads (the duplicate and auto-redeem checks).
@@ -82,8 +85,8 @@ func checkCampaignAssignments(a *Assignment, existing []*Assignment) error {
 
 func (s *Service) checkAssignment(in AssignmentParams) error {
 	if in.Parameters != nil && in.Parameters.Loyalty != nil {
-		if err := validate.Struct(*in.Parameters.Loyalty); err != nil {
-			return err
+		if p := in.Parameters.Loyalty.Points; p != nil && (*p < 1 || *p > maxPoints) {
+			return promotype.InvalidPayload("Property .parameters.loyalty.points must be between 1 and %d", int64(maxPoints))
 		}
 	}
 	if len(in.ValidationRules) > 0 {
