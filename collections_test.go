@@ -10,7 +10,9 @@ import (
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/rule"
+	"github.com/promoengine/promo/voucher"
 )
 
 // TestCollectionsInPromotions: a discount applicable_to a STATIC or an
@@ -164,3 +166,35 @@ func TestCollectionMembers(t *testing.T) {
 }
 
 func promoPtr[T any](v T) *T { return &v }
+
+// TestCollectionsInStackableValidation: a voucher whose rule and
+// applicable_to name collections is checked and priced by POST
+// /v1/validations as by the promotion validation.
+func TestCollectionsInStackableValidation(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		cs := f.eng.Catalog()
+		mug := must[*catalog.Product](t)(cs.CreateProduct(ctx, f.project, catalog.ProductParams{SourceID: promoPtr("mug"),
+			Price: promoPtr(int64(2000)), Metadata: promotype.Metadata{"brand": "acme"}}))
+		tv := must[*catalog.Product](t)(cs.CreateProduct(ctx, f.project, catalog.ProductParams{SourceID: promoPtr("tv"), Price: promoPtr(int64(90000))}))
+		acme := must[*catalog.Collection](t)(cs.CreateCollection(ctx, f.project, decode[catalog.CollectionParams](t,
+			`{"type":"AUTO_UPDATE","name":"Acme","filter":{"junction":"and","metadata.brand":{"conditions":{"$is":["acme"]}}}}`)))
+		vr := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Create(ctx, f.project, ruleParams(t,
+			`{"name":"acme in the cart","rules":{"logic":"1","1":{"name":"order.items.any","conditions":{"$is":[{"id":"`+acme.ID+`","object":"products_collection"}]}}},`+
+				`"applicable_to":{"included":[{"object":"products_collection","id":"`+acme.ID+`"}]}}`)))
+		in := decode[voucher.Params](t, `{"type":"DISCOUNT_VOUCHER","discount":{"type":"PERCENT","percent_off":50,"effect":"APPLY_TO_ITEMS"},"validation_rules":["`+vr.ID+`"]}`)
+		in.Code = promoPtr("ACME50")
+		must[*voucher.Voucher](t)(f.eng.Vouchers().Create(ctx, f.project, in))
+		validate := func(items string) *redemption.Validation {
+			t.Helper()
+			return must[*redemption.Validation](t)(f.eng.Validations().Validate(ctx, f.project, decode[redemption.ValidationParams](t,
+				`{"redeemables":[{"object":"voucher","id":"ACME50"}],"order":{"items":`+items+`}}`)))
+		}
+		got := validate(`[{"product_id":"` + mug.ID + `","quantity":1},{"product_id":"` + tv.ID + `","quantity":1}]`)
+		if !got.Valid || got.Order.TotalDiscountAmount != 1000 || got.Order.Items[0].DiscountAmount != 1000 || got.Order.Items[1].DiscountAmount != 0 {
+			t.Errorf("mug and tv: valid %v, order %+v", got.Valid, got.Order)
+		}
+		if got := validate(`[{"product_id":"` + tv.ID + `","quantity":1}]`); got.Valid {
+			t.Errorf("tv only: valid, want the rule to fail")
+		}
+	})
+}
