@@ -38,9 +38,6 @@ func (s *server) rewardRoutes() []route {
 			return rw.GetAssignment(c.ctx(), c.projectID, c.path("rewardId"), c.path("assignmentId"))
 		})},
 		{http.MethodPut, "/v1/rewards/{rewardId}/assignments/{assignmentId}", appKey, withBody(func(c *call, in reward.AssignmentParams) (*reward.Assignment, error) {
-			if in.Campaign != nil {
-				return nil, promotype.InvalidPayload("Property .campaign cannot be changed: assign the reward to the campaign anew")
-			}
 			return rw.UpdateAssignment(c.ctx(), c.projectID, c.path("rewardId"), c.path("assignmentId"), in)
 		})},
 		{http.MethodDelete, "/v1/rewards/{rewardId}/assignments/{assignmentId}", appKey, noContent(func(c *call) error {

@@ -173,8 +173,11 @@ func (s *Service) ListAssignments(ctx context.Context, projectID, rewardID strin
 }
 
 // UpdateAssignment changes the parameters of an assignment of reward
-// rewardID (points, auto_redeem).
+// rewardID (points, auto_redeem); its campaign cannot change.
 func (s *Service) UpdateAssignment(ctx context.Context, projectID, rewardID, id string, in AssignmentParams) (*Assignment, error) {
+	if in.Campaign != nil {
+		return nil, promotype.InvalidPayload("Property .campaign cannot be changed: assign the reward to the campaign anew")
+	}
 	if err := s.checkAssignment(in); err != nil {
 		return nil, err
 	}
