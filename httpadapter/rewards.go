@@ -14,7 +14,20 @@ func (s *server) rewardRoutes() []route {
 		{http.MethodPost, "/v1/rewards", appKey, withBody(func(c *call, in reward.Params) (*reward.Reward, error) {
 			return rw.Create(c.ctx(), c.projectID, in)
 		})},
-		{http.MethodGet, "/v1/rewards", appKey, listOf(rw.List)},
+		{http.MethodGet, "/v1/rewards", appKey, withoutBody(func(c *call) (*promotype.List[*reward.Reward], error) {
+			p, err := c.listParams()
+			if err != nil {
+				return nil, err
+			}
+			q, err := parseQuery(c.r.URL.RawQuery)
+			if err != nil {
+				return nil, err
+			}
+			if id := stringParam(q, "assignment_id"); id != nil && *id != "" {
+				return rw.ListForAssignment(c.ctx(), c.projectID, *id, p)
+			}
+			return rw.List(c.ctx(), c.projectID, p)
+		})},
 		{http.MethodGet, "/v1/rewards/{rewardId}", appKey, withoutBody(func(c *call) (*reward.Reward, error) {
 			return rw.Get(c.ctx(), c.projectID, c.path("rewardId"))
 		})},

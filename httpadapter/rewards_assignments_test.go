@@ -25,6 +25,8 @@ func TestRewardAssignments(t *testing.T) {
 		{"create_missing_reward", req{method: http.MethodPost, target: "/v1/rewards/rew_nope/assignments", body: `{"campaign":"Points","parameters":{"loyalty":{"points":1}}}`}, 404},
 		{"get", req{method: http.MethodGet, target: asg + "rewa_00000000000000000006"}, 200},
 		{"list", req{method: http.MethodGet, target: rew}, 200},
+		{"rewards_of_assignment", req{method: http.MethodGet, target: "/v1/rewards?assignment_id=rewa_00000000000000000006"}, 200},
+		{"rewards_of_missing_assignment", req{method: http.MethodGet, target: "/v1/rewards?assignment_id=rewa_nope"}, 200},
 		{"update", req{method: http.MethodPut, target: asg + "rewa_00000000000000000006", body: `{"parameters":{"loyalty":{"points":50,"auto_redeem":true}}}`}, 200},
 		{"update_campaign", req{method: http.MethodPut, target: asg + "rewa_00000000000000000006", body: `{"campaign":"Promos"}`}, 400},
 		{"create_second_auto_redeem", req{method: http.MethodPost, target: "/v1/rewards/rew_00000000000000000005/assignments",

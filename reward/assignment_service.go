@@ -227,3 +227,32 @@ func (s *Service) DeleteAssignment(ctx context.Context, projectID, rewardID, id 
 		return st.DeleteRewardAssignment(ctx, projectID, id)
 	})
 }
+
+// ListForAssignment is the rewards list of GET /v1/rewards?assignment_id=:
+// the reward that assignment assigns, as a one-item list (empty for an
+// assignment that does not exist, as a filter matching nothing).
+func (s *Service) ListForAssignment(ctx context.Context, projectID, assignmentID string, params promotype.ListParams) (*promotype.List[*Reward], error) {
+	q, err := params.Query(ListSpec, s.env.Clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	items := []*Reward{}
+	a, err := s.store.GetRewardAssignment(ctx, projectID, assignmentID)
+	switch {
+	case err == nil:
+		r, err := s.store.GetReward(ctx, projectID, a.RewardID)
+		if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+			return nil, err
+		}
+		if r != nil {
+			items = append(items, r.normalize())
+		}
+	case !errors.Is(err, promotype.ErrNotFound):
+		return nil, err
+	}
+	total := len(items)
+	if q.Offset >= total {
+		items = items[:0]
+	}
+	return promotype.NewList(items, total, q), nil
+}
