@@ -162,6 +162,20 @@ func TestCollectionMembers(t *testing.T) {
 		wantErr(t, err, 404, "not_found")
 		_, err = cs.CreateCollection(ctx, f.project, decode[catalog.CollectionParams](t, `{"name":"Two","type":"STATIC","products":[]}`))
 		wantErr(t, err, 409, "duplicate_found")
+
+		// A rule names only collections that exist.
+		for _, body := range []string{
+			`{"name":"x","applicable_to":{"excluded":[{"object":"products_collection","id":"pc_nope"}]}}`,
+			`{"name":"x","rules":{"logic":"1","1":{"name":"order.items.every","conditions":{"$is":[{"id":"pc_nope","object":"products_collection"}]}}}}`,
+		} {
+			_, err := f.eng.ValidationRules().Create(ctx, f.project, ruleParams(t, body))
+			wantErr(t, err, 404, "not_found")
+		}
+		vr := must[*rule.ValidationRule](t)(f.eng.ValidationRules().Create(ctx, f.project, ruleParams(t,
+			`{"name":"ok","applicable_to":{"included":[{"object":"products_collection","id":"`+auto.ID+`"}]}}`)))
+		_, err = f.eng.ValidationRules().Update(ctx, f.project, vr.ID, ruleParams(t,
+			`{"rules":{"logic":"1","1":{"name":"order.items.any","conditions":{"$is":[{"id":"pc_nope","object":"products_collection"}]}}}}`))
+		wantErr(t, err, 404, "not_found")
 	})
 }
 

@@ -80,8 +80,7 @@ func hasCollection(ts []Target) bool {
 const ObjectCollection = "products_collection"
 
 // LineFacts returns what a collection filter reads of line it: its
-// product and, for a SKU line, its SKU (nil otherwise), as the order saw
-// them.
+// product and, for a SKU line (hasSKU), its SKU, as the order saw them.
 func LineFacts(it *order.Item) (product, sku cat.Facts, hasSKU bool) {
 	product.ID = it.ProductID
 	if p := it.Product; p != nil {

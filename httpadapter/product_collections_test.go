@@ -34,6 +34,11 @@ func TestProductCollections(t *testing.T) {
 		{"bad_filter_field", req{method: http.MethodPost, target: "/v1/product-collections",
 			body: `{"type":"AUTO_UPDATE","name":"X","filter":{"junction":"and","colour":{"conditions":{"$is":["red"]}}}}`}, 400},
 		{"no_type", req{method: http.MethodPost, target: "/v1/product-collections", body: `{"name":"X"}`}, 400},
+		{"rule_with_collections", req{method: http.MethodPost, target: "/v1/validation-rules", body: `{"name":"Cheap acme in the cart",` +
+			`"rules":{"logic":"1","1":{"name":"order.items.any","conditions":{"$is":[{"id":"pc_00000000000000000006","object":"products_collection"}]}}},` +
+			`"applicable_to":{"included":[{"object":"products_collection","id":"pc_00000000000000000006"}],"excluded":[{"object":"products_collection","id":"pc_00000000000000000005"}]}}`}, 200},
+		{"rule_with_missing_collection", req{method: http.MethodPost, target: "/v1/validation-rules",
+			body: `{"name":"x","applicable_to":{"included":[{"object":"products_collection","id":"pc_nope"}]}}`}, 404},
 		{"delete", req{method: http.MethodDelete, target: "/v1/product-collections/pc_00000000000000000005"}, 204},
 		{"get_deleted", req{method: http.MethodGet, target: "/v1/product-collections/pc_00000000000000000005"}, 404},
 		{"products_deleted", req{method: http.MethodGet, target: "/v1/product-collections/pc_00000000000000000005/products"}, 404},

@@ -43,12 +43,12 @@ type compiled struct {
 	message string
 }
 
-// ItemRef is an entry of an item rule's `$is`: a product or SKU by id or
-// source id.
 // objectCollection is the object of an item reference naming a product
 // collection: it matches the lines the collection holds (Item.Collections).
 const objectCollection = "products_collection"
 
+// ItemRef is an entry of an item rule's `$is`: a product or SKU by id or
+// source id, or a product collection by id.
 type ItemRef struct {
 	ID       string `json:"id"`
 	SourceID string `json:"source_id,omitempty"`
