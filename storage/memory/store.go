@@ -18,16 +18,17 @@ import (
 
 // data is the whole state, guarded by Store.mu.
 type data struct {
-	projects    table[project.Project]
-	appKeys     table[auth.AppKey]
-	clientKeys  table[auth.ClientKey]
-	mgmtKeys    table[auth.ManagementKey]
-	products    keyed[catalog.Product] // live rows keyed by source_id
-	skus        keyed[catalog.SKU]     // live rows keyed by source_id
-	rewards     table[reward.Reward]
+	projects   table[project.Project]
+	appKeys    table[auth.AppKey]
+	clientKeys table[auth.ClientKey]
+	mgmtKeys   table[auth.ManagementKey]
+	products   keyed[catalog.Product] // live rows keyed by source_id
+	skus       keyed[catalog.SKU]     // live rows keyed by source_id
+	rewards    table[reward.Reward]
+	locations  table[location.Location]
+
 	rewardAsgs  table[reward.Assignment]  // reward assignments (reward.go)
 	collections keyed[catalog.Collection] // product collections keyed by name (catalog.go)
-	locations   table[location.Location]
 
 	auth      authData                       // OAuth tokens (auth.go)
 	customers keyed[customer.Customer]       // keyed by source_id
@@ -80,7 +81,6 @@ func New() *Store {
 			live:  liveSKU,
 			clone: (*catalog.SKU).Clone,
 		}),
-		rewards:    newTable[reward.Reward](),
 		rewardAsgs: newTable[reward.Assignment](),
 		collections: newKeyed(keyed[catalog.Collection]{
 			kind: "products_collection", noun: "products_collection", keyName: "name",
@@ -88,6 +88,7 @@ func New() *Store {
 			key:   func(c *catalog.Collection) *string { return &c.Name },
 			clone: (*catalog.Collection).Clone,
 		}),
+		rewards:   newTable[reward.Reward](),
 		locations: newTable[location.Location](),
 		auth:      newAuthData(),
 		customers: newKeyed(keyed[customer.Customer]{
