@@ -200,3 +200,13 @@ func (s *API) GetCategory(ctx context.Context, projectID, ref string) (*Category
 func (s *API) ListCategories(ctx context.Context, projectID string, p promotype.ListParams) (*promotype.List[*Category], error) {
 	return s.campaigns.ListCategories(ctx, projectID, p)
 }
+
+// UpdateCategory changes a category's name or hierarchy.
+func (s *API) UpdateCategory(ctx context.Context, projectID, ref string, in CategoryParams) (*Category, error) {
+	return s.campaigns.UpdateCategory(ctx, projectID, ref, in)
+}
+
+// DeleteCategory deletes a category no campaign, voucher, tier or stack names.
+func (s *API) DeleteCategory(ctx context.Context, projectID, ref string) error {
+	return s.campaigns.DeleteCategory(ctx, projectID, ref)
+}

@@ -37,6 +37,14 @@ type CampaignStore interface {
 	GetCategory(ctx context.Context, projectID, id string) (*Category, error)
 	FindCategoryByName(ctx context.Context, projectID, name string) (*Category, error)
 	ListCategories(ctx context.Context, projectID string, q promotype.Query) ([]*Category, int, error)
+	// UpdateCategory replaces the name, hierarchy and updated_at of the
+	// category c.ID; duplicate_found when another category holds the name.
+	UpdateCategory(ctx context.Context, c *Category) error
+	// DeleteCategory removes a category for good.
+	DeleteCategory(ctx context.Context, projectID, id string) error
+	// CategoryInUse reports whether a live campaign, voucher, promotion
+	// tier or promotion stack of the project names the category.
+	CategoryInUse(ctx context.Context, projectID, id string) (bool, error)
 }
 
 // ListSpec is what GET /v1/campaigns accepts. Boolean fields (active,

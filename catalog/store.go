@@ -37,6 +37,8 @@ type Store interface {
 	FindProducts(ctx context.Context, projectID string, ids, sourceIDs []string) ([]*Product, error)
 	// FindSKUs is FindProducts for SKUs.
 	FindSKUs(ctx context.Context, projectID string, ids, sourceIDs []string) ([]*SKU, error)
+
+	CollectionStore
 }
 
 // ListSpec is what product and SKU lists accept.

@@ -129,7 +129,7 @@ func pick(o *order.Order, app *Applicability, ls *Lines, sc *scratch) []selectio
 		if it.Quantity <= 0 {
 			continue
 		}
-		e := app.entryFor(keysOf(it))
+		e := app.entryFor(it)
 		if e == nil {
 			continue
 		}

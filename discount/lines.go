@@ -73,10 +73,11 @@ func (ls *Lines) appendLines(dst []int, kind uint8, key string) []int {
 
 // candidates returns, in line order, the lines of o that app's included
 // entries may name: every line when app includes all (or nothing in
-// particular), when there is no index, or when o has fewer lines than
-// were indexed. Exclusions are left to entryFor.
+// particular), when there is no index, when o has fewer lines than
+// were indexed, or when an entry names a collection (membership is not
+// indexed). Exclusions are left to entryFor.
 func (ls *Lines) candidates(o *order.Order, app *Applicability, out []int) []int {
-	if ls == nil || app == nil || app.IncludedAll || len(app.Included) == 0 || len(o.Items) < ls.n {
+	if ls == nil || app == nil || app.IncludedAll || len(app.Included) == 0 || len(o.Items) < ls.n || hasCollection(app.Included) {
 		for i := range o.Items {
 			out = append(out, i)
 		}

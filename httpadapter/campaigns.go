@@ -104,6 +104,12 @@ func (s *server) categoryRoutes() []route {
 		{http.MethodGet, "/v1/categories/{categoryId}", appKey, withoutBody(func(c *call) (*campaign.Category, error) {
 			return cs.GetCategory(c.ctx(), c.projectID, c.path("categoryId"))
 		})},
+		{http.MethodPut, "/v1/categories/{categoryId}", appKey, withBody(func(c *call, in campaign.CategoryParams) (*campaign.Category, error) {
+			return cs.UpdateCategory(c.ctx(), c.projectID, c.path("categoryId"), in)
+		})},
+		{http.MethodDelete, "/v1/categories/{categoryId}", appKey, noContent(func(c *call) error {
+			return cs.DeleteCategory(c.ctx(), c.projectID, c.path("categoryId"))
+		})},
 	}
 }
 

@@ -139,6 +139,9 @@ var tolerated = []tolerance{
 	{"GET /v1/redemptions/{redemptionId}", "/order", "Value is not nullable", failedOrderNull},
 	{"POST /v1/publications", "/channel", "value is not one of the allowed values", publicationChannel},
 	{"GET /v1/publications/create", "/channel", "value is not one of the allowed values", publicationChannel},
+	{collectionProducts, "/data/*/image_url", "Value is not nullable", collectionMembers},
+	{collectionProducts, "/data/*/updated_at", "Value is not nullable", collectionMembers},
+	{collectionProducts, "/data/*/attributes", "value must be an array", collectionMembers},
 	{"POST /v1/campaigns/{campaignId}/vouchers", "", "status is not supported",
 		"the OpenAPI documents only the 200 of one voucher; a bulk add starts an async generation, answered 202 {async_action_id} as the operation's description says"},
 }
@@ -149,6 +152,8 @@ const (
 	redemptionVoucher   = "a redemption's voucher is the voucher as GET /v1/vouchers/{code} answers it: the objects of the other voucher types are null"
 	publicationChannel  = "a publication's channel is the one the request names (\"API\" by default): the OpenAPI's own create example answers \"channel\": \"myown\" though its schema enumerates only API"
 	failedOrderNull     = "a failed redemption keeps \"order\": null (the reference's failed-redemption examples, redemption.md §3)"
+	collectionProducts  = "GET /v1/product-collections/{productCollectionId}/products"
+	collectionMembers   = "a collection's products and SKUs answer as GET /v1/products and /v1/skus do: the OpenAPI's own example has \"image_url\": null, \"updated_at\": null and a SKU's attributes as an object"
 )
 
 // untolerated returns the validation errors of err that no tolerance names.

@@ -19,6 +19,7 @@ type route struct {
 func (s *server) routes() []route {
 	return slices.Concat(
 		s.productRoutes(),
+		s.collectionRoutes(), // product_collections.go
 		s.rewardRoutes(),
 		s.locationRoutes(),
 		s.managementRoutes(),

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
@@ -23,12 +25,33 @@ type builder struct {
 // campaigns with the rules assigned to them and to their campaign. A tier
 // without a discount is left out: it has nothing to price. The products
 // unit discounts add are read now, with their catalog prices: a catalog
-// change must be told (Service.Changed) like a tier change.
+// change must be told (Service.Changed) like a tier change. The project's
+// product collections are compiled too (rules and applicable_to entries
+// naming one read them), so a collection create or delete is told as well.
 func (b *builder) Snapshot(ctx context.Context, projectID string) (*Snapshot, error) {
 	loc, err := b.zone(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
+	colls, _, err := b.store.ListCollections(ctx, projectID, promotype.Query{Limit: maxCollections, OrderBy: "created_at"})
+	if err != nil {
+		return nil, err
+	}
+	cols := catalog.CompileCollections(colls)
+	snap, err := b.tiers(ctx, projectID, loc, cols)
+	if err != nil {
+		return nil, err
+	}
+	snap.collections = cols
+	return snap, nil
+}
+
+// maxCollections bounds the product collections a snapshot compiles.
+const maxCollections = 1 << 16
+
+// tiers compiles the tiers of the snapshot; cols resolves the collections
+// their applicable_to names.
+func (b *builder) tiers(ctx context.Context, projectID string, loc *time.Location, cols *catalog.Collections) (*Snapshot, error) {
 	cs, _, err := b.store.ListCampaigns(ctx, projectID, promotype.Query{Limit: 1 << 20, OrderBy: "created_at",
 		Must: []promotype.Condition{{Field: "campaign_type", Op: promotype.OpIs, Values: []string{string(campaign.Promotion)}}}})
 	if err != nil {
@@ -97,7 +120,7 @@ func (b *builder) Snapshot(ctx context.Context, projectID string) (*Snapshot, er
 			rs = append(rs, r)
 			t.Programs = append(t.Programs, prog)
 		}
-		t.Applicability = MergeApplicability(rs...)
+		t.Applicability = MergeApplicability(rs...).WithCollections(cols)
 		if err := b.addUnits(ctx, projectID, cat, st.Action.Discount); err != nil {
 			return nil, err
 		}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/rule"
@@ -13,9 +15,10 @@ import (
 // garbage otherwise); see releaseInput.
 var inputs sync.Pool
 
-// ruleInput builds what rules read of a request, once per request. Give
+// ruleInput builds what rules read of a request, once per request; cols
+// (nil: none) gives each line the collections that hold it. Give
 // it back with releaseInput when nothing reads it any more.
-func ruleInput(o *order.Order, customer, redemption promotype.Metadata) *rule.Input {
+func ruleInput(o *order.Order, customer, redemption promotype.Metadata, cols *catalog.Collections) *rule.Input {
 	in, _ := inputs.Get().(*rule.Input)
 	if in == nil {
 		in = &rule.Input{}
@@ -49,6 +52,14 @@ func ruleInput(o *order.Order, customer, redemption promotype.Metadata) *rule.In
 			meta = overlay(meta, it.SKU.Metadata)
 		}
 		ri.Meta = rule.AttrsOf(overlay(meta, it.Metadata))
+		if cols.Len() > 0 {
+			p, k, hasSKU := discount.LineFacts(it)
+			if hasSKU {
+				ri.Collections = cols.AppendMembership(nil, &p, &k)
+			} else {
+				ri.Collections = cols.AppendMembership(nil, &p, nil)
+			}
+		}
 		in.Items[i] = ri
 	}
 	return in

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/order"
@@ -19,8 +20,18 @@ import (
 // RuleInput builds what rules read of order o with the customer's and the
 // request's metadata. Give it back with ReleaseInput when nothing reads it.
 func RuleInput(o *order.Order, customer, redemption promotype.Metadata) *rule.Input {
-	return ruleInput(o, customer, redemption)
+	return ruleInput(o, customer, redemption, nil)
 }
+
+// RuleInputIn is RuleInput with each line's product collections among
+// cols (a snapshot's Collections), which products_collection rules read.
+func RuleInputIn(o *order.Order, customer, redemption promotype.Metadata, cols *catalog.Collections) *rule.Input {
+	return ruleInput(o, customer, redemption, cols)
+}
+
+// Collections is the project's product collections, compiled when the
+// snapshot was.
+func (s *Snapshot) Collections() *catalog.Collections { return s.collections }
 
 // ReleaseInput recycles an input RuleInput returned; it must not be used again.
 func ReleaseInput(in *rule.Input) { releaseInput(in) }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/order"
@@ -31,6 +32,7 @@ type Store interface {
 	GetCategory(ctx context.Context, projectID, id string) (*campaign.Category, error)
 	ListValidationRules(ctx context.Context, projectID string, q promotype.Query) ([]*rule.ValidationRule, int, error)
 	GetPromotionStack(ctx context.Context, projectID, id string) (*campaign.PromotionStack, error)
+	ListCollections(ctx context.Context, projectID string, q promotype.Query) ([]*catalog.Collection, int, error)
 }
 
 // TimeZoneFunc returns a project's time zone, in which tier and campaign

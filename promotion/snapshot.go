@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
@@ -17,6 +18,8 @@ type Snapshot struct {
 	index   *rule.Index
 	catalog discount.Catalog
 	loc     *time.Location
+
+	collections *catalog.Collections // the project's product collections
 }
 
 // NewSnapshot compiles tiers into a snapshot. cat resolves the products a
@@ -82,7 +85,7 @@ type Result struct {
 // Validate returns the valid tiers, newest first, each with the order it
 // prices. Only the tiers the index finds for the request are visited.
 func (s *Snapshot) Validate(req Request) []Result {
-	in := ruleInput(req.Order, req.Customer, req.Redemption)
+	in := ruleInput(req.Order, req.Customer, req.Redemption, s.collections)
 	defer releaseInput(in)
 	cands := s.index.Candidates(in.Facts(nil), nil)
 	out := make([]Result, 0, len(cands))

@@ -22,6 +22,9 @@ const (
 	PrefixWebhook       = "wh_"
 	PrefixAppKey        = "app_"
 	PrefixManagementKey = "mgmt_"
+
+	PrefixProductCollection = "pc_"
+	PrefixRewardAssignment  = "rewa_"
 )
 
 // IDGenerator makes resource ids: prefix + a random part.

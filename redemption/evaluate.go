@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/discount"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotion"
@@ -50,7 +51,8 @@ type Candidate struct {
 	Programs      []*rule.Program
 	Discount      *discount.Discount
 	Applicability *discount.Applicability
-	Catalog       discount.Catalog // the lines unit discounts add
+	Catalog       discount.Catalog     // the lines unit discounts add
+	Collections   *catalog.Collections // the project's product collections its rules may name
 	Gift          *GiftCard
 	Loyalty       *LoyaltyCard
 
@@ -425,7 +427,7 @@ func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, 
 	}
 	var in *rule.Input // what the rules read; nil without rules
 	if len(c.Programs) > 0 {
-		in = promotion.RuleInput(o, ev.req.Customer, ev.req.Redemption)
+		in = promotion.RuleInputIn(o, ev.req.Customer, ev.req.Redemption, c.Collections)
 		defer promotion.ReleaseInput(in)
 		in.Amount = o.TotalAmount // order.amount: the running total before this redeemable
 		if err := ev.rulesPass(c, in, false); err != nil {

@@ -439,6 +439,7 @@ func (r *resolver) tier(ctx context.Context, id string) error {
 		}
 	}
 	c.Programs, c.Discount, c.Applicability, c.Catalog = t.Programs, t.Discount, t.Applicability, r.snap.Catalog()
+	c.Collections = r.snap.Collections()
 	c.scopes = newScopes(ObjectPromotionTier, id, t.Campaign.ID)
 	sh.discount, sh.metadata, sh.name, sh.campaignID = t.Discount, t.Metadata, t.Name, t.Campaign.ID
 	sh.applicableTo, sh.inapplicableTo = targets(t.Applicability)
@@ -532,7 +533,8 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 		if c.Programs, rs, sh.assignments, err = r.programs(ctx, v, camp); err != nil {
 			return err
 		}
-		c.Applicability = promotion.MergeApplicability(rs...)
+		c.Applicability = promotion.MergeApplicability(rs...).WithCollections(r.snap.Collections())
+		c.Collections = r.snap.Collections()
 		sh.applicableTo, sh.inapplicableTo = targets(c.Applicability)
 	}
 	r.push(c, sh)

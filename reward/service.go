@@ -36,6 +36,7 @@ type CatalogReader interface {
 // reward names and the campaigns a CAMPAIGN reward names.
 type Store interface {
 	rowStore
+	AssignmentStore
 	CatalogReader
 	campaign.CampaignStore
 }
@@ -123,9 +124,23 @@ func (s *Service) Update(ctx context.Context, projectID, id string, in Params) (
 	return out.normalize(), nil
 }
 
-// Delete removes a reward.
+// Delete removes a reward; an assigned reward is 400 resource_in_use
+// (reference endpoints.md §6).
 func (s *Service) Delete(ctx context.Context, projectID, id string) error {
-	return s.store.DeleteReward(ctx, projectID, id)
+	return s.tx(ctx, func(ctx context.Context, st Store) error {
+		if _, err := st.GetReward(ctx, projectID, id); err != nil {
+			return err
+		}
+		_, n, err := st.ListRewardAssignments(ctx, projectID, promotype.Query{Limit: 1, OrderBy: "created_at",
+			Must: []promotype.Condition{{Field: "reward_id", Op: promotype.OpIs, Values: []string{id}}}})
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return promotype.BadRequest("resource_in_use", "Resource in use", "Resource reward with id %s is in use and cannot be deleted", id)
+		}
+		return st.DeleteReward(ctx, projectID, id)
+	})
 }
 
 // apply checks `in` and copies it onto r.

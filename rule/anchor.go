@@ -114,6 +114,8 @@ func metaAnchor(scope byte, r *compiled) []string {
 
 func refFact(ref ItemRef) string {
 	switch {
+	case ref.Object == objectCollection:
+		return factCollection + ref.ID
 	case ref.Object == "sku" && ref.ID != "":
 		return factSKU + ref.ID
 	case ref.Object == "sku":

@@ -43,8 +43,12 @@ type compiled struct {
 	message string
 }
 
+// objectCollection is the object of an item reference naming a product
+// collection: it matches the lines the collection holds (Item.Collections).
+const objectCollection = "products_collection"
+
 // ItemRef is an entry of an item rule's `$is`: a product or SKU by id or
-// source id.
+// source id, or a product collection by id.
 type ItemRef struct {
 	ID       string `json:"id"`
 	SourceID string `json:"source_id,omitempty"`
@@ -229,10 +233,10 @@ func compileItems(key, name, op string, vals []any, object string) ([]ItemRef, e
 			ref.Object = object
 		}
 		switch {
-		case ref.Object == "products_collection":
-			return nil, invalid("Rule '%s' (rule %s): product collections are not supported by this engine yet", name, key)
-		case ref.Object != "product" && ref.Object != "sku":
-			return nil, invalid("Rule '%s' (rule %s): %s[%d].object must be product or sku", name, key, op, i)
+		case ref.Object == objectCollection && ref.ID == "":
+			return nil, invalid("Rule '%s' (rule %s): %s[%d] must have the id of the product collection", name, key, op, i)
+		case ref.Object != "product" && ref.Object != "sku" && ref.Object != objectCollection:
+			return nil, invalid("Rule '%s' (rule %s): %s[%d].object must be product, sku or products_collection", name, key, op, i)
 		case ref.ID == "" && ref.SourceID == "":
 			return nil, invalid("Rule '%s' (rule %s): %s[%d] must have an id or a source_id", name, key, op, i)
 		}

@@ -1,6 +1,9 @@
 package rule
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Eval runs the program on in. When it fails, message is the error.message
 // of the first failing rule in evaluation order, else the set's own (empty
@@ -203,6 +206,9 @@ func (e *evaluator) sub(r *compiled, g group) bool {
 }
 
 func (e *evaluator) matches(it *Item, ref ItemRef) bool {
+	if ref.Object == objectCollection {
+		return slices.Contains(it.Collections, ref.ID)
+	}
 	if ref.Object == "sku" {
 		return (ref.ID != "" && it.SKUID == ref.ID) || (ref.ID == "" && ref.SourceID != "" && it.SKUSourceID == ref.SourceID)
 	}

@@ -10,6 +10,9 @@ type Item struct {
 	Price           int64 // unit price, minor units
 	Amount          int64 // price × quantity
 	Meta            Attrs // item metadata: line, then SKU, then product keys
+	// Collections are the ids of the product collections that hold the
+	// line (filled by the caller from the project's compiled collections).
+	Collections []string
 }
 
 // Input is everything a rule can read of one validation request.
@@ -34,6 +37,7 @@ const (
 	factProductSource = "P\x00"
 	factSKU           = "s\x00"
 	factSKUSource     = "S\x00"
+	factCollection    = "C\x00"
 )
 
 // scope prefixes of metadata facts.
@@ -50,7 +54,7 @@ func valueFact(scope byte, key, canon string) string {
 }
 
 // Facts appends to dst every fact the input holds: each product and SKU of
-// the cart (by id and source id), and each metadata key present and each
+// the cart (by id and source id), the collections holding its lines, and each metadata key present and each
 // scalar (or array element) value of it. Their number follows the request,
 // not the rules.
 func (in *Input) Facts(dst []string) []string {
@@ -67,6 +71,9 @@ func (in *Input) Facts(dst []string) []string {
 		}
 		if it.SKUSourceID != "" {
 			dst = append(dst, factSKUSource+it.SKUSourceID)
+		}
+		for _, id := range it.Collections {
+			dst = append(dst, factCollection+id)
 		}
 	}
 	dst = attrFacts(dst, scopeCustomer, in.Customer)

@@ -91,10 +91,10 @@ func checkApplicability(a *discount.Applicability) error {
 				return promotype.InvalidPayload("Property .applicable_to."+kind+"[%d]"+format, append([]any{i}, args...)...)
 			}
 			switch {
-			case t.Object == "products_collection":
-				return at(".object products_collection is not supported by this engine yet")
-			case t.Object != "product" && t.Object != "sku":
-				return at(".object must be equal to one of the allowed values: product, sku")
+			case t.Object != "product" && t.Object != "sku" && t.Object != discount.ObjectCollection:
+				return at(".object must be equal to one of the allowed values: product, sku, products_collection")
+			case t.Object == discount.ObjectCollection && t.ID == "":
+				return at(" must have required property 'id' (the collection's)")
 			case t.ID == "" && t.SourceID == nil:
 				return at(" must have required property 'id'")
 			}

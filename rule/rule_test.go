@@ -116,7 +116,7 @@ func TestCompileRefusals(t *testing.T) {
 		{"contains on amount", `{"logic":"1","1":{"name":"order.amount","conditions":{"$contains":["1"]}}}`, "metadata only"},
 		{"empty values", `{"logic":"1","1":{"name":"order.amount","conditions":{"$is":[]}}}`, "needs at least one value"},
 		{"no conditions", `{"logic":"1","1":{"name":"order.amount","conditions":{}}}`, "must have conditions"},
-		{"collections", `{"logic":"1","1":{"name":"order.items.any","conditions":{"$is":[{"id":"pc_1","object":"products_collection"}]}}}`, "product collections are not supported"},
+		{"collection without id", `{"logic":"1","1":{"name":"order.items.any","conditions":{"$is":[{"source_id":"x","object":"products_collection"}]}}}`, "must have the id of the product collection"},
 		{"item without id", `{"logic":"1","1":{"name":"order.items.any","conditions":{"$is":[{"object":"product"}]}}}`, "must have an id or a source_id"},
 		{"item $is_not", `{"logic":"1","1":{"name":"order.items.any","conditions":{"$is_not":[{"id":"p","object":"product"}]}}}`, "supports only $is and $in"},
 		{"keys not from 1", `{"logic":"2","2":{"name":"order.amount","conditions":{"$is":[1]}}}`, "consecutive integers from 1"},

@@ -127,6 +127,7 @@ func (a *Assignment) normalize() *Assignment {
 // outbox), which every service port of this package embeds through it.
 type Store interface {
 	promotype.EventStore
+	CollectionReader
 
 	InsertValidationRule(ctx context.Context, r *ValidationRule) error
 	UpdateValidationRule(ctx context.Context, r *ValidationRule) error

@@ -298,6 +298,43 @@ func (s *Store) ListCategories(ctx context.Context, projectID string, q promotyp
 	return listProject[categoryRow, *categoryRow, *campaign.Category](ctx, s.db, categoryColumns, "cat", "", projectID, q)
 }
 
+// UpdateCategory implements campaign.CampaignStore.
+func (s *Store) UpdateCategory(ctx context.Context, c *campaign.Category) error {
+	if err := checkText("category", str("id", c.ID), str("project_id", c.ProjectID), str("name", c.Name)); err != nil {
+		return rowErr(err, c.ProjectID, c.ID, categoryNotFound(c.ID))
+	}
+	row := &categoryRow{ProjectID: c.ProjectID, ID: c.ID, Name: c.Name, Hierarchy: c.Hierarchy,
+		CreatedAt: sqlTime(c.CreatedAt), UpdatedAt: sqlTimePtr(c.UpdatedAt)}
+	return categoryKeys.update(ctx, s.db, row, &c.Name, func() error {
+		_, err := s.GetCategory(ctx, c.ProjectID, c.ID)
+		return err
+	})
+}
+
+// DeleteCategory implements campaign.CampaignStore.
+func (s *Store) DeleteCategory(ctx context.Context, projectID, id string) error {
+	return deleteByID[categoryRow](ctx, s.db, "delete category", "cat", projectID, id, categoryNotFound(id))
+}
+
+// CategoryInUse implements campaign.CampaignStore: campaigns and vouchers
+// through their category indexes, tiers and stacks (a few per project)
+// through their documents.
+func (s *Store) CategoryInUse(ctx context.Context, projectID, id string) (bool, error) {
+	if !storableKeys(projectID, id) {
+		return false, nil
+	}
+	var used bool
+	err := s.db.NewRaw(`SELECT EXISTS (SELECT 1 FROM promo_campaigns WHERE project_id = ?0 AND category_id = ?1 AND binned_at IS NULL)
+		OR EXISTS (SELECT 1 FROM promo_vouchers WHERE project_id = ?0 AND category_id = ?1 AND binned_at IS NULL)
+		OR EXISTS (SELECT 1 FROM promo_promotion_tiers WHERE project_id = ?0 AND doc->>'category_id' = ?1)
+		OR EXISTS (SELECT 1 FROM promo_promotion_stacks WHERE project_id = ?0 AND doc->>'category_id' = ?1)`,
+		projectID, id).Scan(ctx, &used)
+	if err != nil {
+		return false, fail("category in use", err, nil)
+	}
+	return used, nil
+}
+
 // tierRow stores a promotion tier: the columns lists filter and order on,
 // and the whole tier as a document.
 type tierRow struct {

@@ -399,3 +399,79 @@ func findLiveByKeys[R any, P row[R, D], D any](ctx context.Context, db bun.IDB, 
 	}
 	return domains[R, P](rows)
 }
+
+type collectionRow struct {
+	bun.BaseModel `bun:"table:promo_product_collections,alias:pc"`
+
+	ProjectID string          `bun:"project_id,pk"`
+	ID        string          `bun:"id,pk"`
+	Name      string          `bun:"name"`
+	Type      string          `bun:"type"`
+	Doc       json.RawMessage `bun:"doc"`
+	CreatedAt time.Time       `bun:"created_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *collectionRow) listTotal() int { return r.Total }
+
+var collectionColumns = columns{
+	"name":       {"name", promotype.FieldString},
+	"type":       {"type", promotype.FieldString},
+	"created_at": {"created_at", promotype.FieldTime},
+}
+
+// collectionDoc is what doc holds of a collection.
+type collectionDoc struct {
+	Filter   catalog.CollectionFilter `json:"filter,omitempty"`
+	Products []catalog.CollectionItem `json:"products,omitempty"`
+}
+
+func (r *collectionRow) domain() (*catalog.Collection, error) {
+	var d collectionDoc
+	if err := decodeJSON(r.Doc, &d); err != nil {
+		return nil, err
+	}
+	return &catalog.Collection{ID: r.ID, ProjectID: r.ProjectID, Name: r.Name, Type: r.Type, Filter: d.Filter,
+		Products: d.Products, CreatedAt: domainTime(r.CreatedAt)}, nil
+}
+
+func collectionNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("products_collection", id) }
+}
+
+// collectionKeys is the name uniqueness of promo_product_collections.
+var collectionKeys = keyed{kind: "products_collection", table: "promo_product_collections", alias: "pc", column: "name"}
+
+// InsertCollection implements catalog.Store.
+func (s *Store) InsertCollection(ctx context.Context, c *catalog.Collection) error {
+	if err := checkText("products_collection", str("id", c.ID), str("project_id", c.ProjectID), str("name", c.Name)); err != nil {
+		return err
+	}
+	doc, err := encodeJSON(collectionDoc{Filter: c.Filter, Products: c.Products})
+	if err != nil {
+		return err
+	}
+	row := &collectionRow{ProjectID: c.ProjectID, ID: c.ID, Name: c.Name, Type: c.Type, Doc: doc, CreatedAt: sqlTime(c.CreatedAt)}
+	return collectionKeys.insert(ctx, s.db, row, c.ProjectID, c.ID, &c.Name)
+}
+
+// GetCollection implements catalog.Store.
+func (s *Store) GetCollection(ctx context.Context, projectID, id string) (*catalog.Collection, error) {
+	return getLive[collectionRow, *collectionRow, *catalog.Collection](ctx, s.db, collectionKeys, "id", projectID, id, collectionNotFound(id))
+}
+
+// FindCollectionByName implements catalog.Store.
+func (s *Store) FindCollectionByName(ctx context.Context, projectID, name string) (*catalog.Collection, error) {
+	return getLive[collectionRow, *collectionRow, *catalog.Collection](ctx, s.db, collectionKeys, "name", projectID, name, collectionNotFound(name))
+}
+
+// ListCollections implements catalog.Store.
+func (s *Store) ListCollections(ctx context.Context, projectID string, q promotype.Query) ([]*catalog.Collection, int, error) {
+	return listProject[collectionRow, *collectionRow, *catalog.Collection](ctx, s.db, collectionColumns, "pc", "", projectID, q)
+}
+
+// DeleteCollection implements catalog.Store.
+func (s *Store) DeleteCollection(ctx context.Context, projectID, id string) error {
+	return deleteByID[collectionRow](ctx, s.db, "delete products_collection", "pc", projectID, id, collectionNotFound(id))
+}

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"slices"
 
 	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
@@ -226,4 +227,56 @@ func (s *Store) ListPromotionStacks(ctx context.Context, projectID string, q pro
 // DeletePromotionStack implements campaign.StackStore.
 func (s *Store) DeletePromotionStack(ctx context.Context, projectID, id string) error {
 	return s.write(ctx, func(d *data, u *undo) error { return remove(&d.stacks, u, projectID, id, "promotion_stack") })
+}
+
+// UpdateCategory implements campaign.CampaignStore.
+func (s *Store) UpdateCategory(ctx context.Context, c *campaign.Category) error {
+	return s.write(ctx, func(d *data, u *undo) error { return d.campaigns.categories.update(u, c) })
+}
+
+// DeleteCategory implements campaign.CampaignStore.
+func (s *Store) DeleteCategory(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error { return d.campaigns.categories.remove(u, projectID, id) })
+}
+
+// CategoryInUse implements campaign.CampaignStore.
+func (s *Store) CategoryInUse(ctx context.Context, projectID, id string) (used bool, err error) {
+	names := func(p *string) bool { return p != nil && *p == id }
+	s.read(ctx, func(d *data) {
+		for _, c := range d.campaigns.campaigns.rows[projectID] {
+			if liveCampaign(c) && names(c.CategoryID) {
+				used = true
+				return
+			}
+		}
+		for _, t := range d.tiers.rows[projectID] {
+			if names(t.CategoryID) {
+				used = true
+				return
+			}
+		}
+		for _, st := range d.stacks.rows[projectID] {
+			if names(st.CategoryID) {
+				used = true
+				return
+			}
+		}
+		p := d.campaigns.vouchers[projectID]
+		if p == nil {
+			return
+		}
+		for _, v := range p.rows {
+			if v.BinnedAt == nil && names(v.CategoryID) {
+				used = true
+				return
+			}
+		}
+		for _, sl := range p.slabs {
+			if names(sl.template.CategoryID) && slices.Contains(sl.state, rowLive) {
+				used = true
+				return
+			}
+		}
+	})
+	return used, nil
 }

@@ -199,3 +199,31 @@ func findByKeys[V any](rows map[string]*V, sources index, projectID string, ids,
 	}
 	return out
 }
+
+// InsertCollection implements catalog.Store.
+func (s *Store) InsertCollection(ctx context.Context, c *catalog.Collection) error {
+	return s.write(ctx, func(d *data, u *undo) error { return d.collections.insert(u, c) })
+}
+
+// GetCollection implements catalog.Store.
+func (s *Store) GetCollection(ctx context.Context, projectID, id string) (out *catalog.Collection, err error) {
+	s.read(ctx, func(d *data) { out, err = d.collections.copyOf(projectID, id) })
+	return out, err
+}
+
+// FindCollectionByName implements catalog.Store.
+func (s *Store) FindCollectionByName(ctx context.Context, projectID, name string) (out *catalog.Collection, err error) {
+	s.read(ctx, func(d *data) { out, err = d.collections.find(projectID, name) })
+	return out, err
+}
+
+// ListCollections implements catalog.Store.
+func (s *Store) ListCollections(ctx context.Context, projectID string, q promotype.Query) (out []*catalog.Collection, total int, err error) {
+	s.read(ctx, func(d *data) { out, total = d.collections.list(projectID, q, (*catalog.Collection).Field) })
+	return out, total, nil
+}
+
+// DeleteCollection implements catalog.Store.
+func (s *Store) DeleteCollection(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error { return d.collections.remove(u, projectID, id) })
+}

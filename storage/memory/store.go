@@ -27,6 +27,9 @@ type data struct {
 	rewards    table[reward.Reward]
 	locations  table[location.Location]
 
+	rewardAsgs  table[reward.Assignment]  // reward assignments (reward.go)
+	collections keyed[catalog.Collection] // product collections keyed by name (catalog.go)
+
 	auth      authData                       // OAuth tokens (auth.go)
 	customers keyed[customer.Customer]       // keyed by source_id
 	orders    keyed[order.Order]             // keyed by source_id
@@ -77,6 +80,13 @@ func New() *Store {
 			key:   func(s *catalog.SKU) *string { return s.SourceID },
 			live:  liveSKU,
 			clone: (*catalog.SKU).Clone,
+		}),
+		rewardAsgs: newTable[reward.Assignment](),
+		collections: newKeyed(keyed[catalog.Collection]{
+			kind: "products_collection", noun: "products_collection", keyName: "name",
+			ids:   func(c *catalog.Collection) (string, string) { return c.ProjectID, c.ID },
+			key:   func(c *catalog.Collection) *string { return &c.Name },
+			clone: (*catalog.Collection).Clone,
 		}),
 		rewards:   newTable[reward.Reward](),
 		locations: newTable[location.Location](),

@@ -332,3 +332,66 @@ func testStacks(t *testing.T, newStore Factory) {
 	wantErr(t, "deleted", err, promotype.ErrNotFound)
 	wantErr(t, "delete twice", s.DeletePromotionStack(ctx, p, a.ID), promotype.ErrNotFound)
 }
+
+// testCategoryWrites covers UpdateCategory, DeleteCategory and
+// CategoryInUse: a name stays unique, and a category is in use while a live
+// campaign, voucher, tier or stack names it.
+func testCategoryWrites(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	b := newProject(t, s, "proj_b")
+	for i, name := range []string{"First", "Second"} {
+		must(t, s.InsertCategory(ctx, &campaign.Category{ID: fmt.Sprintf("cat_%d", i+1), ProjectID: p, Name: name, CreatedAt: at(i)}))
+	}
+	upd := &campaign.Category{ID: "cat_1", ProjectID: p, Name: "Renamed", Hierarchy: 7, CreatedAt: at(0), UpdatedAt: at(5).Ptr()}
+	must(t, s.UpdateCategory(ctx, upd))
+	got, err := s.FindCategoryByName(ctx, p, "Renamed")
+	must(t, err)
+	diff(t, "updated category", upd, got)
+	wantErr(t, "old name", second(s.FindCategoryByName(ctx, p, "First")), promotype.ErrNotFound)
+	clash := upd.Clone()
+	clash.Name = "Second"
+	wantErr(t, "name taken", s.UpdateCategory(ctx, clash), promotype.ErrDuplicateFound)
+	wantErr(t, "missing", s.UpdateCategory(ctx, &campaign.Category{ID: "cat_nope", ProjectID: p, Name: "X", CreatedAt: at(0)}), promotype.ErrNotFound)
+	wantErr(t, "project b updates a's", s.UpdateCategory(ctx, &campaign.Category{ID: "cat_1", ProjectID: b, Name: "X", CreatedAt: at(0)}), promotype.ErrNotFound)
+
+	inUse := func(name, id string, want bool) {
+		t.Helper()
+		used, err := s.CategoryInUse(ctx, p, id)
+		must(t, err)
+		if used != want {
+			t.Errorf("%s: in use = %v, want %v", name, used, want)
+		}
+	}
+	inUse("unused", "cat_1", false)
+	c := bareCampaign(p, 1, campaign.Promotion)
+	c.CategoryID = ptr("cat_1")
+	must(t, s.InsertCampaign(ctx, c))
+	inUse("campaign", "cat_1", true)
+	must(t, s.BinCampaign(ctx, p, c.ID, at(9)))
+	inUse("binned campaign", "cat_1", false)
+	tr := tier(p, "camp_001", 2) // names cat_1
+	must(t, s.InsertPromotionTier(ctx, tr))
+	inUse("tier", "cat_1", true)
+	must(t, s.DeletePromotionTier(ctx, p, tr.ID))
+	st := stack(p, "camp_001", 1)
+	st.CategoryID = ptr("cat_1")
+	must(t, s.InsertPromotionStack(ctx, st))
+	inUse("stack", "cat_1", true)
+	must(t, s.DeletePromotionStack(ctx, p, st.ID))
+	v := discountVoucher(p, "", 1)
+	v.CategoryID = ptr("cat_1")
+	must(t, s.InsertVoucher(ctx, v))
+	inUse("voucher", "cat_1", true)
+	used, err := s.CategoryInUse(ctx, b, "cat_1")
+	must(t, err)
+	if used {
+		t.Error("project b sees a's category in use")
+	}
+
+	wantErr(t, "project b deletes a's", s.DeleteCategory(ctx, b, "cat_2"), promotype.ErrNotFound)
+	must(t, s.DeleteCategory(ctx, p, "cat_2"))
+	wantErr(t, "deleted", second(s.GetCategory(ctx, p, "cat_2")), promotype.ErrNotFound)
+	wantErr(t, "delete twice", s.DeleteCategory(ctx, p, "cat_2"), promotype.ErrNotFound)
+	must(t, s.InsertCategory(ctx, &campaign.Category{ID: "cat_3", ProjectID: p, Name: "Second", CreatedAt: at(3)})) // the name is free again
+}

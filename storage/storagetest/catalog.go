@@ -218,3 +218,52 @@ func testCatalogFind(t *testing.T, newStore Factory) {
 		diff(t, tc.name, tc.want, tc.got)
 	}
 }
+
+func testCollections(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	b := newProject(t, s, "proj_b")
+	static := &catalog.Collection{ID: "pc_1", ProjectID: p, Name: "Picked", Type: catalog.CollectionStatic, CreatedAt: at(1),
+		Products: []catalog.CollectionItem{{ID: "prod_1", Object: "product"}, {ID: "sku_1", ProductID: ptr("prod_1"), Object: "sku"}}}
+	auto := &catalog.Collection{ID: "pc_2", ProjectID: p, Name: "Cheap", Type: catalog.CollectionAutoUpdate, CreatedAt: at(2),
+		Filter: catalog.CollectionFilter{"junction": "and", "price": map[string]any{"conditions": map[string]any{"$less_than": []any{1000.0}}}}}
+	for _, c := range []*catalog.Collection{static, auto} {
+		must(t, s.InsertCollection(ctx, c))
+		got, err := s.GetCollection(ctx, p, c.ID)
+		must(t, err)
+		diff(t, "collection "+c.Name, c, got)
+		got, err = s.FindCollectionByName(ctx, p, c.Name)
+		must(t, err)
+		diff(t, "by name "+c.Name, c, got)
+	}
+	got, err := s.GetCollection(ctx, p, "pc_1")
+	must(t, err)
+	got.Products[0].ID = "changed"
+	again, err := s.GetCollection(ctx, p, "pc_1")
+	must(t, err)
+	diff(t, "aliasing", static, again)
+	wantErr(t, "same name", s.InsertCollection(ctx, &catalog.Collection{ID: "pc_3", ProjectID: p, Name: "Picked", Type: catalog.CollectionStatic, CreatedAt: at(3)}), promotype.ErrDuplicateFound)
+	wantErr(t, "same id", s.InsertCollection(ctx, &catalog.Collection{ID: "pc_1", ProjectID: p, Name: "Other", Type: catalog.CollectionStatic, CreatedAt: at(3)}), promotype.ErrDuplicateFound)
+	must(t, s.InsertCollection(ctx, &catalog.Collection{ID: "pc_1", ProjectID: b, Name: "Picked", Type: catalog.CollectionStatic, CreatedAt: at(3)})) // names are per project
+
+	items, total, err := s.ListCollections(ctx, p, promotype.Query{Limit: 1, OrderBy: "created_at", Desc: true})
+	must(t, err)
+	diff(t, "newest first", []string{"pc_2"}, ids(items, func(c *catalog.Collection) string { return c.ID }))
+	if total != 2 {
+		t.Errorf("total %d", total)
+	}
+	items, _, err = s.ListCollections(ctx, p, promotype.Query{Limit: 10, OrderBy: "name",
+		Filter: promotype.Filter{Conditions: []promotype.Condition{{Field: "type", Op: promotype.OpIs, Values: []string{catalog.CollectionStatic}}}}})
+	must(t, err)
+	diff(t, "static only", []string{"pc_1"}, ids(items, func(c *catalog.Collection) string { return c.ID }))
+
+	wantErr(t, "project b reads a's", second(s.GetCollection(ctx, b, "pc_2")), promotype.ErrNotFound)
+	wantErr(t, "project b deletes a's", s.DeleteCollection(ctx, b, "pc_2"), promotype.ErrNotFound)
+	must(t, s.DeleteCollection(ctx, p, "pc_1"))
+	wantErr(t, "deleted", second(s.GetCollection(ctx, p, "pc_1")), promotype.ErrNotFound)
+	wantErr(t, "delete twice", s.DeleteCollection(ctx, p, "pc_1"), promotype.ErrNotFound)
+	if c, err := s.GetCollection(ctx, b, "pc_1"); err != nil || c.ProjectID != b {
+		t.Errorf("project b's pc_1: %v %v", c, err)
+	}
+	must(t, s.InsertCollection(ctx, &catalog.Collection{ID: "pc_4", ProjectID: p, Name: "Picked", Type: catalog.CollectionStatic, CreatedAt: at(4)})) // the name is free again
+}
