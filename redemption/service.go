@@ -134,13 +134,8 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 	if err != nil {
 		return nil, nil, "", err
 	}
-	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
-		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}, key: requestKey(in.Session),
-		cands: make([]Candidate, 0, len(in.Redeemables)), shows: make([]show, 0, len(in.Redeemables))}
-	req.Explain = in.Options != nil && in.Options.Explain
-	r.explain = req.Explain
-	r.periods = PeriodsAt(r.now, snap.Location())
-	r.customer = in.Customer
+	r := s.newResolver(projectID, snap, rules, in)
+	req.Explain = r.explain
 	for _, p := range in.Redeemables {
 		if err := r.add(ctx, p); err != nil {
 			return nil, nil, "", err
@@ -235,6 +230,17 @@ func (s *Service) request(ctx context.Context, projectID string, in ValidationPa
 	return req, sourceID, nil
 }
 
+// newResolver returns the resolver of one request's redeemables.
+func (s *Service) newResolver(projectID string, snap *promotion.Snapshot, rules *StackingRules, in ValidationParams) *resolver {
+	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
+		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}, key: requestKey(in.Session),
+		cands: make([]Candidate, 0, len(in.Redeemables)), shows: make([]show, 0, len(in.Redeemables))}
+	r.explain = in.Options != nil && in.Options.Explain
+	r.periods = PeriodsAt(r.now, snap.Location())
+	r.customer = in.Customer
+	return r
+}
+
 func expandOf(o *ValidationOptions) map[string]bool {
 	m := map[string]bool{}
 	if o == nil || len(o.Expand) == 0 {
@@ -282,6 +288,8 @@ type show struct {
 	campaignID     string
 	campaignName   string
 	name           string
+	lockedCredits  int64  // a gift card's credits other sessions hold
+	campaignType   string // a voucher's campaign's type
 }
 
 // add resolves one redeemable of the request (a stack becomes its tiers,
@@ -480,6 +488,14 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	if err != nil {
 		return err
 	}
+	return r.resolveVoucher(ctx, v, p)
+}
+
+// resolveVoucher resolves voucher v, as stored, for redeemable p.
+func (r *resolver) resolveVoucher(ctx context.Context, v *voucher.Voucher, p RedeemableParams) error {
+	c := Candidate{Object: ObjectVoucher, ID: p.ID}
+	sh := show{object: ObjectVoucher}
+	var err error
 	var camp *campaign.Campaign
 	if v.CampaignID != nil {
 		if camp, err = r.s.store.GetCampaign(ctx, r.projectID, *v.CampaignID); err != nil && !errors.Is(err, promotype.ErrNotFound) {
@@ -498,7 +514,7 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 		sh.rewardID = p.Reward.ID
 	}
 	if camp != nil {
-		sh.campaignID, sh.campaignName = camp.ID, camp.Name
+		sh.campaignID, sh.campaignName, sh.campaignType = camp.ID, camp.Name, string(camp.CampaignType)
 	}
 	campID := ""
 	if camp != nil {
@@ -510,6 +526,9 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	left, err := r.unreserved(ctx, v) // what other sessions' reservations leave
 	if err != nil {
 		return err
+	}
+	if v.Gift != nil && left.Gift != nil {
+		sh.lockedCredits = v.Gift.Balance - left.Gift.Balance
 	}
 	c.Err = r.voucherState(left, camp)
 	if c.Err != nil && r.explain {
