@@ -61,10 +61,10 @@ type QualificationParams struct {
 type QualificationOptions struct {
 	Limit *int `json:"limit"`
 	// StartingAfter is the cursor: only redeemables created before it.
-	StartingAfter *promotype.Time         `json:"starting_after"`
-	Filters       *QualificationFilters   `json:"filters"`
-	Expand        []string                `json:"expand"` // redeemable, category, validation_rules
-	SortingRule   *string                 `json:"sorting_rule"`
+	StartingAfter *promotype.Time       `json:"starting_after"`
+	Filters       *QualificationFilters `json:"filters"`
+	Expand        []string              `json:"expand"` // redeemable, category, validation_rules
+	SortingRule   *string               `json:"sorting_rule"`
 }
 
 // QualificationFilters narrow the redeemables returned (options.filters).
