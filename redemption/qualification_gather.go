@@ -48,7 +48,7 @@ func (g *gathering) gather(ctx context.Context) error {
 			}
 		}
 	}
-	seen := map[string]bool{}
+	var vs []*HeldVoucher
 	if held {
 		id, err := g.r.customerID(ctx)
 		if err != nil {
@@ -59,26 +59,20 @@ func (g *gathering) gather(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			for _, h := range hs {
-				seen[h.Voucher.ID] = true
-				if err := g.addVoucher(ctx, h); err != nil {
-					return err
-				}
-			}
+			vs = append(vs, hs...)
 		}
 	}
 	if public {
-		vs, err := g.q.store.PublicVouchers(ctx, g.projectID, MaxQualificationSource)
+		pv, err := g.q.store.PublicVouchers(ctx, g.projectID, MaxQualificationSource)
 		if err != nil {
 			return err
 		}
-		for _, v := range vs {
-			if !seen[v.ID] {
-				if err := g.addVoucher(ctx, &HeldVoucher{Voucher: v}); err != nil {
-					return err
-				}
-			}
+		for _, v := range pv {
+			vs = append(vs, &HeldVoucher{Voucher: v})
 		}
+	}
+	if err := g.vouchers(ctx, vs); err != nil {
+		return err
 	}
 	if stacks {
 		ss, _, err := g.q.store.ListPromotionStacks(ctx, g.projectID, promotype.Query{Limit: MaxQualificationSource, OrderBy: "created_at"})
@@ -93,6 +87,39 @@ func (g *gathering) gather(ctx context.Context) error {
 			if err := g.add(ctx, c); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// vouchers resolves the candidate vouchers (a voucher both held and
+// public once), their rule assignments read in one batch.
+func (g *gathering) vouchers(ctx context.Context, vs []*HeldVoucher) error {
+	seen := map[string]bool{}
+	var ids, camps []string
+	keep := vs[:0:0]
+	for _, h := range vs {
+		v := h.Voucher
+		if seen[v.ID] {
+			continue
+		}
+		seen[v.ID] = true
+		keep = append(keep, h)
+		ids = append(ids, v.ID)
+		if v.CampaignID != nil && !seen[*v.CampaignID] {
+			seen[*v.CampaignID] = true
+			camps = append(camps, *v.CampaignID)
+		}
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	if err := g.r.readAssignments(ctx, ids, camps); err != nil {
+		return err
+	}
+	for _, h := range keep {
+		if err := g.addVoucher(ctx, h); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -273,6 +273,35 @@ type resolver struct {
 	shows []show
 
 	key string // the request's session key: its reservations are its own
+
+	// assigned holds the rule assignments of objects (type, id) read
+	// ahead for many redeemables at once (a qualification); an object not
+	// in it is looked up alone.
+	assigned map[[2]string][]*rule.Assignment
+}
+
+// readAssignments reads, in one batch per object type, the rule
+// assignments of the given vouchers and campaigns into r.assigned.
+func (r *resolver) readAssignments(ctx context.Context, vouchers, campaigns []string) error {
+	if r.assigned == nil {
+		r.assigned = map[[2]string][]*rule.Assignment{}
+	}
+	for _, group := range []struct {
+		typ string
+		ids []string
+	}{{rule.RelatedVoucher, vouchers}, {rule.RelatedCampaign, campaigns}} {
+		if len(group.ids) == 0 {
+			continue
+		}
+		by, err := rule.AssignmentsByObject(ctx, r.s.store, r.projectID, group.typ, group.ids)
+		if err != nil {
+			return err
+		}
+		for _, id := range group.ids {
+			r.assigned[[2]string{group.typ, id}] = by[id]
+		}
+	}
+	return nil
 }
 
 // show is what an applicable redeemable's answer shows besides its order.
@@ -652,6 +681,10 @@ func (r *resolver) programs(ctx context.Context, v *voucher.Voucher, camp *campa
 		objects = append(objects, [2]string{rule.RelatedCampaign, camp.ID})
 	}
 	for _, obj := range objects {
+		if known, ok := r.assigned[obj]; ok { // read ahead in one batch
+			as = append(as, known...)
+			continue
+		}
 		by, err := rule.AssignmentsByObject(ctx, r.s.store, r.projectID, obj[0], []string{obj[1]})
 		if err != nil {
 			return nil, nil, err
