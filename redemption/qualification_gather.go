@@ -117,6 +117,21 @@ func (g *gathering) vouchers(ctx context.Context, vs []*HeldVoucher) error {
 	if err := g.r.readAssignments(ctx, ids, camps); err != nil {
 		return err
 	}
+	if len(camps) > 0 {
+		cs, err := g.q.store.CampaignsByID(ctx, g.projectID, camps)
+		if err != nil {
+			return err
+		}
+		if g.r.camps == nil {
+			g.r.camps = map[string]*campaign.Campaign{}
+		}
+		for _, id := range camps {
+			g.r.camps[id] = nil // gone unless read
+		}
+		for _, c := range cs {
+			g.r.camps[c.ID] = c
+		}
+	}
 	for _, h := range keep {
 		if err := g.addVoucher(ctx, h); err != nil {
 			return err

@@ -22,6 +22,9 @@ type QualificationStore interface {
 	// holder that belong to no campaign or to a STANDALONE campaign (the
 	// generic codes anyone may use), lowest id first.
 	PublicVouchers(ctx context.Context, projectID string, limit int) ([]*voucher.Voucher, error)
+	// CampaignsByID returns the live campaigns among ids (in no order;
+	// missing ones left out): the candidate vouchers' campaigns in one read.
+	CampaignsByID(ctx context.Context, projectID string, ids []string) ([]*campaign.Campaign, error)
 }
 
 // HeldVoucher is a voucher of a customer's wallet and the customer's role

@@ -263,8 +263,9 @@ type resolver struct {
 	rules     *StackingRules
 	expand    map[string]bool
 	cats      map[string]*campaign.Category
-	periods   Periods // of now, in the project's time zone
-	amount    int64   // the request's order amount (campaign.orders.amount)
+	camps     map[string]*campaign.Campaign // read once per request
+	periods   Periods                       // of now, in the project's time zone
+	amount    int64                         // the request's order amount (campaign.orders.amount)
 	customer  *customer.Params
 	custID    *string // the stored customer's id ("" when none), once looked up
 	explain   bool    // options.explain: candidates carry why they are not usable
@@ -398,6 +399,26 @@ func (r *resolver) push(c Candidate, sh show) {
 	r.shows = append(r.shows, sh)
 }
 
+// campaign returns the campaign with id (cached: many vouchers of one
+// request may share it), nil without an id or when it is gone.
+func (r *resolver) campaign(ctx context.Context, id *string) (*campaign.Campaign, error) {
+	if id == nil {
+		return nil, nil
+	}
+	if c, ok := r.camps[*id]; ok {
+		return c, nil
+	}
+	c, err := r.s.store.GetCampaign(ctx, r.projectID, *id)
+	if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+		return nil, err
+	}
+	if r.camps == nil {
+		r.camps = map[string]*campaign.Campaign{}
+	}
+	r.camps[*id] = c
+	return c, nil
+}
+
 // category returns the category with id (cached), nil when it is gone.
 func (r *resolver) category(ctx context.Context, id string) (*campaign.Category, error) {
 	if id == "" {
@@ -479,8 +500,8 @@ func (r *resolver) tier(ctx context.Context, id string) error {
 	sh.discount, sh.metadata, sh.name, sh.campaignID = t.Discount, t.Metadata, t.Name, t.Campaign.ID
 	sh.applicableTo, sh.inapplicableTo = targets(t.Applicability)
 	if r.expand["redeemable"] {
-		camp, err := r.s.store.GetCampaign(ctx, r.projectID, t.Campaign.ID)
-		if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+		camp, err := r.campaign(ctx, &t.Campaign.ID)
+		if err != nil {
 			return err
 		}
 		if camp != nil {
@@ -524,12 +545,9 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 func (r *resolver) resolveVoucher(ctx context.Context, v *voucher.Voucher, p RedeemableParams) error {
 	c := Candidate{Object: ObjectVoucher, ID: p.ID}
 	sh := show{object: ObjectVoucher}
-	var err error
-	var camp *campaign.Campaign
-	if v.CampaignID != nil {
-		if camp, err = r.s.store.GetCampaign(ctx, r.projectID, *v.CampaignID); err != nil && !errors.Is(err, promotype.ErrNotFound) {
-			return err
-		}
+	camp, err := r.campaign(ctx, v.CampaignID)
+	if err != nil {
+		return err
 	}
 	catID := v.CategoryID
 	if catID == nil && camp != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
+	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/voucher"
@@ -780,6 +781,29 @@ func (s *Store) PublicVouchers(ctx context.Context, projectID string, limit int)
 			return nil, err
 		}
 		out = append(out, v)
+	}
+	return out, nil
+}
+
+// CampaignsByID implements redemption.QualificationStore: one read by
+// primary key.
+func (s *Store) CampaignsByID(ctx context.Context, projectID string, ids []string) ([]*campaign.Campaign, error) {
+	out := []*campaign.Campaign{}
+	ids = storableList(ids)
+	if !storable(projectID) || len(ids) == 0 {
+		return out, nil
+	}
+	var rows []campaignRow
+	if err := s.db.NewSelect().Model(&rows).Where("c.project_id = ? AND c.id IN (?) AND c.binned_at IS NULL", projectID, bun.In(ids)).
+		Scan(ctx); err != nil {
+		return nil, fail("get campaigns", err, nil)
+	}
+	for i := range rows {
+		c, err := rows[i].domain()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
 	}
 	return out, nil
 }

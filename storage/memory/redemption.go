@@ -531,3 +531,16 @@ func (s *Store) PublicVouchers(ctx context.Context, projectID string, limit int)
 	})
 	return out, nil
 }
+
+// CampaignsByID implements redemption.QualificationStore.
+func (s *Store) CampaignsByID(ctx context.Context, projectID string, ids []string) (out []*campaign.Campaign, err error) {
+	s.read(ctx, func(d *data) {
+		out = []*campaign.Campaign{}
+		for _, id := range ids {
+			if c, err := d.campaigns.campaigns.copyOf(projectID, id); err == nil {
+				out = append(out, c)
+			}
+		}
+	})
+	return out, nil
+}
