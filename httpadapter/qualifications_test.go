@@ -71,3 +71,29 @@ func init() {
 		isolationRow{"client qualifications stacks", http.MethodPost, "/client/v1/qualifications", stacks},
 	)
 }
+
+// TestQualificationScopes: a token of scope qualifications (or
+// client_qualifications on the client path) may qualify, one of scope
+// validations may not.
+func TestQualificationScopes(t *testing.T) {
+	h := newHarness(t)
+	appPair := map[string]string{"X-App-Id": appID, "X-App-Token": appToken}
+	body := `{"order":{"amount":1000}}`
+	for _, tc := range []struct {
+		scope, target string
+		want          int
+	}{
+		{"qualifications", "/v1/qualifications", http.StatusOK},
+		{"validations", "/v1/qualifications", http.StatusForbidden},
+		{"client_qualifications", "/client/v1/qualifications", http.StatusOK},
+		{"client_validations", "/client/v1/qualifications", http.StatusForbidden},
+		{"qualifications", "/client/v1/qualifications", http.StatusForbidden},
+	} {
+		token := h.tokenFor(appPair, tc.scope)
+		rec := h.do(req{method: http.MethodPost, target: tc.target, body: body, creds: credsNone,
+			header: map[string]string{"Authorization": "Bearer " + token}})
+		if rec.Code != tc.want {
+			t.Errorf("scope %s, %s = %d, want %d\n%s", tc.scope, tc.target, rec.Code, tc.want, rec.Body)
+		}
+	}
+}
