@@ -178,3 +178,28 @@ func TestQualificationRefusals(t *testing.T) {
 		}
 	})
 }
+
+// TestQualificationAudienceOnly: AUDIENCE_ONLY checks the customer rules
+// alone: a tier whose order rule the cart fails qualifies, a voucher whose
+// customer rule the customer fails does not.
+func TestQualificationAudienceOnly(t *testing.T) {
+	for name, newStore := range storeFactories {
+		t.Run(name, func(t *testing.T) {
+			f := newStackFixture(t, newStore(t))
+			qualFixture(t, f)
+			got := func(customer string) []string {
+				q := must[*redemption.Qualification](t)(f.eng.Qualifications().Qualify(ctx, f.project, js[redemption.QualificationParams](t,
+					`{"scenario":"AUDIENCE_ONLY","order":{"amount":20000},"customer":`+customer+`,"options":{"limit":50}}`)))
+				return qualifiedIDs(q)
+			}
+			bob := got(`{"source_id":"bob","metadata":{"vip":false}}`)
+			if !slices.Contains(bob, "promotion_tier:"+f.ids["tierRoses"]) || slices.Contains(bob, "voucher:VIPONLY") {
+				t.Errorf("bob (not vip), no roses in the cart: %v", bob)
+			}
+			ann := got(`{"source_id":"ann","metadata":{"vip":true}}`)
+			if !slices.Contains(ann, "voucher:VIPONLY") || !slices.Contains(ann, "voucher:"+f.ids["annVoucher"]) {
+				t.Errorf("ann (vip): %v", ann)
+			}
+		})
+	}
+}
