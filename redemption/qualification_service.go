@@ -63,7 +63,12 @@ func NewQualificationService(store QualificationServiceStore, v *Service) *Quali
 // for the order and customer, the customer's wallet and the public
 // vouchers (no holder; no campaign or a STANDALONE one), the project's
 // promotion stacks (PROMOTION_STACKS). Loyalty cards are not candidates
-// (a validation needs the reward they pay for).
+// (a validation needs the reward they pay for), nor are campaigns as such
+// (object campaign: a campaign whose vouchers the customer could be
+// given), which no validation can check. The cursor (starting_after) keeps
+// the redeemables created strictly before it, whatever the sorting rule,
+// as the hosted service documents: redeemables sharing the created_at of a
+// page's last one are not on the next page.
 func (q *QualificationService) Qualify(ctx context.Context, projectID string, in QualificationParams) (*Qualification, error) {
 	opts, err := checkQualification(in)
 	if err != nil {
