@@ -65,6 +65,11 @@ func (e *Engine) Promotions() *promotion.Service { return e.promotions }
 // legacy voucher validation.
 func (e *Engine) Validations() *redemption.Service { return e.validations }
 
+// Qualifications answers which redeemables a customer and an order
+// qualify for (POST /v1/qualifications): each one returned validates as
+// APPLICABLE alone.
+func (e *Engine) Qualifications() *redemption.QualificationService { return e.qualifications }
+
 // Redemptions is redemptions (POST /v1/redemptions), rollbacks and the
 // redemption ledger.
 func (e *Engine) Redemptions() *redemption.RedemptionService { return e.redemptions }

@@ -57,9 +57,10 @@ type Engine struct {
 	actions    *async.Service
 	promotions *promotion.Service
 
-	validations   *redemption.Service
-	redemptions   *redemption.RedemptionService
-	stackingRules *redemption.StackingRulesService
+	validations    *redemption.Service
+	redemptions    *redemption.RedemptionService
+	stackingRules  *redemption.StackingRulesService
+	qualifications *redemption.QualificationService
 
 	publications *publication.Service
 }
@@ -121,6 +122,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 
 	e.stackingRules = redemption.NewStackingRulesService(store, storage.TxFor(store, func(s storage.Tx) redemption.Store { return s }), e.env)
 	e.validations = redemption.NewService(store, e.env, e.promotions.Snapshot)
+	e.qualifications = redemption.NewQualificationService(store, e.validations)
 	e.redemptions = redemption.NewRedemptionService(store, storage.TxFor(store, func(s storage.Tx) redemption.RedeemStore { return s }), e.env, e.validations, e.vouchers)
 	if cfg.noCombining {
 		e.redemptions.DisableCombining()

@@ -19,9 +19,8 @@ import (
 // the same services as their /v1 counterparts; the OpenAPI documents the
 // same request bodies for both, so no field is refused on the client side.
 //
-// Not served: /client/v1/qualifications (there is no /v1/qualifications
-// to delegate to) and the deprecated client endpoints (validate, redeem,
-// publish, customers, consents).
+// Not served: the deprecated client endpoints (validate, redeem, publish,
+// customers, consents).
 
 // Client credential and CORS headers.
 const (
@@ -48,6 +47,9 @@ func (s *server) clientRoutes() []route {
 	return []route{
 		{http.MethodPost, "/client/v1/validations", clientKey, withBody(func(c *call, in redemption.ValidationParams) (*redemption.Validation, error) {
 			return v.Validate(c.ctx(), c.projectID, in)
+		})},
+		{http.MethodPost, "/client/v1/qualifications", clientKey, withBody(func(c *call, in redemption.QualificationParams) (*redemption.Qualification, error) {
+			return s.engine.Qualifications().Qualify(c.ctx(), c.projectID, in)
 		})},
 		{http.MethodPost, "/client/v1/redemptions", clientKey, withBody(func(c *call, in redemption.ValidationParams) (*redemption.Redemptions, error) {
 			return red.Redeem(c.ctx(), c.projectID, in, c.redeemOptions())

@@ -23,7 +23,7 @@ func TestUnknownPaths(t *testing.T) {
 		{"trailing_slash_post", req{method: http.MethodPost, target: "/v1/vouchers/", body: `{"code":"SLASH-1","type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}`}, 200},
 		{"trailing_slash_get_item", req{method: http.MethodGet, target: "/v1/vouchers/SLASH-1/"}, 200},
 		{"escaped_slash_kept", req{method: http.MethodGet, target: "/v1/vouchers/SLASH-1%2F"}, 404},
-		{"unknown_resource", req{method: http.MethodPost, target: "/v1/qualifications", body: `{}`}, 404},
+		{"unknown_resource", req{method: http.MethodPost, target: "/v1/templates", body: `{}`}, 404},
 		{"method_not_allowed_options", req{method: http.MethodOptions, target: "/v1/rewards"}, 405},
 	})
 }

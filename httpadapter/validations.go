@@ -7,7 +7,8 @@ import (
 	"github.com/promoengine/promo/redemption"
 )
 
-// validationRoutes are stackable validation (scope validations), the
+// validationRoutes are stackable validation (scope validations),
+// qualifications (scope qualifications), the
 // legacy voucher validation and the stacking rules of the management API.
 func (s *server) validationRoutes() []route {
 	const mp = "/management/v1/projects/{projectId}"
@@ -15,6 +16,10 @@ func (s *server) validationRoutes() []route {
 	return []route{
 		{http.MethodPost, "/v1/validations", appKey, withBody(func(c *call, in redemption.ValidationParams) (*redemption.Validation, error) {
 			return v.Validate(c.ctx(), c.projectID, in)
+		})},
+
+		{http.MethodPost, "/v1/qualifications", appKey, withBody(func(c *call, in redemption.QualificationParams) (*redemption.Qualification, error) {
+			return s.engine.Qualifications().Qualify(c.ctx(), c.projectID, in)
 		})},
 
 		// Legacy single-voucher validation (scope vouchers), deprecated.

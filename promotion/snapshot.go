@@ -15,6 +15,7 @@ import (
 // and safe for concurrent use.
 type Snapshot struct {
 	tiers   []Tier // newest created first (ties by id)
+	byID    map[string]int
 	index   *rule.Index
 	catalog discount.Catalog
 	loc     *time.Location
@@ -45,7 +46,11 @@ func NewSnapshot(tiers []Tier, cat discount.Catalog, loc *time.Location) *Snapsh
 	if loc == nil {
 		loc = time.UTC
 	}
-	return &Snapshot{tiers: ts, index: rule.NewIndex(alts), catalog: cat, loc: loc}
+	byID := make(map[string]int, len(ts))
+	for i := range ts {
+		byID[ts[i].ID] = i
+	}
+	return &Snapshot{tiers: ts, byID: byID, index: rule.NewIndex(alts), catalog: cat, loc: loc}
 }
 
 // Len is the number of tiers in the snapshot.
@@ -53,10 +58,8 @@ func (s *Snapshot) Len() int { return len(s.tiers) }
 
 // Tier returns the tier with id, or nil.
 func (s *Snapshot) Tier(id string) *Tier {
-	for i := range s.tiers {
-		if s.tiers[i].ID == id {
-			return &s.tiers[i]
-		}
+	if i, ok := s.byID[id]; ok {
+		return &s.tiers[i]
 	}
 	return nil
 }

@@ -90,6 +90,9 @@ type Request struct {
 	// Explain asks for an explanation of every redeemable that is not
 	// applicable (Step.Explanation); off, the evaluation builds none.
 	Explain bool
+	// AudienceOnly checks the customer rules alone (the qualification
+	// scenario AUDIENCE_ONLY); the other rules pass.
+	AudienceOnly bool
 }
 
 // Details is the reason a redeemable was skipped.
@@ -476,6 +479,12 @@ func (ev *evaluator) rulesPass(c *Candidate, in *rule.Input, totals bool) *promo
 			continue
 		}
 		ev.fillHistory(c, p, in)
+		if ev.req.AudienceOnly {
+			if aok, _ := p.EvalAudience(in); !aok {
+				return promotype.BadRequest("customer_rules_violated", "customer does not match validation rules", "%s", c.ID)
+			}
+			continue
+		}
 		ok, msg, history := p.EvalHistory(in)
 		if ok {
 			continue

@@ -134,13 +134,8 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 	if err != nil {
 		return nil, nil, "", err
 	}
-	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
-		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}, key: requestKey(in.Session),
-		cands: make([]Candidate, 0, len(in.Redeemables)), shows: make([]show, 0, len(in.Redeemables))}
-	req.Explain = in.Options != nil && in.Options.Explain
-	r.explain = req.Explain
-	r.periods = PeriodsAt(r.now, snap.Location())
-	r.customer = in.Customer
+	r := s.newResolver(projectID, snap, rules, in)
+	req.Explain = r.explain
 	for _, p := range in.Redeemables {
 		if err := r.add(ctx, p); err != nil {
 			return nil, nil, "", err
@@ -235,6 +230,17 @@ func (s *Service) request(ctx context.Context, projectID string, in ValidationPa
 	return req, sourceID, nil
 }
 
+// newResolver returns the resolver of one request's redeemables.
+func (s *Service) newResolver(projectID string, snap *promotion.Snapshot, rules *StackingRules, in ValidationParams) *resolver {
+	r := &resolver{s: s, projectID: projectID, snap: snap, now: s.env.Clock.Now().Time, rules: rules,
+		expand: expandOf(in.Options), cats: map[string]*campaign.Category{}, key: requestKey(in.Session),
+		cands: make([]Candidate, 0, len(in.Redeemables)), shows: make([]show, 0, len(in.Redeemables))}
+	r.explain = in.Options != nil && in.Options.Explain
+	r.periods = PeriodsAt(r.now, snap.Location())
+	r.customer = in.Customer
+	return r
+}
+
 func expandOf(o *ValidationOptions) map[string]bool {
 	m := map[string]bool{}
 	if o == nil || len(o.Expand) == 0 {
@@ -257,8 +263,9 @@ type resolver struct {
 	rules     *StackingRules
 	expand    map[string]bool
 	cats      map[string]*campaign.Category
-	periods   Periods // of now, in the project's time zone
-	amount    int64   // the request's order amount (campaign.orders.amount)
+	camps     map[string]*campaign.Campaign // read once per request
+	periods   Periods                       // of now, in the project's time zone
+	amount    int64                         // the request's order amount (campaign.orders.amount)
 	customer  *customer.Params
 	custID    *string // the stored customer's id ("" when none), once looked up
 	explain   bool    // options.explain: candidates carry why they are not usable
@@ -267,6 +274,35 @@ type resolver struct {
 	shows []show
 
 	key string // the request's session key: its reservations are its own
+
+	// assigned holds the rule assignments of objects (type, id) read
+	// ahead for many redeemables at once (a qualification); an object not
+	// in it is looked up alone.
+	assigned map[[2]string][]*rule.Assignment
+}
+
+// readAssignments reads, in one batch per object type, the rule
+// assignments of the given vouchers and campaigns into r.assigned.
+func (r *resolver) readAssignments(ctx context.Context, vouchers, campaigns []string) error {
+	if r.assigned == nil {
+		r.assigned = map[[2]string][]*rule.Assignment{}
+	}
+	for _, group := range []struct {
+		typ string
+		ids []string
+	}{{rule.RelatedVoucher, vouchers}, {rule.RelatedCampaign, campaigns}} {
+		if len(group.ids) == 0 {
+			continue
+		}
+		by, err := rule.AssignmentsByObject(ctx, r.s.store, r.projectID, group.typ, group.ids)
+		if err != nil {
+			return err
+		}
+		for _, id := range group.ids {
+			r.assigned[[2]string{group.typ, id}] = by[id]
+		}
+	}
+	return nil
 }
 
 // show is what an applicable redeemable's answer shows besides its order.
@@ -283,6 +319,8 @@ type show struct {
 	campaignID     string
 	campaignName   string
 	name           string
+	lockedCredits  int64  // a gift card's credits other sessions hold
+	campaignType   string // a voucher's campaign's type
 }
 
 // add resolves one redeemable of the request (a stack becomes its tiers,
@@ -360,6 +398,26 @@ func (r *resolver) holderState(ctx context.Context, v *voucher.Voucher, camp *ca
 func (r *resolver) push(c Candidate, sh show) {
 	r.cands = append(r.cands, c)
 	r.shows = append(r.shows, sh)
+}
+
+// campaign returns the campaign with id (cached: many vouchers of one
+// request may share it), nil without an id or when it is gone.
+func (r *resolver) campaign(ctx context.Context, id *string) (*campaign.Campaign, error) {
+	if id == nil {
+		return nil, nil
+	}
+	if c, ok := r.camps[*id]; ok {
+		return c, nil
+	}
+	c, err := r.s.store.GetCampaign(ctx, r.projectID, *id)
+	if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+		return nil, err
+	}
+	if r.camps == nil {
+		r.camps = map[string]*campaign.Campaign{}
+	}
+	r.camps[*id] = c
+	return c, nil
 }
 
 // category returns the category with id (cached), nil when it is gone.
@@ -444,8 +502,8 @@ func (r *resolver) tier(ctx context.Context, id string) error {
 	sh.discount, sh.metadata, sh.name, sh.campaignID = t.Discount, t.Metadata, t.Name, t.Campaign.ID
 	sh.applicableTo, sh.inapplicableTo = targets(t.Applicability)
 	if r.expand["redeemable"] {
-		camp, err := r.s.store.GetCampaign(ctx, r.projectID, t.Campaign.ID)
-		if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+		camp, err := r.campaign(ctx, &t.Campaign.ID)
+		if err != nil {
 			return err
 		}
 		if camp != nil {
@@ -482,11 +540,16 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	if err != nil {
 		return err
 	}
-	var camp *campaign.Campaign
-	if v.CampaignID != nil {
-		if camp, err = r.s.store.GetCampaign(ctx, r.projectID, *v.CampaignID); err != nil && !errors.Is(err, promotype.ErrNotFound) {
-			return err
-		}
+	return r.resolveVoucher(ctx, v, p)
+}
+
+// resolveVoucher resolves voucher v, as stored, for redeemable p.
+func (r *resolver) resolveVoucher(ctx context.Context, v *voucher.Voucher, p RedeemableParams) error {
+	c := Candidate{Object: ObjectVoucher, ID: p.ID}
+	sh := show{object: ObjectVoucher}
+	camp, err := r.campaign(ctx, v.CampaignID)
+	if err != nil {
+		return err
 	}
 	catID := v.CategoryID
 	if catID == nil && camp != nil {
@@ -500,7 +563,7 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 		sh.rewardID = p.Reward.ID
 	}
 	if camp != nil {
-		sh.campaignID, sh.campaignName = camp.ID, camp.Name
+		sh.campaignID, sh.campaignName, sh.campaignType = camp.ID, camp.Name, string(camp.CampaignType)
 	}
 	campID := ""
 	if camp != nil {
@@ -512,6 +575,9 @@ func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	left, err := r.unreserved(ctx, v) // what other sessions' reservations leave
 	if err != nil {
 		return err
+	}
+	if v.Gift != nil && left.Gift != nil {
+		sh.lockedCredits = v.Gift.Balance - left.Gift.Balance
 	}
 	c.Err = r.voucherState(left, camp)
 	if c.Err != nil && r.explain {
@@ -637,6 +703,13 @@ func (r *resolver) programs(ctx context.Context, v *voucher.Voucher, camp *campa
 		objects = append(objects, [2]string{rule.RelatedCampaign, camp.ID})
 	}
 	for i, obj := range objects {
+		if known, ok := r.assigned[obj]; ok { // read ahead in one batch
+			if i == 0 {
+				own = known
+			}
+			as = append(as, known...)
+			continue
+		}
 		by, err := rule.AssignmentsByObject(ctx, r.s.store, r.projectID, obj[0], []string{obj[1]})
 		if err != nil {
 			return nil, nil, nil, err

@@ -126,3 +126,21 @@ func refFact(ref ItemRef) string {
 		return factProductSource + ref.SourceID
 	}
 }
+
+// ItemRefs returns the products and SKUs the item rules of progs name
+// (repeats possible): what a rule requires in the order.
+func ItemRefs(progs ...*Program) []ItemRef {
+	var out []ItemRef
+	for _, p := range progs {
+		if p == nil {
+			continue
+		}
+		for i := range p.rules {
+			out = append(out, p.rules[i].items...)
+			if p.rules[i].sub != nil {
+				out = append(out, ItemRefs(p.rules[i].sub)...)
+			}
+		}
+	}
+	return out
+}

@@ -50,6 +50,7 @@ type Tx interface {
 	campaign.TierStore
 	campaign.StackStore
 	redemption.Store
+	redemption.QualificationStore
 	customer.Store
 	order.Store
 	voucher.Store

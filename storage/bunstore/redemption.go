@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 
+	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/voucher"
@@ -720,6 +721,106 @@ func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemp
 		}
 		t.ProjectID = row.ProjectID
 		out = append(out, t)
+	}
+	return out, nil
+}
+
+// HeldVouchers implements redemption.QualificationStore: the customer's
+// wallet rows (promo_holders_customer_idx), lowest id first, then their
+// live vouchers.
+func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID string, limit int) ([]*redemption.HeldVoucher, error) {
+	out := []*redemption.HeldVoucher{}
+	if !storableKeys(projectID, customerID) {
+		return out, nil
+	}
+	var hs []holderRow
+	if err := s.db.NewSelect().Model(&hs).Column("id", "redeemable_id", "holder_role").
+		Where("project_id = ? AND customer_id = ?", projectID, customerID).
+		Order("id").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, fail("list wallet", err, nil)
+	}
+	if len(hs) == 0 {
+		return out, nil
+	}
+	ids := make([]string, len(hs))
+	for i := range hs {
+		ids[i] = hs[i].RedeemableID
+	}
+	var rows []voucherRow
+	if err := s.db.NewSelect().Model(&rows).Where("project_id = ? AND id IN (?) AND binned_at IS NULL", projectID, bun.In(ids)).
+		Scan(ctx); err != nil {
+		return nil, fail("list wallet vouchers", err, nil)
+	}
+	byID := make(map[string]*voucherRow, len(rows))
+	for i := range rows {
+		byID[rows[i].ID] = &rows[i]
+	}
+	for i := range hs {
+		row := byID[hs[i].RedeemableID]
+		if row == nil {
+			continue
+		}
+		v, err := row.domain()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &redemption.HeldVoucher{Role: hs[i].HolderRole, Voucher: v})
+	}
+	return out, nil
+}
+
+// PublicVouchers implements redemption.QualificationStore: free vouchers
+// (promo_vouchers_free_idx) under no campaign and under each STANDALONE
+// campaign (promo_campaigns_standalone_idx), lowest id first.
+func (s *Store) PublicVouchers(ctx context.Context, projectID string, limit int) ([]*voucher.Voucher, error) {
+	out := []*voucher.Voucher{}
+	if !storable(projectID) {
+		return out, nil
+	}
+	var rows []voucherRow
+	err := s.db.NewRaw(`SELECT * FROM (
+		(SELECT v.* FROM promo_vouchers AS v
+			WHERE v.project_id = ? AND v.campaign_id IS NULL AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true'
+			ORDER BY v.id LIMIT ?)
+		UNION ALL
+		(SELECT v.* FROM promo_campaigns AS c
+			JOIN LATERAL (SELECT v.* FROM promo_vouchers AS v
+				WHERE v.project_id = c.project_id AND v.campaign_id = c.id AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true'
+				ORDER BY v.id LIMIT ?) AS v ON true
+			WHERE c.project_id = ? AND c.type = 'STANDALONE' AND c.binned_at IS NULL)
+		) AS v ORDER BY v.id LIMIT ?`, projectID, limit, limit, projectID, limit).Scan(ctx, &rows)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fail("list public vouchers", err, nil)
+	}
+	for i := range rows {
+		v, err := rows[i].domain()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// CampaignsByID implements redemption.QualificationStore: one read by
+// primary key.
+func (s *Store) CampaignsByID(ctx context.Context, projectID string, ids []string) ([]*campaign.Campaign, error) {
+	out := []*campaign.Campaign{}
+	ids = storableList(ids)
+	if !storable(projectID) || len(ids) == 0 {
+		return out, nil
+	}
+	var rows []campaignRow
+	if err := s.db.NewSelect().Model(&rows).Where("c.project_id = ? AND c.id IN (?) AND c.binned_at IS NULL", projectID, bun.In(ids)).
+		Scan(ctx); err != nil {
+		return nil, fail("get campaigns", err, nil)
+	}
+	for i := range rows {
+		c, err := rows[i].domain()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
 	}
 	return out, nil
 }

@@ -15,11 +15,14 @@ type pubData struct {
 	sources index // source_id → publication id
 	holders table[publication.Holder]
 	held    index // customer id + "\x00" + redeemable id → holder id
+	// wallets: project id, customer id → the customer's holder ids, in
+	// insertion order.
+	wallets map[[2]string][]string
 }
 
 func newPubData() pubData {
 	return pubData{pubs: newTable[publication.Publication](), sources: index{},
-		holders: newTable[publication.Holder](), held: index{}}
+		holders: newTable[publication.Holder](), held: index{}, wallets: map[[2]string][]string{}}
 }
 
 func publicationField(p *publication.Publication, name string) promotype.Value { return p.Field(name) }
@@ -93,8 +96,15 @@ func (s *Store) InsertHolder(ctx context.Context, h *publication.Holder) error {
 		if _, ok := d.pubData.held[[2]string{h.ProjectID, key}]; ok {
 			return nil
 		}
+		if err := insertNew(&d.pubData.holders, u, h.ProjectID, h.ID, "holder", h.Clone()); err != nil {
+			return err
+		}
 		d.pubData.held.set(u, h.ProjectID, key, h.ID)
-		return insertNew(&d.pubData.holders, u, h.ProjectID, h.ID, "holder", h.Clone())
+		wk := [2]string{h.ProjectID, h.CustomerID}
+		old := d.pubData.wallets[wk]
+		d.pubData.wallets[wk] = append(old[:len(old):len(old)], h.ID)
+		u.push(func() { d.pubData.wallets[wk] = old })
+		return nil
 	})
 }
 

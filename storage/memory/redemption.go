@@ -2,8 +2,10 @@ package memory
 
 import (
 	"context"
+	"slices"
 	"sort"
 
+	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/voucher"
@@ -464,4 +466,87 @@ func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemp
 		}
 	})
 	return out, err
+}
+
+// HeldVouchers implements redemption.QualificationStore: the customer's
+// wallet rows (an index by customer), lowest holder id first, each with
+// its live voucher.
+func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID string, limit int) (out []*redemption.HeldVoucher, err error) {
+	s.read(ctx, func(d *data) {
+		ids := slices.Sorted(slices.Values(d.pubData.wallets[[2]string{projectID, customerID}]))
+		p := d.campaigns.vouchers[projectID]
+		out = []*redemption.HeldVoucher{}
+		for _, id := range ids {
+			if len(out) == limit || p == nil {
+				return
+			}
+			h, ok := d.pubData.holders.get(projectID, id)
+			if !ok {
+				continue
+			}
+			if v, ok := p.get(h.RedeemableID); ok {
+				out = append(out, &redemption.HeldVoucher{Role: h.HolderRole, Voucher: v})
+			}
+		}
+	})
+	return out, nil
+}
+
+// PublicVouchers implements redemption.QualificationStore: the free index
+// of vouchers held alone under no campaign and under each STANDALONE
+// campaign (generated slabs belong to other campaigns, but are read too
+// when one does not), lowest id first.
+func (s *Store) PublicVouchers(ctx context.Context, projectID string, limit int) (out []*voucher.Voucher, err error) {
+	s.read(ctx, func(d *data) {
+		out = []*voucher.Voucher{}
+		p := d.campaigns.vouchers[projectID]
+		if p == nil {
+			return
+		}
+		public := map[string]bool{"": true}
+		for id, c := range d.campaigns.campaigns.rows[projectID] {
+			if c.Type == campaign.Standalone {
+				public[id] = true
+			}
+		}
+		var ids []string
+		for k := range public {
+			for id := range p.free[k] {
+				if v, ok := p.rows[id]; ok && v.BinnedAt == nil && v.Active && v.HolderID == nil {
+					ids = append(ids, id)
+				}
+			}
+		}
+		slices.Sort(ids)
+		ids = ids[:min(len(ids), limit)]
+		for _, id := range ids {
+			out = append(out, p.rows[id].Clone())
+		}
+		for _, sl := range p.slabs {
+			if !public[sl.campaignID] || !sl.template.Active || sl.template.HolderID != nil {
+				continue
+			}
+			for i, st := range sl.state {
+				if st == rowLive {
+					out = append(out, sl.voucher(i))
+				}
+			}
+		}
+		slices.SortFunc(out, func(a, b *voucher.Voucher) int { return compareStrings(a.ID, b.ID) })
+		out = out[:min(len(out), limit)]
+	})
+	return out, nil
+}
+
+// CampaignsByID implements redemption.QualificationStore.
+func (s *Store) CampaignsByID(ctx context.Context, projectID string, ids []string) (out []*campaign.Campaign, err error) {
+	s.read(ctx, func(d *data) {
+		out = []*campaign.Campaign{}
+		for _, id := range ids {
+			if c, err := d.campaigns.campaigns.copyOf(projectID, id); err == nil {
+				out = append(out, c)
+			}
+		}
+	})
+	return out, nil
 }

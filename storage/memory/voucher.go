@@ -142,6 +142,9 @@ type voucherProject struct {
 	slabCodes *refIndex                   // code → slab row (live only)
 	rows      map[string]*voucher.Voucher // id → voucher held alone (live or in the bin)
 	codes     map[string]string           // code → id of a live voucher held alone
+	// free: campaign id ("" for none) → ids of the live, active vouchers
+	// held alone without a holder (the public vouchers of qualifications).
+	free map[string]map[string]struct{}
 }
 
 // vref locates a voucher in a slab.
@@ -204,7 +207,7 @@ func (s *slab) field(i int, name string) promotype.Value {
 func (d *data) voucherProject(projectID string) *voucherProject {
 	p := d.campaigns.vouchers[projectID]
 	if p == nil {
-		p = &voucherProject{rows: map[string]*voucher.Voucher{}, codes: map[string]string{}}
+		p = &voucherProject{rows: map[string]*voucher.Voucher{}, codes: map[string]string{}, free: map[string]map[string]struct{}{}}
 		p.slabIDs = newRefIndex(func(r vref) string { return p.slabs[r.slab].id(int(r.row)) })
 		p.slabCodes = newRefIndex(func(r vref) string { return p.slabs[r.slab].code(int(r.row)) })
 		d.campaigns.vouchers[projectID] = p
@@ -269,13 +272,38 @@ func unindex(u *undo, ix *refIndex, k string) {
 
 // putRow stores a copy of v in rows and keeps the code index.
 func (p *voucherProject) putRow(u *undo, v *voucher.Voucher) {
-	if old, ok := p.rows[v.ID]; ok && old.BinnedAt == nil {
-		delKey(u, p.codes, old.Code)
+	if old, ok := p.rows[v.ID]; ok {
+		if old.BinnedAt == nil {
+			delKey(u, p.codes, old.Code)
+		}
+		p.setFree(u, old, false)
 	}
 	if v.BinnedAt == nil {
 		setKey(u, p.codes, v.Code, v.ID)
 	}
 	setKey(u, p.rows, v.ID, v.Clone())
+	p.setFree(u, v, v.BinnedAt == nil && v.Active && v.HolderID == nil)
+}
+
+// setFree adds v to the free index (on) or takes it out, with its undo.
+func (p *voucherProject) setFree(u *undo, v *voucher.Voucher, on bool) {
+	k := ""
+	if v.CampaignID != nil {
+		k = *v.CampaignID
+	}
+	set := p.free[k]
+	if set == nil {
+		if !on {
+			return
+		}
+		set = map[string]struct{}{}
+		p.free[k] = set
+	}
+	if on {
+		setKey(u, set, v.ID, struct{}{})
+	} else {
+		delKey(u, set, v.ID)
+	}
 }
 
 // move takes a live slab row out of its slab into rows and returns it.
@@ -562,6 +590,7 @@ func (s *Store) DeleteVoucher(ctx context.Context, projectID, id string) error {
 			if v.BinnedAt == nil {
 				delKey(u, p.codes, v.Code)
 			}
+			p.setFree(u, v, false)
 			delKey(u, p.rows, id)
 			return nil
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -712,3 +713,93 @@ func testVoucherTransactionConcurrency(t *testing.T, newStore Factory) {
 // spendErr is the error of a SpendVoucher call (the voucher it returns is
 // checked where it matters).
 func spendErr(_ *voucher.Voucher, err error) error { return err }
+
+// testQualificationStore: the candidate reads of a qualification. A
+// customer's wallet gives its live vouchers with the role, in holder id
+// order; the public vouchers are the live, active, holder-less vouchers
+// without a campaign or of a STANDALONE campaign, lowest id first, never a
+// generated campaign's; campaigns are read by id, binned ones left out.
+// Everything stays inside its project, and changes (a publication, a
+// deactivation, a delete) are seen at once.
+func testQualificationStore(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	other := newProject(t, s, "proj_b")
+	standalone := bareCampaign(p, 1, campaign.DiscountCoupons)
+	standalone.Type = campaign.Standalone
+	generated := bareCampaign(p, 2, campaign.DiscountCoupons)
+	binnedCamp := bareCampaign(p, 3, campaign.DiscountCoupons)
+	for _, c := range []*campaign.Campaign{standalone, generated, binnedCamp} {
+		must(t, s.InsertCampaign(ctx, c))
+	}
+	must(t, s.BinCampaign(ctx, p, binnedCamp.ID, at(1)))
+	// Public: v_001 (no campaign), v_002 (standalone campaign). Not
+	// public: inactive, held, binned, of a generated campaign (alone or
+	// in a batch), another project's.
+	must(t, s.InsertVoucher(ctx, discountVoucher(p, "", 1)))
+	must(t, s.InsertVoucher(ctx, discountVoucher(p, standalone.ID, 2)))
+	inactive := discountVoucher(p, "", 3)
+	inactive.Active = false
+	held := discountVoucher(p, "", 4)
+	held.HolderID = ptr("cust_1")
+	binned := discountVoucher(p, "", 5)
+	for _, v := range []*voucher.Voucher{inactive, held, binned, discountVoucher(p, generated.ID, 6), discountVoucher(other, "", 7)} {
+		must(t, s.InsertVoucher(ctx, v))
+	}
+	must(t, s.BinVoucher(ctx, p, binned.ID, at(2)))
+	must(t, second(s.InsertBatch(ctx, batchOf(p, generated.ID, 1, 3, at(3)))))
+
+	public := func(limit int) []string {
+		t.Helper()
+		vs, err := s.PublicVouchers(ctx, p, limit)
+		must(t, err)
+		return ids(vs, func(v *voucher.Voucher) string { return v.ID })
+	}
+	diff(t, "public vouchers", []string{"v_001", "v_002"}, public(10))
+	diff(t, "public vouchers, limit 1", []string{"v_001"}, public(1))
+	// Publishing one takes it out; a new one without campaign comes in.
+	_, _, err := s.PublishVoucher(ctx, p, "v_001", "cust_2", at(4))
+	must(t, err)
+	must(t, s.InsertVoucher(ctx, discountVoucher(p, "", 8)))
+	diff(t, "after a publication", []string{"v_002", "v_008"}, public(10))
+	must(t, s.DeleteVoucher(ctx, p, "v_008"))
+	diff(t, "after a delete", []string{"v_002"}, public(10))
+	vs, err := s.PublicVouchers(ctx, other, 10)
+	must(t, err)
+	diff(t, "other project", []string{"v_007"}, ids(vs, func(v *voucher.Voucher) string { return v.ID }))
+
+	// Wallets: cust_1 holds v_004 (alone), a batch voucher and a deleted
+	// one; cust_2 holds v_001.
+	must(t, s.InsertHolder(ctx, holderRow(p, 3, "cust_1", "v_b1_0001")))
+	must(t, s.InsertHolder(ctx, holderRow(p, 1, "cust_1", held.ID)))
+	gone := discountVoucher(p, "", 9)
+	must(t, s.InsertVoucher(ctx, gone))
+	must(t, s.InsertHolder(ctx, holderRow(p, 2, "cust_1", gone.ID)))
+	must(t, s.DeleteVoucher(ctx, p, gone.ID))
+	referrer := holderRow(p, 4, "cust_2", "v_001")
+	referrer.HolderRole = "REFERRER"
+	must(t, s.InsertHolder(ctx, referrer))
+	wallet := func(project, customer string, limit int) []string {
+		t.Helper()
+		hs, err := s.HeldVouchers(ctx, project, customer, limit)
+		must(t, err)
+		out := []string{}
+		for _, h := range hs {
+			out = append(out, h.Role+":"+h.Voucher.ID)
+		}
+		return out
+	}
+	diff(t, "cust_1's wallet", []string{"OWNER:v_004", "OWNER:v_b1_0001"}, wallet(p, "cust_1", 10))
+	diff(t, "cust_1's wallet, limit 1", []string{"OWNER:v_004"}, wallet(p, "cust_1", 1))
+	diff(t, "cust_2's wallet", []string{"REFERRER:v_001"}, wallet(p, "cust_2", 10))
+	diff(t, "cust_1 in another project", []string{}, wallet(other, "cust_1", 10))
+
+	cs, err := s.CampaignsByID(ctx, p, []string{generated.ID, binnedCamp.ID, "camp_none", standalone.ID})
+	must(t, err)
+	got := ids(cs, func(c *campaign.Campaign) string { return c.ID })
+	slices.Sort(got)
+	diff(t, "campaigns by id", []string{standalone.ID, generated.ID}, got)
+	cs, err = s.CampaignsByID(ctx, other, []string{generated.ID})
+	must(t, err)
+	diff(t, "another project's campaign", []string{}, ids(cs, func(c *campaign.Campaign) string { return c.ID }))
+}

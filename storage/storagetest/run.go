@@ -57,8 +57,9 @@ func Run(t *testing.T, newStore Factory) {
 		{"Savepoint", testSavepoint},   // savepoint.go
 		{"HotVoucher", testHotVoucher}, // savepoint.go
 		{"CounterReadBack", testCounterReadBack},
-		{"Publications", testPublications}, // publication.go
-		{"Sessions", testSessions},         // sessions.go
+		{"QualificationStore", testQualificationStore}, // redemption.go
+		{"Publications", testPublications},             // publication.go
+		{"Sessions", testSessions},                     // sessions.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},
