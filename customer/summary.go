@@ -72,8 +72,8 @@ type RedemptionSummaryFunc func(ctx context.Context, projectID, customerID strin
 // summary counts none).
 func (s *Service) SetRedemptionSummary(f RedemptionSummaryFunc) { s.redemptionSummary = f }
 
-// present fills the derived parts of a customer answer: summary, loyalty
-// and referrals.
+// present fills the derived parts of a customer answer: summary, loyalty,
+// referrals and system_metadata.
 func (s *Service) present(ctx context.Context, c *Customer) (*Customer, error) {
 	var orders OrderSummary
 	if s.orderSummary != nil {
@@ -92,6 +92,7 @@ func (s *Service) present(ctx context.Context, c *Customer) (*Customer, error) {
 	c.Summary = &Summary{Orders: orders, Redemptions: redemptions}
 	c.Loyalty = &LoyaltySummary{Campaigns: map[string]any{}}
 	c.Referrals = &ReferralSummary{Campaigns: []any{}}
+	c.SystemMetadata = map[string]any{}
 	return c, nil
 }
 

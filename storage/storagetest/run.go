@@ -36,6 +36,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Rewards", testRewards},
 		{"Locations", testLocations},
 		{"Customers", testCustomers},
+		{"CustomerList", testCustomerList},
 		{"Orders", testOrders},
 		{"Campaigns", testCampaigns},
 		{"Vouchers", testVouchers},
