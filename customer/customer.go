@@ -26,7 +26,7 @@ type Customer struct {
 	Referrals *ReferralSummary `json:"referrals,omitempty"`
 	// SystemMetadata is the hosted service's system metadata: always {}
 	// in answers of the customer service, omitted elsewhere.
-	SystemMetadata map[string]any `json:"system_metadata,omitempty"`
+	SystemMetadata map[string]any `json:"system_metadata,omitzero"`
 	// Metadata is omitted when empty and UpdatedAt before any update, as
 	// the hosted service answers a customer.
 	Metadata  promotype.Metadata `json:"metadata,omitempty"`
