@@ -30,9 +30,9 @@ type ListParams struct {
 	Email, City, Name *string
 	// SegmentID filters by segment. This engine has no segments, so no
 	// customer is in one: a list naming a segment is empty.
-	SegmentID                    *string
-	CreatedBefore, CreatedAfter  *promotype.Time
-	UpdatedBefore, UpdatedAfter  *promotype.Time
+	SegmentID                   *string
+	CreatedBefore, CreatedAfter *promotype.Time
+	UpdatedBefore, UpdatedAfter *promotype.Time
 	// StartingAfter is a created_at cursor: the list goes on past it in
 	// its order (created before it for -created_at, the default; after it
 	// for created_at). Any other order refuses it.
