@@ -27,6 +27,8 @@ func Run(t *testing.T, newStore Factory) {
 		fn   func(*testing.T, Factory)
 	}{
 		{"Projects", testProjects},
+		{"ProjectManagement", testProjectManagement},
+		{"ProjectDeletion", testProjectDeletion},
 		{"Keys", testKeys},
 		{"ClientKeys", testClientKeys},
 		{"Tokens", testTokens},
