@@ -17,7 +17,7 @@ type projectRow struct {
 	Name        string    `bun:"name"`
 	Description *string   `bun:"description"` // migration 0026
 	TimeZone    string    `bun:"time_zone"`
-	CreatedAt time.Time `bun:"created_at"`
+	CreatedAt   time.Time `bun:"created_at"`
 	// WebhookToken signs the project's webhook deliveries (migration 0009).
 	WebhookToken string `bun:"webhook_token"`
 }
