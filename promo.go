@@ -91,6 +91,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.branding = project.NewBrandingService(store, e.env)
 	e.events = project.NewCustomEventService(store, storage.TxFor(store, func(s storage.Tx) project.CustomEventStore { return s }), e.env)
 	e.auth = auth.NewService(store, e.env)
+	e.projects.OnDelete(e.auth.ForgetProject)
 	e.oauth = auth.NewOAuth(e.auth)
 	e.webhooks = webhook.NewService(store, e.env, cfg.webhookTargets, e.logger)
 

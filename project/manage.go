@@ -88,12 +88,21 @@ func (s *Service) Update(ctx context.Context, id string, in UpdateParams) (*Proj
 }
 
 // Delete removes the project id with all its data, in one transaction: its
-// keys stop working at once on this engine and, through the store's
-// credential feed, on every engine over the same store.
+// keys stop working at once on this engine (the OnDelete hooks run after
+// the commit) and, through the store's credential feed, on every engine
+// over the same store.
 func (s *Service) Delete(ctx context.Context, id string) error {
 	if err := s.tx(ctx, func(ctx context.Context, tx ServiceStore) error { return tx.DeleteProject(ctx, id) }); err != nil {
 		return err
 	}
 	s.env.Change(id)
+	for _, f := range s.onDelete {
+		f(id)
+	}
 	return nil
 }
+
+// OnDelete adds f to what a project deletion tells, after its commit, with
+// the project's id: the engine points it at the caches keyed by project
+// (credentials). Set it before the service is used.
+func (s *Service) OnDelete(f func(projectID string)) { s.onDelete = append(s.onDelete, f) }
