@@ -129,4 +129,3 @@ func TestProjectDeletionRowCountsPostgres(t *testing.T) {
 		t.Errorf("B's customers: total %d, want 2", l.Total)
 	}
 }
-
