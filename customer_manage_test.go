@@ -45,13 +45,13 @@ func TestCustomerListUpdateDelete(t *testing.T) {
 		}
 
 		f.clock.Advance(time.Second)
-		got := must[*customer.Customer](t)(cs.Update(ctx, f.project, "bob", customer.Params{Name: promo.Ptr("Bob"), SourceID: promo.Ptr("ignored")}))
+		got := must[*customer.Customer](t)(cs.Update(ctx, f.project, "bob", customer.UpdateParams{Params: customer.Params{Name: promo.Ptr("Bob"), SourceID: promo.Ptr("ignored")}}))
 		if *got.SourceID != "bob" || *got.Name != "Bob" || got.UpdatedAt == nil || !got.UpdatedAt.Equal(f.clock.Now()) {
 			t.Errorf("updated: %+v", got)
 		}
-		_, err := cs.Update(ctx, f.project, "nobody", customer.Params{Name: promo.Ptr("x")})
+		_, err := cs.Update(ctx, f.project, "nobody", customer.UpdateParams{Params: customer.Params{Name: promo.Ptr("x")}})
 		wantErr(t, err, 404, "not_found")
-		_, err = cs.Update(ctx, f.project, "bob", customer.Params{Birthdate: promo.Ptr("1990-13-01")})
+		_, err = cs.Update(ctx, f.project, "bob", customer.UpdateParams{Params: customer.Params{Birthdate: promo.Ptr("1990-13-01")}})
 		wantErr(t, err, 400, "invalid_payload")
 
 		if err := cs.Delete(ctx, f.project, "bob"); err != nil {

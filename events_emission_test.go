@@ -147,7 +147,7 @@ func TestEventsEmittedByOperations(t *testing.T) {
 			return []outboxEvent{ev("customer.created", bob.ID, "customer")}
 		}},
 		{"customer update", func(t *testing.T) []outboxEvent {
-			must[*customer.Customer](t)(e.Customers().Update(ctx, p, "bob", customer.Params{Name: promo.Ptr("Bob")}))
+			must[*customer.Customer](t)(e.Customers().Update(ctx, p, "bob", customer.UpdateParams{Params: customer.Params{Name: promo.Ptr("Bob")}}))
 			return nil
 		}},
 		{"customer delete and permanent deletions", func(t *testing.T) []outboxEvent {

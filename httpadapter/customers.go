@@ -26,7 +26,7 @@ func (s *server) customerRoutes() []route {
 		{http.MethodGet, "/v1/customers/{customerId}", appKey, withoutBody(func(c *call) (*customer.Customer, error) {
 			return customers.Get(c.ctx(), c.projectID, c.path("customerId"))
 		})},
-		{http.MethodPut, "/v1/customers/{customerId}", appKey, withBody(func(c *call, in customer.Params) (*customer.Customer, error) {
+		{http.MethodPut, "/v1/customers/{customerId}", appKey, withBody(func(c *call, in customer.UpdateParams) (*customer.Customer, error) {
 			return customers.Update(c.ctx(), c.projectID, c.path("customerId"), in)
 		})},
 		{http.MethodDelete, "/v1/customers/{customerId}", appKey, noContent(func(c *call) error {

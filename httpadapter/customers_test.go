@@ -36,6 +36,7 @@ func TestCustomers(t *testing.T) {
 		{"list_segment", req{method: http.MethodGet, target: "/v1/customers?segment_id=seg_1"}, 200},
 		{"update", req{method: http.MethodPut, target: "/v1/customers/alice",
 			body: `{"name":"Alice Smith","phone":"+48 600 100 200","metadata":{"tier":"platinum"},"source_id":"ignored","id":"ignored"}`}, 200},
+		{"update_clear_with_null", req{method: http.MethodPut, target: "/v1/customers/alice", body: `{"phone":null,"address":null,"email":"alice@example.org"}`}, 200},
 		{"update_by_id_nothing", req{method: http.MethodPut, target: "/v1/customers/cust_00000000000000000004", body: `{}`}, 200},
 		{"list_updated_after", req{method: http.MethodGet, target: "/v1/customers?updated_at[after]=2026-01-01T00:00:01Z"}, 200},
 		{"delete", req{method: http.MethodDelete, target: "/v1/customers/bob"}, 204},
@@ -49,6 +50,7 @@ func TestCustomers(t *testing.T) {
 	})
 	h.run(t, "customers/errors", []step{
 		{"update_missing", req{method: http.MethodPut, target: "/v1/customers/alice2@morgan.com", body: `{"name":"X"}`}, 404},
+		{"update_name_type", req{method: http.MethodPut, target: "/v1/customers/alice", body: `{"name":42}`}, 400},
 		{"update_bad_birthdate", req{method: http.MethodPut, target: "/v1/customers/alice", body: `{"birthdate":"31-12-1990"}`}, 400},
 		{"delete_missing", req{method: http.MethodDelete, target: "/v1/customers/nobody"}, 404},
 		{"delete_twice", req{method: http.MethodDelete, target: "/v1/customers/cust_00000000000000000003"}, 404},
