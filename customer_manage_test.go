@@ -5,8 +5,11 @@ import (
 	"time"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/publication"
+	"github.com/promoengine/promo/voucher"
 )
 
 // The customer list, update, delete to the bin, permanent deletion and
@@ -83,5 +86,29 @@ func TestCustomerListUpdateDelete(t *testing.T) {
 		_, err = cs.DeletePermanently(ctx, f.project, "carol")
 		wantErr(t, err, 404, "not_found")
 		diff(t, "at the end", []string{"bob", "alice"}, sources(list(customer.ListParams{})))
+	})
+}
+
+// A customer's loyalty sums the balances of the loyalty cards it holds, in
+// all and per campaign name, on every store.
+func TestCustomerLoyaltySummary(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		for _, name := range []string{"Gold", "Silver"} {
+			must[*campaign.Campaign](t)(f.eng.Campaigns().Create(ctx, f.project, js[campaign.Params](t,
+				`{"name":"`+name+`","campaign_type":"LOYALTY_PROGRAM","vouchers_count":3,"voucher":{"type":"LOYALTY_CARD","loyalty_card":{"points":100}}}`)))
+		}
+		runPending(t, f)
+		alice := &customer.Params{SourceID: promo.Ptr("alice")}
+		must[*publication.Publication](t)(f.eng.Publications().Create(ctx, f.project, publication.CreateParams{
+			Campaign: &publication.CampaignRef{Name: promo.Ptr("Gold"), Count: promo.Ptr(2)}, Customer: alice}))
+		must[*publication.Publication](t)(f.eng.Publications().Create(ctx, f.project, publication.CreateParams{
+			Campaign: &publication.CampaignRef{Name: promo.Ptr("Silver")}, Customer: alice}))
+		must[*publication.Publication](t)(f.eng.Publications().Create(ctx, f.project, publication.CreateParams{
+			Campaign: &publication.CampaignRef{Name: promo.Ptr("Silver")}, Customer: &customer.Params{SourceID: promo.Ptr("bob")}}))
+		got := must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "alice"))
+		diff(t, "alice's loyalty", &customer.LoyaltySummary{Points: 300, Campaigns: map[string]any{
+			"Gold": voucher.CampaignLoyalty{Points: 200}, "Silver": voucher.CampaignLoyalty{Points: 100}}}, got.Loyalty)
+		none := must[*customer.Customer](t)(f.eng.Customers().Upsert(ctx, f.project, customer.Params{SourceID: promo.Ptr("carol")}))
+		diff(t, "no cards", &customer.LoyaltySummary{Campaigns: map[string]any{}}, none.Loyalty)
 	})
 }

@@ -13,6 +13,7 @@ type Service struct {
 	env               promotype.Env
 	orderSummary      OrderSummaryFunc
 	redemptionSummary RedemptionSummaryFunc
+	loyaltySummary    LoyaltySummaryFunc
 }
 
 // NewService returns a customer service reading through store and writing in
