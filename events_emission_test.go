@@ -146,6 +146,21 @@ func TestEventsEmittedByOperations(t *testing.T) {
 			bob := must[*customer.Customer](t)(e.Customers().Get(ctx, p, "bob"))
 			return []outboxEvent{ev("customer.created", bob.ID, "customer")}
 		}},
+		{"customer update", func(t *testing.T) []outboxEvent {
+			must[*customer.Customer](t)(e.Customers().Update(ctx, p, "bob", customer.UpdateParams{Params: customer.Params{Name: promo.Ptr("Bob")}}))
+			return nil
+		}},
+		{"customer delete and permanent deletions", func(t *testing.T) []outboxEvent {
+			dave := must[*customer.Customer](t)(e.Customers().Upsert(ctx, p, customer.Params{SourceID: promo.Ptr("dave")}))
+			erin := must[*customer.Customer](t)(e.Customers().Upsert(ctx, p, customer.Params{SourceID: promo.Ptr("erin")}))
+			if err := e.Customers().Delete(ctx, p, "dave"); err != nil {
+				t.Fatal(err)
+			}
+			must[*customer.PermanentDeletion](t)(e.Customers().DeletePermanently(ctx, p, dave.ID)) // from the bin: no second event
+			must[*customer.PermanentDeletion](t)(e.Customers().DeletePermanently(ctx, p, "erin"))
+			return []outboxEvent{ev("customer.created", dave.ID, "customer"), ev("customer.created", erin.ID, "customer"),
+				ev("customer.deleted", dave.ID, "customer"), ev("customer.deleted", erin.ID, "customer")}
+		}},
 		{"rule create", func(t *testing.T) []outboxEvent {
 			vr = must[*rule.ValidationRule](t)(e.ValidationRules().Create(ctx, p, ruleParams(t, `{"name":"Big","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[100]}},"logic":"1"}}`)))
 			vr2 = must[*rule.ValidationRule](t)(e.ValidationRules().Create(ctx, p, ruleParams(t, `{"name":"Bigger","rules":{"1":{"name":"order.amount","conditions":{"$more_than":[1000]}},"logic":"1"}}`)))

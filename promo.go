@@ -92,6 +92,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.branding = project.NewBrandingService(store, e.env)
 	e.events = project.NewCustomEventService(store, storage.TxFor(store, func(s storage.Tx) project.CustomEventStore { return s }), e.env)
 	e.auth = auth.NewService(store, e.env)
+	e.projects.OnDelete(e.auth.ForgetProject)
 	e.oauth = auth.NewOAuth(e.auth)
 	e.webhooks = webhook.NewService(store, e.env, cfg.webhookTargets, e.logger)
 
@@ -109,6 +110,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.stacks = campaign.NewStackService(store, storage.TxFor(store, func(s storage.Tx) campaign.Store { return s }), e.env, e.campaigns)
 	e.rewards = reward.NewService(store, storage.TxFor(store, func(s storage.Tx) reward.Store { return s }), e.env)
 	e.vouchers = voucher.NewService(store, storage.TxFor(store, func(s storage.Tx) voucher.ServiceStore { return s }), e.env, e.campaigns, e.rules)
+	e.customers.SetLoyaltySummary(e.vouchers.CustomerLoyalty)
 
 	// Async actions: voucher jobs register their workers; the campaigns API
 	// enqueues them.

@@ -199,3 +199,21 @@ func (c *cache) invalidate(inv Invalidation) {
 		}
 	}
 }
+
+// forgetProject drops every cached key and token of projectID (the project
+// was deleted) and bumps the generation.
+func (c *cache) forgetProject(projectID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	for id, a := range c.apps {
+		if a.projectID == projectID {
+			delete(c.apps, id)
+		}
+	}
+	for h, a := range c.tokens {
+		if a.ProjectID == projectID {
+			delete(c.tokens, h)
+		}
+	}
+}

@@ -49,6 +49,11 @@ func (s *Service) DeleteAppKey(ctx context.Context, projectID, appID string) err
 	return err
 }
 
+// ForgetProject drops the cached credentials of projectID at once, for a
+// project deleted through this engine (other engines over the store hear
+// of its deleted keys through the store's credential feed).
+func (s *Service) ForgetProject(projectID string) { s.cache.forgetProject(projectID) }
+
 // AuthenticateApp checks an application key pair and returns its project id.
 // Any failure is the spec's 401. The presented token is hashed and compared
 // in constant time with the stored hash on every call; the stored hash comes

@@ -6,8 +6,10 @@ import (
 
 // Customer is a customer record (object "customer"): created or updated by
 // source id when a customer upsert, an order, a validation or a custom event
-// names it. Only the identifying and descriptive fields are kept; the hosted
-// service's computed parts (summary, loyalty, referrals) are not built.
+// names it. The identifying and descriptive fields are stored; the computed
+// parts (summary, loyalty, referrals, system_metadata) are filled in the
+// answers of the customer service. assets (the hosted customer cockpit
+// URLs) is never sent: this engine has no cockpit or preference center.
 type Customer struct {
 	ID          string   `json:"id"`
 	SourceID    *string  `json:"source_id"`
@@ -22,6 +24,9 @@ type Customer struct {
 	Summary   *Summary         `json:"summary,omitempty"`
 	Loyalty   *LoyaltySummary  `json:"loyalty,omitempty"`
 	Referrals *ReferralSummary `json:"referrals,omitempty"`
+	// SystemMetadata is the hosted service's system metadata: always {}
+	// in answers of the customer service, omitted elsewhere.
+	SystemMetadata map[string]any `json:"system_metadata,omitzero"`
 	// Metadata is omitted when empty and UpdatedAt before any update, as
 	// the hosted service answers a customer.
 	Metadata  promotype.Metadata `json:"metadata,omitempty"`
@@ -29,7 +34,8 @@ type Customer struct {
 	UpdatedAt *promotype.Time    `json:"updated_at,omitempty"`
 	Object    string             `json:"object"`
 
-	ProjectID string `json:"-"`
+	ProjectID string          `json:"-"`
+	BinnedAt  *promotype.Time `json:"-"` // set while the customer is in the bin
 }
 
 // Address is a customer's postal address.
@@ -42,7 +48,9 @@ type Address struct {
 	PostalCode *string `json:"postal_code"`
 }
 
-// Clone returns a deep copy.
+// Clone returns a deep copy of the stored fields; the derived parts of an
+// answer (summary, loyalty, referrals, system_metadata) are left out, as
+// stores never hold them.
 func (c *Customer) Clone() *Customer {
 	out := *c
 	out.SourceID = promotype.ClonePtr(c.SourceID)
@@ -53,6 +61,8 @@ func (c *Customer) Clone() *Customer {
 	out.Birthdate = promotype.ClonePtr(c.Birthdate)
 	out.Address = c.Address.Clone()
 	out.UpdatedAt = promotype.ClonePtr(c.UpdatedAt)
+	out.BinnedAt = promotype.ClonePtr(c.BinnedAt)
+	out.Summary, out.Loyalty, out.Referrals, out.SystemMetadata = nil, nil, nil, nil
 	out.Metadata = c.Metadata.Clone()
 	return &out
 }
@@ -92,4 +102,29 @@ func NewRef(id *string) *Ref {
 		return nil
 	}
 	return &Ref{ID: *id, Object: "customer"}
+}
+
+// Field returns a filterable or orderable field of c (the customer list's:
+// source_id, email, name, address.city, created_at, updated_at).
+func (c *Customer) Field(name string) promotype.Value {
+	switch name {
+	case "id":
+		return promotype.Value{Str: c.ID}
+	case "source_id":
+		return promotype.StringValue(c.SourceID)
+	case "email":
+		return promotype.StringValue(c.Email)
+	case "name":
+		return promotype.StringValue(c.Name)
+	case "address.city":
+		if c.Address == nil {
+			return promotype.Value{Null: true}
+		}
+		return promotype.StringValue(c.Address.City)
+	case "created_at":
+		return promotype.Value{Time: c.CreatedAt}
+	case "updated_at":
+		return promotype.TimeValue(c.UpdatedAt)
+	}
+	return promotype.Value{Null: true}
 }

@@ -14,6 +14,7 @@ type Service struct {
 	env               promotype.Env
 	orderSummary      OrderSummaryFunc
 	redemptionSummary RedemptionSummaryFunc
+	loyaltySummary    LoyaltySummaryFunc
 }
 
 // NewService returns a customer service reading through store and writing in
@@ -92,10 +93,14 @@ func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, 
 	return c, st.AppendEvents(ctx, ev)
 }
 
-// EventCreated is the webhook event a customer create writes to the outbox
-// (in Upsert's transaction), with data {customer}. The engine has no
-// customer delete, so customer.deleted is never written.
-const EventCreated = "customer.created"
+// Webhook events of customers, written to the outbox in the transaction of
+// the change, each with data {customer}: customer.created by a create
+// (Upsert), customer.deleted when a live customer is deleted (to the bin
+// or permanently).
+const (
+	EventCreated = "customer.created"
+	EventDeleted = "customer.deleted"
+)
 
 // Reader is what Resolve reads (a Store).
 type Reader interface {

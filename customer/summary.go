@@ -42,8 +42,10 @@ type OrderSummary struct {
 	LastOrderDate   *promotype.Time `json:"last_order_date,omitempty"`
 }
 
-// LoyaltySummary is a customer's loyalty standing: cards are held through
-// publications, which this engine does not make yet, so it is zero.
+// LoyaltySummary is a customer's loyalty standing: the points left on the
+// loyalty cards it holds, in all and per campaign name (filled through
+// SetLoyaltySummary; zero without it). There are no referral programs, so
+// ReferredCustomers is 0.
 type LoyaltySummary struct {
 	Points            int64          `json:"points"`
 	ReferredCustomers int64          `json:"referred_customers"`
@@ -72,8 +74,15 @@ type RedemptionSummaryFunc func(ctx context.Context, projectID, customerID strin
 // summary counts none).
 func (s *Service) SetRedemptionSummary(f RedemptionSummaryFunc) { s.redemptionSummary = f }
 
-// present fills the derived parts of a customer answer: summary, loyalty
-// and referrals.
+// LoyaltySummaryFunc computes the loyalty summary of a customer.
+type LoyaltySummaryFunc func(ctx context.Context, projectID, customerID string) (LoyaltySummary, error)
+
+// SetLoyaltySummary sets how answers compute a customer's loyalty (the
+// engine wires it to the loyalty cards the customer holds).
+func (s *Service) SetLoyaltySummary(f LoyaltySummaryFunc) { s.loyaltySummary = f }
+
+// present fills the derived parts of a customer answer: summary, loyalty,
+// referrals and system_metadata.
 func (s *Service) present(ctx context.Context, c *Customer) (*Customer, error) {
 	var orders OrderSummary
 	if s.orderSummary != nil {
@@ -90,8 +99,16 @@ func (s *Service) present(ctx context.Context, c *Customer) (*Customer, error) {
 		}
 	}
 	c.Summary = &Summary{Orders: orders, Redemptions: redemptions}
-	c.Loyalty = &LoyaltySummary{Campaigns: map[string]any{}}
+	loyalty := LoyaltySummary{Campaigns: map[string]any{}}
+	if s.loyaltySummary != nil {
+		var err error
+		if loyalty, err = s.loyaltySummary(ctx, c.ProjectID, c.ID); err != nil {
+			return nil, err
+		}
+	}
+	c.Loyalty = &loyalty
 	c.Referrals = &ReferralSummary{Campaigns: []any{}}
+	c.SystemMetadata = map[string]any{}
 	return c, nil
 }
 

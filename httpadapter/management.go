@@ -5,6 +5,7 @@ import (
 
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/project"
+	"github.com/promoengine/promo/promotype"
 )
 
 // createdProject is the answer of POST /management/v1/projects: the project
@@ -20,13 +21,27 @@ type appKeyPair struct {
 	AppToken string `json:"app_token"`
 }
 
-// managementRoutes are the project endpoints of the management API, an
-// extension that lets a standalone server be set up through its API.
+// managementRoutes are the project endpoints of the management API: the
+// create (an extension that lets a standalone server be set up through its
+// API), the list of the projects the calling management key is granted,
+// and the read, update and delete of one of them. The project users
+// endpoints are not served: this engine has no user accounts (no
+// dashboard); management keys are its only principals.
 func (s *server) managementRoutes() []route {
+	projects := s.engine.Projects()
 	return []route{
 		{http.MethodPost, "/management/v1/projects", managementKey, withBody(s.createProject)},
+		{http.MethodGet, "/management/v1/projects", managementKey, withoutBody(func(c *call) (*promotype.List[*project.Project], error) {
+			return projects.List(c.ctx(), c.management.ProjectIDs)
+		})},
 		{http.MethodGet, "/management/v1/projects/{projectId}", managementKey, withoutBody(func(c *call) (*project.Project, error) {
-			return s.engine.Projects().Get(c.ctx(), c.projectID)
+			return projects.Get(c.ctx(), c.projectID)
+		})},
+		{http.MethodPut, "/management/v1/projects/{projectId}", managementKey, withBody(func(c *call, in project.UpdateParams) (*project.Project, error) {
+			return projects.Update(c.ctx(), c.projectID, in)
+		})},
+		{http.MethodDelete, "/management/v1/projects/{projectId}", managementKey, noContent(func(c *call) error {
+			return projects.Delete(c.ctx(), c.projectID)
 		})},
 	}
 }

@@ -69,8 +69,8 @@ func TestManagement(t *testing.T) {
 		{"create_project_bad_timezone", req{method: http.MethodPost, target: "/management/v1/projects", body: `{"name":"x","timezone":"Mars/Olympus"}`}, 400},
 		{"create_project_name_type", req{method: http.MethodPost, target: "/management/v1/projects", body: `{"name":42}`}, 400},
 		{"create_project_invalid_json", req{method: http.MethodPost, target: "/management/v1/projects", body: `{name:"x"}`}, 400},
-		{"method_not_allowed", req{method: http.MethodDelete, target: "/management/v1/projects/" + h.project.ID}, 405},
-		{"method_not_allowed_collection", req{method: http.MethodGet, target: "/management/v1/projects"}, 405},
+		{"method_not_allowed", req{method: http.MethodPatch, target: "/management/v1/projects/" + h.project.ID}, 405},
+		{"method_not_allowed_collection", req{method: http.MethodDelete, target: "/management/v1/projects"}, 405},
 		{"unknown_path", req{method: http.MethodGet, target: "/management/v1/projects/" + h.project.ID + "/templates"}, 404},
 	})
 }
@@ -80,5 +80,10 @@ func TestManagement(t *testing.T) {
 func init() {
 	isolationRows = append(isolationRows,
 		isolationRow{"get project", http.MethodGet, "/management/v1/projects/{projectId}", ""},
+		isolationRow{"update project", http.MethodPut, "/management/v1/projects/{projectId}", `{"name":"Taken"}`},
+		isolationRow{"delete project", http.MethodDelete, "/management/v1/projects/{projectId}", ""},
+	)
+	isolationLists = append(isolationLists,
+		isolationRow{"list projects", http.MethodGet, "/management/v1/projects", ""},
 	)
 }

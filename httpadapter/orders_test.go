@@ -117,7 +117,7 @@ func orderErrors() []step {
 		{"customer_bad_birthdate", req{method: http.MethodPost, target: "/v1/customers", body: `{"source_id":"dave","birthdate":"02/03/1990"}`}, 400},
 		{"customer_wrong_type", req{method: http.MethodPost, target: "/v1/customers", body: `{"source_id":"dave","address":"Warsaw"}`}, 400},
 		{"customer_duplicate_source_id", req{method: http.MethodPost, target: "/v1/customers", body: `{"id":"cust_00000000000000000007","source_id":"alice"}`}, 409},
-		{"customer_method_not_allowed", req{method: http.MethodDelete, target: "/v1/customers/alice"}, 405},
+		{"customer_method_not_allowed", req{method: http.MethodPatch, target: "/v1/customers/alice"}, 405},
 	}
 }
 

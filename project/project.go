@@ -14,11 +14,13 @@ import (
 
 // Project is an isolated tenant of the engine (object "project").
 type Project struct {
-	ID        string         `json:"id"`
-	Name      string         `json:"name"`
-	TimeZone  string         `json:"timezone"`
-	CreatedAt promotype.Time `json:"created_at"`
-	Object    string         `json:"object"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Description is omitted until an update sets it.
+	Description *string        `json:"description,omitempty"`
+	TimeZone    string         `json:"timezone"`
+	CreatedAt   promotype.Time `json:"created_at"`
+	Object      string         `json:"object"`
 	// WebhookToken is the secret that signs the project's webhook
 	// deliveries (the X-Voucherify-Signature header), as the hosted
 	// management API names it.
@@ -42,10 +44,30 @@ type Params struct {
 	TimeZone string `json:"timezone" validate:"omitempty,max=100"`
 }
 
-// Store is the storage port of projects.
+// Clone returns a deep copy.
+func (p *Project) Clone() *Project {
+	c := *p
+	c.Description = promotype.ClonePtr(p.Description)
+	return &c
+}
+
+// Store is the storage port of projects. GetProject and UpdateProject
+// return a not_found error for an unknown id.
 type Store interface {
 	InsertProject(ctx context.Context, p *Project) error
 	GetProject(ctx context.Context, id string) (*Project, error)
+	// ListProjects returns the projects whose id is in ids (ids no project
+	// has are skipped), oldest first (then by id).
+	ListProjects(ctx context.Context, ids []string) ([]*Project, error)
+	// UpdateProject replaces the name, description and time zone of the
+	// project p.ID.
+	UpdateProject(ctx context.Context, p *Project) error
+	// DeleteProject removes the project id and every row of it, in every
+	// table: its resources, settings, outbox, counters and credentials. Its
+	// app keys are deleted (with their tokens) and announced to
+	// WatchCredentials subscribers as deleted, and the grants of
+	// management keys to it are withdrawn. An unknown id is not_found.
+	DeleteProject(ctx context.Context, id string) error
 }
 
 // New validates params and returns a new project (not yet stored).

@@ -20,9 +20,10 @@ type ServiceStore interface {
 
 // Service is the project use cases of the management API.
 type Service struct {
-	store ServiceStore
-	tx    promotype.TxFunc[ServiceStore]
-	env   promotype.Env
+	store    ServiceStore
+	tx       promotype.TxFunc[ServiceStore]
+	env      promotype.Env
+	onDelete []func(projectID string)
 }
 
 // NewService returns a project service.

@@ -25,6 +25,24 @@ type customerRow struct {
 	Metadata    json.RawMessage `bun:"metadata"`
 	CreatedAt   time.Time       `bun:"created_at"`
 	UpdatedAt   *time.Time      `bun:"updated_at"`
+	BinnedAt    *time.Time      `bun:"binned_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *customerRow) listTotal() int { return r.Total }
+
+// customerColumns are the filterable and orderable fields of the customer
+// list (customer.ListSpec); city is the generated column of the address's
+// city (migration 0025).
+var customerColumns = columns{
+	"id":           {"id", promotype.FieldString},
+	"source_id":    {"source_id", promotype.FieldString},
+	"email":        {"email", promotype.FieldString},
+	"name":         {"name", promotype.FieldString},
+	"address.city": {"city", promotype.FieldString},
+	"created_at":   {"created_at", promotype.FieldTime},
+	"updated_at":   {"updated_at", promotype.FieldTime},
 }
 
 func newCustomerRow(c *customer.Customer) (*customerRow, error) {
@@ -57,6 +75,7 @@ func newCustomerRow(c *customer.Customer) (*customerRow, error) {
 		Metadata:    meta,
 		CreatedAt:   sqlTime(c.CreatedAt),
 		UpdatedAt:   sqlTimePtr(c.UpdatedAt),
+		BinnedAt:    sqlTimePtr(c.BinnedAt),
 	}, nil
 }
 
@@ -72,6 +91,7 @@ func (r *customerRow) domain() (*customer.Customer, error) {
 		Birthdate:   r.Birthdate,
 		CreatedAt:   domainTime(r.CreatedAt),
 		UpdatedAt:   domainTimePtr(r.UpdatedAt),
+		BinnedAt:    domainTimePtr(r.BinnedAt),
 	}
 	if err := decodeJSON(r.Address, &c.Address); err != nil {
 		return nil, err
@@ -87,8 +107,8 @@ func customerNotFound(id string) func() error {
 	return func() error { return promotype.NotFound("customer", id) }
 }
 
-// customerKeys is the source-id uniqueness of promo_customers.
-var customerKeys = keyed{kind: "customer", table: "promo_customers", alias: "c", column: "source_id"}
+// customerKeys is the live-source-id uniqueness of promo_customers.
+var customerKeys = keyed{kind: "customer", table: "promo_customers", alias: "c", column: "source_id", live: "binned_at IS NULL"}
 
 // InsertCustomer implements customer.Store.
 func (s *Store) InsertCustomer(ctx context.Context, c *customer.Customer) error {
@@ -116,4 +136,45 @@ func (s *Store) GetCustomer(ctx context.Context, projectID, id string) (*custome
 // FindCustomerBySourceID implements customer.Store.
 func (s *Store) FindCustomerBySourceID(ctx context.Context, projectID, sourceID string) (*customer.Customer, error) {
 	return getLive[customerRow, *customerRow, *customer.Customer](ctx, s.db, customerKeys, "source_id", projectID, sourceID, customerNotFound(sourceID))
+}
+
+// ListCustomers implements customer.Store.
+func (s *Store) ListCustomers(ctx context.Context, projectID string, q promotype.Query) ([]*customer.Customer, int, error) {
+	if !storable(projectID) {
+		return []*customer.Customer{}, 0, nil
+	}
+	return listDomain[customerRow, *customerRow, *customer.Customer](ctx, s.db, customerColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		return sel.Where("c.project_id = ? AND c.binned_at IS NULL", projectID)
+	}, projectTally("customers", projectID, q))
+}
+
+// BinCustomer implements customer.Store.
+func (s *Store) BinCustomer(ctx context.Context, projectID, id string, at promotype.Time) error {
+	if !storableKeys(projectID, id) {
+		return customerNotFound(id)()
+	}
+	res, err := s.db.NewUpdate().Table("promo_customers").Set("binned_at = ?", sqlTime(at)).
+		Where("project_id = ? AND id = ? AND binned_at IS NULL", projectID, id).Exec(ctx)
+	if err != nil {
+		return fail("bin customer", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return customerNotFound(id)()
+	}
+	return nil
+}
+
+// DeleteCustomer implements customer.Store.
+func (s *Store) DeleteCustomer(ctx context.Context, projectID, id string) error {
+	if !storableKeys(projectID, id) {
+		return customerNotFound(id)()
+	}
+	res, err := s.db.NewDelete().Table("promo_customers").Where("project_id = ? AND id = ?", projectID, id).Exec(ctx)
+	if err != nil {
+		return fail("delete customer", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return customerNotFound(id)()
+	}
+	return nil
 }

@@ -140,6 +140,15 @@ func TestListPlansUseIndexes(t *testing.T) {
 		{"referrer_id", q("-created_at", is("referrer_id", "cust_1")), false, false},
 		{"source_id", q("-created_at", is("source_id", "x")), false, false},
 	}
+	customers := []listCase{
+		{"default order", q("-created_at"), true, false},
+		{"updated_at", q("updated_at"), true, false},
+		{"source_id order", q("-source_id"), true, false},
+		{"email", q("-created_at", is("email", "x")), false, false},
+		{"name", q("-created_at", is("name", "x")), false, false},
+		{"city", q("-created_at", is("address.city", "x")), false, false},
+		{"created_at after", q("-created_at", after("created_at")), false, false},
+	}
 	asyncActions := []listCase{
 		{"default order", q("-created_at"), true, false},
 		{"updated_at", q("updated_at"), true, false},
@@ -174,6 +183,10 @@ func TestListPlansUseIndexes(t *testing.T) {
 		}},
 		{"orders", "promo_orders", orders, func(q promotype.Query) error {
 			_, _, err := store.ListOrders(ctx, p, q)
+			return err
+		}},
+		{"customers", "promo_customers", customers, func(q promotype.Query) error {
+			_, _, err := store.ListCustomers(ctx, p, q)
 			return err
 		}},
 		{"async actions", "promo_async_actions", asyncActions, func(q promotype.Query) error {

@@ -13,16 +13,17 @@ import (
 type projectRow struct {
 	bun.BaseModel `bun:"table:promo_projects,alias:p"`
 
-	ID        string    `bun:"id,pk"`
-	Name      string    `bun:"name"`
-	TimeZone  string    `bun:"time_zone"`
-	CreatedAt time.Time `bun:"created_at"`
+	ID          string    `bun:"id,pk"`
+	Name        string    `bun:"name"`
+	Description *string   `bun:"description"` // migration 0026
+	TimeZone    string    `bun:"time_zone"`
+	CreatedAt   time.Time `bun:"created_at"`
 	// WebhookToken signs the project's webhook deliveries (migration 0009).
 	WebhookToken string `bun:"webhook_token"`
 }
 
 func (r *projectRow) domain() *project.Project {
-	return &project.Project{ID: r.ID, Name: r.Name, TimeZone: r.TimeZone, CreatedAt: domainTime(r.CreatedAt), WebhookToken: r.WebhookToken}
+	return &project.Project{ID: r.ID, Name: r.Name, Description: r.Description, TimeZone: r.TimeZone, CreatedAt: domainTime(r.CreatedAt), WebhookToken: r.WebhookToken}
 }
 
 // InsertProject implements project.Store.
@@ -30,7 +31,7 @@ func (s *Store) InsertProject(ctx context.Context, p *project.Project) error {
 	if err := checkText("project", str("id", p.ID), str("name", p.Name), str("timezone", p.TimeZone), str("webhook_token", p.WebhookToken)); err != nil {
 		return err
 	}
-	row := &projectRow{ID: p.ID, Name: p.Name, TimeZone: p.TimeZone, CreatedAt: sqlTime(p.CreatedAt), WebhookToken: p.WebhookToken}
+	row := &projectRow{ID: p.ID, Name: p.Name, Description: promotype.ClonePtr(p.Description), TimeZone: p.TimeZone, CreatedAt: sqlTime(p.CreatedAt), WebhookToken: p.WebhookToken}
 	dup := func() error { return promotype.Duplicate("project", "Duplicated project exists with id %s", p.ID) }
 	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
 	if err != nil {
@@ -53,6 +54,44 @@ func (s *Store) GetProject(ctx context.Context, id string) (*project.Project, er
 		return nil, getErr("get project", err, notFound)
 	}
 	return row.domain(), nil
+}
+
+// ListProjects implements project.Store.
+func (s *Store) ListProjects(ctx context.Context, ids []string) ([]*project.Project, error) {
+	ids = storableList(ids)
+	out := []*project.Project{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []projectRow
+	if err := s.db.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).OrderExpr("created_at, id").Scan(ctx); err != nil {
+		return nil, fail("list projects", err, nil)
+	}
+	for i := range rows {
+		out = append(out, rows[i].domain())
+	}
+	return out, nil
+}
+
+// UpdateProject implements project.Store.
+func (s *Store) UpdateProject(ctx context.Context, p *project.Project) error {
+	notFound := func() error { return promotype.NotFound("project", p.ID) }
+	if !storable(p.ID) {
+		return notFound()
+	}
+	if err := checkText("project", str("name", p.Name), text{"description", p.Description}, str("timezone", p.TimeZone)); err != nil {
+		return err
+	}
+	res, err := s.db.NewUpdate().Table("promo_projects").
+		Set("name = ?, description = ?, time_zone = ?", p.Name, p.Description, p.TimeZone).
+		Where("id = ?", p.ID).Exec(ctx)
+	if err != nil {
+		return fail("update project", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound()
+	}
+	return nil
 }
 
 // docRow is a row of the settings tables (migration 0007): the resource as
@@ -349,4 +388,54 @@ func (s *Store) InsertCustomEvent(ctx context.Context, e *project.CustomEvent) e
 // ListCustomEvents implements project.SettingsStore.
 func (s *Store) ListCustomEvents(ctx context.Context, projectID string, q promotype.Query) ([]*project.CustomEvent, int, error) {
 	return customEvents.list(ctx, s.db, projectID, q)
+}
+
+// DeleteProject implements project.Store, in the caller's transaction (or
+// one of its own): under the project's token lock (no token of its keys
+// can be issued meanwhile) the project row goes; its app keys go with one
+// notification each on the credential channel (as DeleteAppKey sends);
+// the management keys' grants are withdrawn; then every table with a
+// project_id column (projectTables) loses the project's rows, referencing
+// tables first and the list counters last. The deletes run in one
+// transaction, bounded by the store's query and transaction deadlines: a
+// project too big for them fails and changes nothing.
+func (s *Store) DeleteProject(ctx context.Context, id string) error {
+	notFound := func() error { return promotype.NotFound("project", id) }
+	if !storable(id) {
+		return notFound()
+	}
+	return s.inTx(ctx, func(ctx context.Context, db bun.IDB) error {
+		if err := lockTokens(ctx, db, id); err != nil {
+			return err
+		}
+		res, err := db.NewDelete().Table("promo_projects").Where("id = ?", id).Exec(ctx)
+		if err != nil {
+			return fail("delete project", err, nil)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return notFound()
+		}
+		if _, err := countRows(ctx, db, `WITH k AS (
+				DELETE FROM promo_app_keys WHERE project_id = ? RETURNING app_id
+			), g AS (
+				UPDATE promo_auth_generation SET gen = gen + 1 WHERE EXISTS (SELECT 1 FROM k) RETURNING gen
+			)
+			SELECT `+notifyPayload("'a', k.app_id")+` FROM g, k`, id); err != nil {
+			return fail("delete project keys", err, nil)
+		}
+		if _, err := db.ExecContext(ctx, `UPDATE promo_management_keys SET project_ids = array_remove(project_ids, ?::text)
+			WHERE ? = ANY(project_ids)`, id, id); err != nil {
+			return fail("delete project grants", err, nil)
+		}
+		tables, err := projectTables(ctx, db)
+		if err != nil {
+			return err
+		}
+		for _, t := range tables {
+			if _, err := db.ExecContext(ctx, "DELETE FROM ? WHERE project_id = ?", bun.Ident(t), id); err != nil {
+				return fail("delete project rows of "+t, err, nil)
+			}
+		}
+		return nil
+	})
 }

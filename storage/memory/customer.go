@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/promotype"
 )
 
 // InsertCustomer implements customer.Store.
@@ -26,4 +27,32 @@ func (s *Store) GetCustomer(ctx context.Context, projectID, id string) (out *cus
 func (s *Store) FindCustomerBySourceID(ctx context.Context, projectID, sourceID string) (out *customer.Customer, err error) {
 	s.read(ctx, func(d *data) { out, err = d.customers.find(projectID, sourceID) })
 	return out, err
+}
+
+func liveCustomer(c *customer.Customer) bool { return c.BinnedAt == nil }
+
+func customerField(c *customer.Customer, name string) promotype.Value { return c.Field(name) }
+
+// ListCustomers implements customer.Store.
+func (s *Store) ListCustomers(ctx context.Context, projectID string, q promotype.Query) (out []*customer.Customer, total int, err error) {
+	s.read(ctx, func(d *data) { out, total = d.customers.list(projectID, q, customerField) })
+	return out, total, nil
+}
+
+// BinCustomer implements customer.Store.
+func (s *Store) BinCustomer(ctx context.Context, projectID, id string, at promotype.Time) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		c, err := d.customers.liveRow(projectID, id)
+		if err != nil {
+			return err
+		}
+		b := c.Clone()
+		b.BinnedAt = at.Ptr()
+		return d.customers.save(u, b)
+	})
+}
+
+// DeleteCustomer implements customer.Store.
+func (s *Store) DeleteCustomer(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error { return d.customers.remove(u, projectID, id) })
 }

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"slices"
 
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
@@ -14,8 +15,7 @@ func (s *Store) InsertProject(ctx context.Context, p *project.Project) error {
 		if _, ok := d.projects.get("", p.ID); ok {
 			return promotype.Duplicate("project", "Duplicated project exists with id %s", p.ID)
 		}
-		c := *p
-		d.projects.put(u, "", p.ID, &c)
+		d.projects.put(u, "", p.ID, p.Clone())
 		return nil
 	})
 }
@@ -28,8 +28,7 @@ func (s *Store) GetProject(ctx context.Context, id string) (out *project.Project
 			err = promotype.NotFound("project", id)
 			return
 		}
-		c := *p
-		out = &c
+		out = p.Clone()
 	})
 	return out, err
 }
@@ -238,4 +237,54 @@ func (s *Store) ListCustomEvents(ctx context.Context, projectID string, q promot
 		out, total = listRows(&d.settings.events, projectID, q, eventID, (*project.CustomEvent).Clone)
 	})
 	return out, total, nil
+}
+
+// ListProjects implements project.Store.
+func (s *Store) ListProjects(ctx context.Context, ids []string) (out []*project.Project, err error) {
+	s.read(ctx, func(d *data) {
+		seen := map[string]bool{}
+		for _, id := range ids {
+			if p, ok := d.projects.get("", id); ok && !seen[id] {
+				seen[id] = true
+				out = append(out, p.Clone())
+			}
+		}
+	})
+	slices.SortFunc(out, func(a, b *project.Project) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt.Time); c != 0 {
+			return c
+		}
+		return compareStrings(a.ID, b.ID)
+	})
+	if out == nil {
+		out = []*project.Project{}
+	}
+	return out, nil
+}
+
+// UpdateProject implements project.Store.
+func (s *Store) UpdateProject(ctx context.Context, p *project.Project) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		old, ok := d.projects.get("", p.ID)
+		if !ok {
+			return promotype.NotFound("project", p.ID)
+		}
+		c := old.Clone()
+		c.Name, c.Description, c.TimeZone = p.Name, promotype.ClonePtr(p.Description), p.TimeZone
+		d.projects.put(u, "", p.ID, c)
+		return nil
+	})
+}
+
+// DeleteProject implements project.Store: every structure of the store
+// drops the project's rows (purge.go); its app keys are announced deleted
+// inside the write, as DeleteAppKey does.
+func (s *Store) DeleteProject(ctx context.Context, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		if _, ok := d.projects.get("", id); !ok {
+			return promotype.NotFound("project", id)
+		}
+		d.dropProject(u, id)
+		return nil
+	})
 }

@@ -95,6 +95,7 @@ func New() *Store {
 			kind: "customer", keyName: "source_id",
 			ids:   func(c *customer.Customer) (string, string) { return c.ProjectID, c.ID },
 			key:   func(c *customer.Customer) *string { return c.SourceID },
+			live:  liveCustomer,
 			clone: (*customer.Customer).Clone,
 		}),
 		orders: newKeyed(keyed[order.Order]{

@@ -1,11 +1,14 @@
 package storagetest
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/storage"
 )
 
 func customerFixture(projectID string, n int) *customer.Customer {
@@ -102,4 +105,115 @@ func testCustomers(t *testing.T, newStore Factory) {
 		must(t, err)
 		diff(t, "a's customer beside b's twin", customerFixture(p, 10), got)
 	})
+}
+
+// testCustomerList checks the customer list (orders, filters of
+// customer.ListSpec, paging, exact totals), the bin (hidden from reads,
+// lists and source id lookups; the source id free for a new customer) and
+// the permanent delete of live and binned customers.
+func testCustomerList(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	b := newProject(t, s, "proj_b")
+	for n := 1; n <= 5; n++ {
+		c := customerFixture(p, n)
+		if n == 4 {
+			c.Address.City = ptr("Krakow")
+		}
+		if n == 5 {
+			c.Address, c.SourceID, c.Email = nil, nil, nil
+		}
+		if n%2 == 0 {
+			c.UpdatedAt = at(20 - n).Ptr()
+		}
+		must(t, s.InsertCustomer(ctx, c))
+	}
+	must(t, s.InsertCustomer(ctx, customerFixture(b, 9)))
+	ids := func(cs []*customer.Customer) []string {
+		out := make([]string, 0, len(cs))
+		for _, c := range cs {
+			out = append(out, c.ID)
+		}
+		return out
+	}
+	list := func(q promotype.Query) ([]*customer.Customer, int, error) { return s.ListCustomers(ctx, p, q) }
+	tests := []struct {
+		name  string
+		q     promotype.Query
+		want  []string
+		total int
+	}{
+		{"newest first", promotype.Query{Limit: 10, OrderBy: "created_at", Desc: true},
+			[]string{"cust_005", "cust_004", "cust_003", "cust_002", "cust_001"}, 5},
+		{"page 2 of 2", promotype.Query{Limit: 2, Offset: 2, OrderBy: "created_at"}, []string{"cust_003", "cust_004"}, 5},
+		{"updated_at, nulls first", promotype.Query{Limit: 10, OrderBy: "updated_at"},
+			[]string{"cust_001", "cust_003", "cust_005", "cust_004", "cust_002"}, 5},
+		{"source_id descending, nulls last", promotype.Query{Limit: 10, OrderBy: "source_id", Desc: true},
+			[]string{"cust_004", "cust_003", "cust_002", "cust_001", "cust_005"}, 5},
+		{"email", promotype.Query{Limit: 10, OrderBy: "created_at", Must: []promotype.Condition{cond("email", promotype.OpIs, "c002@example.com")}},
+			[]string{"cust_002"}, 1},
+		{"name", promotype.Query{Limit: 10, OrderBy: "created_at", Must: []promotype.Condition{cond("name", promotype.OpIs, "Customer 003")}},
+			[]string{"cust_003"}, 1},
+		{"city", promotype.Query{Limit: 10, OrderBy: "created_at", Must: []promotype.Condition{cond("address.city", promotype.OpIs, "Warsaw")}},
+			[]string{"cust_001", "cust_002", "cust_003"}, 3},
+		{"no city", promotype.Query{Limit: 10, OrderBy: "created_at", Must: []promotype.Condition{cond("address.city", promotype.OpIsUnknown)}},
+			[]string{"cust_005"}, 1},
+		{"created before", promotype.Query{Limit: 10, OrderBy: "created_at", Must: []promotype.Condition{{Field: "created_at", Op: promotype.OpBefore, At: at(3)}}},
+			[]string{"cust_001", "cust_002"}, 2},
+		{"updated after", promotype.Query{Limit: 10, OrderBy: "created_at", Must: []promotype.Condition{{Field: "updated_at", Op: promotype.OpAfter, At: at(16)}}},
+			[]string{"cust_002"}, 1},
+	}
+	for _, tc := range tests {
+		got, total, err := list(tc.q)
+		must(t, err)
+		diff(t, tc.name, tc.want, ids(got))
+		if total != tc.total {
+			t.Errorf("%s: total %d, want %d", tc.name, total, tc.total)
+		}
+	}
+	got, _, err := list(promotype.Query{Limit: 1, OrderBy: "created_at", Must: []promotype.Condition{cond("email", promotype.OpIs, "c001@example.com")}})
+	must(t, err)
+	diff(t, "a listed customer is the stored one", []*customer.Customer{customerFixture(p, 1)}, got)
+
+	// The bin: gone from reads and lists, its source id free.
+	must(t, s.BinCustomer(ctx, p, "cust_002", at(30)))
+	wantErr(t, "get binned", second(s.GetCustomer(ctx, p, "cust_002")), promotype.ErrNotFound)
+	wantErr(t, "find binned", second(s.FindCustomerBySourceID(ctx, p, "cust-src-002")), promotype.ErrNotFound)
+	wantErr(t, "update binned", s.UpdateCustomer(ctx, customerFixture(p, 2)), promotype.ErrNotFound)
+	wantErr(t, "bin twice", s.BinCustomer(ctx, p, "cust_002", at(31)), promotype.ErrNotFound)
+	wantErr(t, "bin missing", s.BinCustomer(ctx, p, "cust_missing", at(31)), promotype.ErrNotFound)
+	wantErr(t, "b bins a's customer", s.BinCustomer(ctx, b, "cust_001", at(31)), promotype.ErrNotFound)
+	totalIs(t, "after a bin", 4, promotype.Query{OrderBy: "created_at"}, list)
+	again := customerFixture(p, 6)
+	again.SourceID = ptr("cust-src-002")
+	must(t, s.InsertCustomer(ctx, again))
+	got1, err := s.FindCustomerBySourceID(ctx, p, "cust-src-002")
+	must(t, err)
+	diff(t, "the new holder of a binned source id", again.ID, got1.ID)
+	totalIs(t, "after a new customer", 5, promotype.Query{OrderBy: "created_at"}, list)
+
+	// Permanent deletes: a binned and a live customer.
+	must(t, s.DeleteCustomer(ctx, p, "cust_002"))
+	must(t, s.DeleteCustomer(ctx, p, "cust_003"))
+	wantErr(t, "get deleted", second(s.GetCustomer(ctx, p, "cust_003")), promotype.ErrNotFound)
+	wantErr(t, "delete twice", s.DeleteCustomer(ctx, p, "cust_003"), promotype.ErrNotFound)
+	wantErr(t, "b deletes a's customer", s.DeleteCustomer(ctx, b, "cust_001"), promotype.ErrNotFound)
+	totalIs(t, "after deletes", 4, promotype.Query{OrderBy: "created_at"}, list)
+	must(t, s.InsertCustomer(ctx, customerFixture(p, 3))) // the id is free again
+	totalIs(t, "project b", 1, promotype.Query{OrderBy: "created_at"}, func(q promotype.Query) ([]*customer.Customer, int, error) {
+		return s.ListCustomers(ctx, b, q)
+	})
+
+	// A rolled back bin leaves the customer live and counted.
+	errRollback := errors.New("rollback")
+	err = s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		must(t, tx.BinCustomer(ctx, p, "cust_001", at(40)))
+		return errRollback
+	})
+	if !errors.Is(err, errRollback) {
+		t.Fatalf("RunInTx = %v", err)
+	}
+	_, err = s.GetCustomer(ctx, p, "cust_001")
+	must(t, err)
+	totalIs(t, "after a rolled back bin", 5, promotype.Query{OrderBy: "created_at"}, list)
 }

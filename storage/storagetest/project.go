@@ -1,10 +1,16 @@
 package storagetest
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"testing"
+	"time"
 
+	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/storage"
 )
 
 func testMetadataSchemas(t *testing.T, newStore Factory) {
@@ -148,4 +154,167 @@ func testProjects(t *testing.T, newStore Factory) {
 	wantErr(t, "second insert", s.InsertProject(ctx, want), promotype.ErrDuplicateFound)
 	_, err = s.GetProject(ctx, "proj_missing")
 	wantErr(t, "missing project", err, promotype.ErrNotFound)
+}
+
+// testProjectManagement checks ListProjects and UpdateProject.
+func testProjectManagement(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	b := &project.Project{ID: "proj_b", Name: "B", TimeZone: "UTC", CreatedAt: at(2)}
+	a := &project.Project{ID: "proj_a", Name: "A", TimeZone: "UTC", CreatedAt: at(2)}
+	c := &project.Project{ID: "proj_c", Name: "C", TimeZone: "UTC", CreatedAt: at(1)}
+	for _, p := range []*project.Project{b, a, c} {
+		must(t, s.InsertProject(ctx, p))
+	}
+	got, err := s.ListProjects(ctx, []string{"proj_b", "proj_missing", "proj_a", "proj_c", "proj_b"})
+	must(t, err)
+	diff(t, "oldest first, then by id", []*project.Project{c, a, b}, got)
+	got, err = s.ListProjects(ctx, nil)
+	must(t, err)
+	diff(t, "no ids", []*project.Project{}, got)
+
+	upd := a.Clone()
+	upd.Name, upd.Description, upd.TimeZone = "A2", ptr("about A"), "Europe/Warsaw"
+	upd.WebhookToken = "ignored"
+	must(t, s.UpdateProject(ctx, upd))
+	want := upd.Clone()
+	want.WebhookToken = a.WebhookToken
+	one, err := s.GetProject(ctx, "proj_a")
+	must(t, err)
+	diff(t, "updated", want, one)
+	*upd.Description = "changed after the update"
+	one, _ = s.GetProject(ctx, "proj_a")
+	diff(t, "aliasing", want, one)
+	wantErr(t, "update missing", s.UpdateProject(ctx, &project.Project{ID: "proj_missing", Name: "x", TimeZone: "UTC"}), promotype.ErrNotFound)
+}
+
+// seedProjectRows stores one row of most kinds in project p (suffix n keeps
+// keys apart across projects): catalog, rewards, locations, customers,
+// orders, campaigns, vouchers, settings, events, keys and tokens.
+func seedProjectRows(t *testing.T, s storage.Store, p string, n int) {
+	t.Helper()
+	must(t, s.InsertProduct(ctx, product(p, n)))
+	must(t, s.InsertSKU(ctx, sku(p, fmt.Sprintf("prod_%03d", n), n)))
+	must(t, s.InsertReward(ctx, rewardRow(p, n)))
+	must(t, s.InsertLocation(ctx, circle(p, n)))
+	must(t, s.InsertCustomer(ctx, customerFixture(p, n)))
+	must(t, s.InsertOrder(ctx, orderFixture(p, n)))
+	must(t, s.InsertCampaign(ctx, fullCampaign(p, n)))
+	must(t, s.InsertVoucher(ctx, discountVoucher(p, fmt.Sprintf("camp_%03d", n), n)))
+	must(t, s.InsertWebhook(ctx, hook(p, fmt.Sprintf("wh_%03d", n), 1, true, "customer.created")))
+	must(t, s.InsertMetadataSchema(ctx, &project.MetadataSchema{ID: fmt.Sprintf("ms_%03d", n), ProjectID: p, RelatedObject: "product", CreatedAt: at(1)}))
+	must(t, s.InsertCustomEvent(ctx, &project.CustomEvent{ID: fmt.Sprintf("evcus_%03d", n), ProjectID: p, Type: "visit", CustomerID: "cust_1", Metadata: promotype.Metadata{}, CreatedAt: at(2)}))
+	appendEvents(t, s, event(p, fmt.Sprintf("evt_%03d", n), 1, "customer.created"))
+	must(t, s.InsertAppKey(ctx, appKey(p, fmt.Sprintf("app-%03d", n))))
+	must(t, s.InsertToken(ctx, token(p, fmt.Sprintf("app-%03d", n), n, 0), 10))
+}
+
+// testProjectDeletion deletes project A of two seeded alike: A's rows are
+// gone from every read, its key and token no longer found, the
+// management key's grant withdrawn and the key's deletion announced; B is
+// untouched; a rolled back deletion changes nothing.
+func testProjectDeletion(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	a, b := newProject(t, s, "proj_a"), newProject(t, s, "proj_b")
+	seedProjectRows(t, s, a, 1)
+	seedProjectRows(t, s, b, 2)
+	must(t, s.InsertManagementKey(ctx, &auth.ManagementKey{ID: "mgmt_1", SecretHash: auth.Hash("m"), ProjectIDs: []string{a, b}, CreatedAt: at(0)}))
+
+	type view struct {
+		Products, SKUs, Customers, Orders, Campaigns, Vouchers, Webhooks, Schemas, CustomEvents int
+		Reward, Location, Key, Token                                                            bool
+	}
+	q := promotype.Query{Limit: 100, OrderBy: "created_at"}
+	look := func(p string, n int) view {
+		t.Helper()
+		var v view
+		var err error
+		count := func(_ any, total int, e error) int {
+			if e != nil {
+				err = e
+			}
+			return total
+		}
+		v.Products = count(s.ListProducts(ctx, p, q))
+		v.SKUs = count(s.ListSKUs(ctx, p, "", q))
+		v.Customers = count(s.ListCustomers(ctx, p, q))
+		v.Orders = count(s.ListOrders(ctx, p, q))
+		v.Campaigns = count(s.ListCampaigns(ctx, p, q))
+		v.Vouchers = count(s.ListVouchers(ctx, p, q))
+		v.Webhooks = count(s.ListWebhooks(ctx, p, q))
+		v.Schemas = count(s.ListMetadataSchemas(ctx, p, q))
+		v.CustomEvents = count(s.ListCustomEvents(ctx, p, q))
+		must(t, err)
+		_, err = s.GetReward(ctx, p, fmt.Sprintf("rew_%03d", n))
+		v.Reward = err == nil
+		_, err = s.GetLocation(ctx, p, fmt.Sprintf("loc_%03d", n))
+		v.Location = err == nil
+		_, err = s.GetAppKey(ctx, fmt.Sprintf("app-%03d", n))
+		v.Key = err == nil
+		_, err = s.GetToken(ctx, token(p, "", n, 0).Hash)
+		v.Token = err == nil
+		return v
+	}
+	full := view{1, 1, 1, 1, 1, 1, 1, 1, 1, true, true, true, true}
+	diff(t, "A seeded", full, look(a, 1))
+	diff(t, "B seeded", full, look(b, 2))
+	// Each project's event fanned out to its configuration: a sendout each.
+	events, stored, err := s.FanOutEvents(ctx, 100, (&planner{}).plan)
+	must(t, err)
+	if events != 2 || len(stored) != 2 {
+		t.Fatalf("fan-out: %d events, %d sendouts, want 2 and 2", events, len(stored))
+	}
+
+	feed := make(chan auth.Invalidation, 100)
+	current, stop := s.WatchCredentials(func(inv auth.Invalidation) { feed <- inv })
+	defer stop()
+	for deadline := time.Now().Add(feedTimeout); !current(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the credential subscription never became current")
+		}
+	}
+
+	errRollback := errors.New("rollback")
+	err = s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		must(t, tx.DeleteProject(ctx, a))
+		return errRollback
+	})
+	if !errors.Is(err, errRollback) {
+		t.Fatalf("RunInTx = %v", err)
+	}
+	diff(t, "A after a rolled back deletion", full, look(a, 1))
+
+	must(t, s.DeleteProject(ctx, a))
+	// The deleted project's app key is announced (a rolled back deletion
+	// may have been announced too: extra invalidations are harmless).
+	for announced := false; !announced; {
+		select {
+		case inv := <-feed:
+			announced = inv.AppID == "app-001"
+			if inv.AppID == "app-002" {
+				t.Errorf("B's app key announced deleted")
+			}
+		case <-time.After(feedTimeout):
+			t.Fatal("the deleted project's app key was not announced")
+		}
+	}
+	wantErr(t, "get deleted project", second(s.GetProject(ctx, a)), promotype.ErrNotFound)
+	diff(t, "A after its deletion", view{}, look(a, 1))
+	diff(t, "B after A's deletion", full, look(b, 2))
+	k, err := s.GetManagementKey(ctx, "mgmt_1")
+	must(t, err)
+	diff(t, "grants", []string{b}, k.ProjectIDs)
+	due, err := s.ClaimSendouts(ctx, at(100), at(200), 100)
+	must(t, err)
+	if len(due) != 1 || due[0].Sendout.ProjectID != b {
+		t.Errorf("sendouts due after A's deletion: %d, want B's only", len(due))
+	}
+	wantErr(t, "delete twice", s.DeleteProject(ctx, a), promotype.ErrNotFound)
+	wantErr(t, "delete missing", s.DeleteProject(ctx, "proj_missing"), promotype.ErrNotFound)
+
+	// The id is free: a new project of that id starts empty (counted
+	// totals included).
+	newProject(t, s, a)
+	diff(t, "a new project of the deleted id", view{}, look(a, 1))
+	seedProjectRows(t, s, a, 1)
+	diff(t, "reseeded", full, look(a, 1))
 }

@@ -27,6 +27,8 @@ func Run(t *testing.T, newStore Factory) {
 		fn   func(*testing.T, Factory)
 	}{
 		{"Projects", testProjects},
+		{"ProjectManagement", testProjectManagement},
+		{"ProjectDeletion", testProjectDeletion},
 		{"Keys", testKeys},
 		{"ClientKeys", testClientKeys},
 		{"Tokens", testTokens},
@@ -38,6 +40,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"RewardAssignments", testRewardAssignments},
 		{"Locations", testLocations},
 		{"Customers", testCustomers},
+		{"CustomerList", testCustomerList},
 		{"Orders", testOrders},
 		{"Campaigns", testCampaigns},
 		{"CategoryWrites", testCategoryWrites},
