@@ -34,6 +34,7 @@ func (s *server) routes() []route {
 		s.webhookSendoutRoutes(),
 		s.transactionRoutes(),
 		s.clientRoutes(), // client.go
+		s.importRoutes(), // imports.go
 	)
 }
 
