@@ -254,13 +254,25 @@ func TestImportRefusesBadInput(t *testing.T) {
 	eachImportStore(t, func(t *testing.T, f importFixture) {
 		im := f.eng.Imports()
 		for name, call := range map[string]func() error{
-			"no header":    func() error { _, err := im.ImportProductsCSV(ctx, f.project, strings.NewReader("")); return err },
-			"no name":      func() error { _, err := im.ImportProductsCSV(ctx, f.project, strings.NewReader("source_id\nx\n")); return err },
-			"bad csv":      func() error { _, err := im.ImportProductsCSV(ctx, f.project, strings.NewReader("name\n\"x\n")); return err },
-			"extra fields": func() error { _, err := im.ImportProductsCSV(ctx, f.project, strings.NewReader("name\na,b\n")); return err },
-			"no sku cols":  func() error { _, err := im.ImportSKUsCSV(ctx, f.project, strings.NewReader("sku\nx\n")); return err },
-			"no items":     func() error { _, err := im.ImportVouchers(ctx, f.project, nil); return err },
-			"no metadata":  func() error { _, err := im.UpdateProductsMetadata(ctx, f.project, imports.MetadataUpdate{SourceIDs: []string{"a"}}); return err },
+			"no header": func() error { _, err := im.ImportProductsCSV(ctx, f.project, strings.NewReader("")); return err },
+			"no name": func() error {
+				_, err := im.ImportProductsCSV(ctx, f.project, strings.NewReader("source_id\nx\n"))
+				return err
+			},
+			"bad csv": func() error {
+				_, err := im.ImportProductsCSV(ctx, f.project, strings.NewReader("name\n\"x\n"))
+				return err
+			},
+			"extra fields": func() error {
+				_, err := im.ImportProductsCSV(ctx, f.project, strings.NewReader("name\na,b\n"))
+				return err
+			},
+			"no sku cols": func() error { _, err := im.ImportSKUsCSV(ctx, f.project, strings.NewReader("sku\nx\n")); return err },
+			"no items":    func() error { _, err := im.ImportVouchers(ctx, f.project, nil); return err },
+			"no metadata": func() error {
+				_, err := im.UpdateProductsMetadata(ctx, f.project, imports.MetadataUpdate{SourceIDs: []string{"a"}})
+				return err
+			},
 		} {
 			if err := call(); err == nil {
 				t.Errorf("%s: no error", name)
