@@ -41,6 +41,16 @@ func (s *progressSpy) RunInTx(ctx context.Context, fn func(ctx context.Context, 
 	return s.Store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error { return fn(ctx, spyTx{tx, s}) })
 }
 
+// RunInBulkTx is the inner store's bulk transaction, when it has one (the
+// imports' chunks take it: COPY on PostgreSQL).
+func (s *progressSpy) RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx storage.Tx) error) error {
+	b, ok := s.Store.(storage.BulkTxStore)
+	if !ok {
+		return s.RunInTx(ctx, fn)
+	}
+	return b.RunInBulkTx(ctx, func(ctx context.Context, tx storage.Tx) error { return fn(ctx, spyTx{tx, s}) })
+}
+
 func (t spyTx) UpdateAsyncAction(ctx context.Context, a *async.Action) error {
 	if err := t.Tx.UpdateAsyncAction(ctx, a); err != nil {
 		return err

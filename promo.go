@@ -120,7 +120,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.vouchers.EnableJobs(jobs, e.actions, storage.TxFor(store, jobStore), storage.BulkTxFor(store, jobStore))
 	importStore := func(s storage.Tx) imports.JobStore { return s }
 	e.imports = imports.NewService(store, storage.TxFor(store, importStore), storage.BulkTxFor(store, importStore), e.env, e.actions, jobs,
-		imports.Services{Catalog: e.catalog, Customers: e.customers, Vouchers: e.vouchers, Orders: e.orders, Campaigns: e.campaigns})
+		imports.Services{Catalog: e.catalog, Customers: e.customers, Vouchers: e.vouchers, Orders: e.orders, Campaigns: e.campaigns, Schemas: e.metadataSchemas})
 	e.campaign = campaign.NewAPI(store, storage.TxFor(store, func(s storage.Tx) campaign.APIStore { return s }), e.env,
 		e.campaigns, e.tiers, e.stacks, e.actions, voucher.CheckCodeSpace)
 

@@ -65,31 +65,43 @@ func productOf(cols columns, rec []string) (catalog.ProductParams, error) {
 }
 
 // metaCheck checks the metadata of rows (nil for a row without) against
-// the project's schema of relatedObject, outside a transaction: rows
-// without metadata share one check (a required key must be there).
+// the project's schema of relatedObject, outside a transaction, the
+// schema read once for the chunk.
 func (s *Service) metaCheck(ctx context.Context, projectID, relatedObject string, metas []promotype.Metadata, o *outcome) error {
-	var empty error
-	emptyDone := false
+	check, err := s.metaChecker(ctx, projectID, relatedObject)
+	if err != nil {
+		return err
+	}
 	for i, m := range metas {
 		if o.bad[i] != nil {
 			continue
 		}
-		var err error
-		if m == nil {
-			if !emptyDone {
-				empty, emptyDone = s.env.CheckMeta(ctx, projectID, relatedObject, promotype.Metadata{}), true
-			}
-			err = empty
-		} else {
-			err = s.env.CheckMeta(ctx, projectID, relatedObject, m)
-		}
-		if err != nil {
+		if err := check(m); err != nil {
 			if err := o.fail(i, err); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// metaChecker returns the metadata check of the project's schema of
+// relatedObject (the check of promotype.Env.CheckMeta), the schema read
+// once: a chunk checks its rows with one read.
+func (s *Service) metaChecker(ctx context.Context, projectID, relatedObject string) (func(m promotype.Metadata) error, error) {
+	if s.svc.Schemas == nil {
+		return func(m promotype.Metadata) error { return s.env.CheckMeta(ctx, projectID, relatedObject, m) }, nil
+	}
+	schema, err := s.svc.Schemas.Find(ctx, projectID, relatedObject)
+	if err != nil {
+		return nil, err
+	}
+	return func(m promotype.Metadata) error {
+		if schema == nil {
+			return nil
+		}
+		return schema.Check(m)
+	}, nil
 }
 
 func (s *Service) registerProducts(reg *async.Registry) {

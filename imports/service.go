@@ -6,6 +6,7 @@ import (
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/voucher"
 )
@@ -17,6 +18,9 @@ type Services struct {
 	Vouchers  *voucher.Service
 	Orders    *order.Service
 	Campaigns *campaign.Service
+	// Schemas, if set, checks metadata with one schema read per chunk
+	// (else each row goes through promotype.Env.CheckMeta).
+	Schemas *project.MetadataSchemaService
 }
 
 // Service starts the bulk async actions (imports, bulk and metadata

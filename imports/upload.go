@@ -20,7 +20,7 @@ const (
 	// once.
 	MaxRows = 100_000
 	// PageRows is how many rows one stored page of an action's input holds.
-	PageRows = 1000
+	PageRows = 5000
 )
 
 // ErrTooLarge is the 413 of an uploaded file over MaxCSVBytes.

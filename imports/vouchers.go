@@ -234,6 +234,10 @@ func (s *Service) voucherRows(ctx context.Context, tx JobStore, projectID string
 // checkVoucherMeta checks the metadata of the items of a chunk, outside
 // its transaction.
 func (s *Service) checkVoucherMeta(ctx context.Context, projectID string, items []json.RawMessage, o *outcome) error {
+	check, err := s.metaChecker(ctx, projectID, "voucher")
+	if err != nil {
+		return err
+	}
 	for i, raw := range items {
 		if o.bad[i] != nil {
 			continue
@@ -245,7 +249,10 @@ func (s *Service) checkVoucherMeta(ctx context.Context, projectID string, items 
 			_ = o.fail(i, promotype.InvalidPayload("The item cannot be read: %v", err))
 			continue
 		}
-		if err := s.svc.Vouchers.CheckMetadata(ctx, projectID, it.Metadata); err != nil {
+		if it.Metadata == nil {
+			continue // as voucher.Service.CheckMetadata
+		}
+		if err := check(it.Metadata); err != nil {
 			if err := o.fail(i, err); err != nil {
 				return err
 			}

@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"errors"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 
 	"github.com/promoengine/promo/catalog"
@@ -77,8 +80,16 @@ func (s *Store) InsertProducts(ctx context.Context, ps []*catalog.Product) ([]in
 			return nil, err
 		}
 	}
+	copied, err := copyNew(ctx, s.db, "promo_products", productCopyColumns, len(rows), func(i int) []any {
+		r := rows[i]
+		return []any{r.ProjectID, r.ID, nullable(r.SourceID), nullable(r.Name), nullable(r.Price), jsonb(r.Attributes), jsonb(r.Metadata),
+			nullable(r.ImageURL), r.CreatedAt, nullable(r.UpdatedAt), nullable(r.BinnedAt)}
+	})
+	if err != nil || copied {
+		return nil, err
+	}
 	var ids []string
-	err := s.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id").Scan(ctx, &ids)
+	err = s.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id").Scan(ctx, &ids)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fail("insert products", err, nil)
 	}
@@ -97,10 +108,79 @@ func (s *Store) InsertSKUs(ctx context.Context, ss []*catalog.SKU) ([]int, error
 			return nil, err
 		}
 	}
+	copied, err := copyNew(ctx, s.db, "promo_skus", skuCopyColumns, len(rows), func(i int) []any {
+		r := rows[i]
+		return []any{r.ProjectID, r.ID, r.ProductID, nullable(r.SourceID), nullable(r.SKU), nullable(r.Price), nullable(r.Currency),
+			jsonb(r.Attributes), nullable(r.ImageURL), jsonb(r.Metadata), r.CreatedAt, nullable(r.UpdatedAt), nullable(r.BinnedAt)}
+	})
+	if err != nil || copied {
+		return nil, err
+	}
 	var ids []string
-	err := s.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id").Scan(ctx, &ids)
+	err = s.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id").Scan(ctx, &ids)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fail("insert skus", err, nil)
 	}
 	return rejectedOf(len(ss), func(i int) string { return ss[i].ID }, ids), nil
+}
+
+// The columns COPY fills for products and SKUs (every column of their rows).
+var (
+	productCopyColumns = []string{"project_id", "id", "source_id", "name", "price", "attributes", "metadata", "image_url",
+		"created_at", "updated_at", "binned_at"}
+	skuCopyColumns = []string{"project_id", "id", "product_id", "source_id", "sku", "price", "currency", "attributes",
+		"image_url", "metadata", "created_at", "updated_at", "binned_at"}
+)
+
+// nullable is *p for COPY, or nil.
+func nullable[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// jsonb is a JSON column's value for COPY: its text, or nil for NULL.
+func jsonb(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
+}
+
+// copyNew stores n new rows (row(i) in the order of cols) in table with
+// COPY when db is a bulk transaction (RunInBulkTx), inside a savepoint:
+// when a row's key is taken the COPY is rolled back and copyNew reports
+// false, for the caller to insert the rows one statement with ON
+// CONFLICT. Outside a bulk transaction it reports false at once.
+func copyNew(ctx context.Context, db bun.IDB, table string, cols []string, n int, row func(i int) []any) (bool, error) {
+	ct, ok := db.(copyTx)
+	if !ok || n == 0 {
+		return false, nil
+	}
+	if _, err := ct.ExecContext(ctx, "SAVEPOINT promo_import_copy"); err != nil {
+		return false, fail("copy "+table, err, nil)
+	}
+	err := ct.conn.Raw(func(driverConn any) error {
+		c, ok := driverConn.(*stdlib.Conn)
+		if !ok {
+			return errors.New("bunstore: COPY needs the pgx driver")
+		}
+		_, err := c.Conn().CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromSlice(n, func(i int) ([]any, error) { return row(i), nil }))
+		return err
+	})
+	if err == nil {
+		if _, err := ct.ExecContext(ctx, "RELEASE SAVEPOINT promo_import_copy"); err != nil {
+			return false, fail("copy "+table, err, nil)
+		}
+		return true, nil
+	}
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) || pgErr.Code != uniqueViolation {
+		return false, fail("copy "+table, err, nil)
+	}
+	if _, err := ct.ExecContext(ctx, "ROLLBACK TO SAVEPOINT promo_import_copy"); err != nil {
+		return false, fail("copy "+table, err, nil)
+	}
+	return false, nil
 }

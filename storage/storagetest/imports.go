@@ -8,6 +8,7 @@ import (
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
+	"github.com/promoengine/promo/voucher"
 )
 
 // testImports checks the imports port: the pages of an action's input
@@ -105,6 +106,59 @@ func testImports(t *testing.T, newStore Factory) {
 			got, err := s.GetSKU(ctx, p, want.ID)
 			must(t, err)
 			diff(t, want.ID, want, got)
+		}
+	})
+	t.Run("InBulkTx", func(t *testing.T) {
+		// In a bulk transaction a store may take another way (PostgreSQL:
+		// COPY, and the multi-row insert when a key is taken): the same
+		// answers.
+		st := newStore(t)
+		s, ok := st.(storage.BulkTxStore)
+		if !ok {
+			t.Skip("the store has no bulk transactions")
+		}
+		p := newProject(t, s, "proj_a")
+		must(t, s.InsertProduct(ctx, product(p, 1)))
+		must(t, s.InsertVoucher(ctx, fullVoucher(p, 1)))
+		var rejected [3][]int
+		must(t, s.RunInBulkTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+			var err error
+			if rejected[0], err = tx.InsertProducts(ctx, []*catalog.Product{product(p, 2), product(p, 3)}); err != nil {
+				return err
+			}
+			taken := product(p, 5)
+			taken.SourceID = ptr("src-001")
+			if rejected[1], err = tx.InsertProducts(ctx, []*catalog.Product{product(p, 4), taken}); err != nil {
+				return err
+			}
+			dup := fullVoucher(p, 3)
+			dup.Code = fullVoucher(p, 1).Code
+			rejected[2], err = tx.InsertVouchers(ctx, []*voucher.Voucher{fullVoucher(p, 2), dup})
+			if err != nil {
+				return err
+			}
+			rejectedNone, err := tx.InsertVouchers(ctx, []*voucher.Voucher{fullVoucher(p, 4)})
+			if len(rejectedNone) != 0 {
+				t.Errorf("fresh voucher rejected")
+			}
+			return err
+		}))
+		diff(t, "rejected", [3][]int{nil, {1}, {1}}, rejected)
+		for _, n := range []int{2, 3, 4} {
+			want := product(p, n)
+			got, err := s.GetProduct(ctx, p, want.ID)
+			must(t, err)
+			diff(t, want.ID, want, got)
+		}
+		for _, n := range []int{2, 4} {
+			want := fullVoucher(p, n)
+			got, err := s.GetVoucher(ctx, p, want.ID)
+			must(t, err)
+			diff(t, want.ID, want, got)
+		}
+		_, total := productIDs(t, s, p, promotype.Query{Limit: 10})
+		if total != 4 {
+			t.Errorf("product total %d", total)
 		}
 	})
 }
