@@ -339,3 +339,36 @@ func TestImportResumesAfterCrash(t *testing.T) {
 		}
 	})
 }
+
+// An import whose campaign is deleted before it runs ends FAILED, with
+// its input pages removed; a campaign import that runs stores its rows.
+func TestImportCampaignCSV(t *testing.T) {
+	eachImportStore(t, func(t *testing.T, f importFixture) {
+		c := must[*campaign.Campaign](t)(f.eng.Campaigns().Create(ctx, f.project, discountCampaign("Spring", 1)))
+		gone := must[*campaign.Campaign](t)(f.eng.Campaigns().Create(ctx, f.project, discountCampaign("Gone", 1)))
+		must[int](t)(f.eng.AsyncActions().RunPending(ctx, async.Config{}))
+		ok := must[*async.Ref](t)(f.eng.Imports().ImportCampaignVouchersCSV(ctx, f.project, c.ID, strings.NewReader("Code,Tier\nSPRING-1,gold\nSPRING-1,\n")))
+		res := result[imports.Result](t, f.run(t, ok))
+		if res.DoneCount != 1 || res.FailedCount != 1 || res.Failed[0].Row != 3 {
+			t.Fatalf("result %+v", res)
+		}
+		v := must[*voucher.Voucher](t)(f.eng.Vouchers().Get(ctx, f.project, "SPRING-1"))
+		if v.CampaignID == nil || *v.CampaignID != c.ID || v.Discount == nil {
+			t.Errorf("imported voucher %+v", v)
+		}
+		c = must[*campaign.Campaign](t)(f.eng.Campaigns().Get(ctx, f.project, c.ID))
+		if c.VouchersCount != 2 {
+			t.Errorf("vouchers_count %d", c.VouchersCount)
+		}
+		ref := must[*async.Ref](t)(f.eng.Imports().ImportCampaignVouchersCSV(ctx, f.project, gone.ID, strings.NewReader("Code\nGONE-1\n")))
+		must[*async.Ref](t)(f.eng.Campaigns().Delete(ctx, f.project, gone.ID, true))
+		must[int](t)(f.eng.AsyncActions().RunPending(ctx, async.Config{}))
+		a := must[*async.Action](t)(f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID))
+		if a.Status != async.StatusFailed {
+			t.Fatalf("import into a deleted campaign: %s %s", a.Status, a.Result)
+		}
+		wantErr(t, second(f.spy.GetImportPage(ctx, f.project, ref.AsyncActionID, 0)), 404, "not_found")
+	})
+}
+
+func second[T any](_ T, err error) error { return err }

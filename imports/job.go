@@ -83,9 +83,26 @@ func itemRow(i int) int { return i + 1 }
 
 // register adds k's worker for A.
 func register[A rowArgs, R any](s *Service, reg *async.Registry, k kind[A, R]) {
-	async.Register(reg, async.WorkFunc[A](func(ctx context.Context, job *async.Job[A]) error {
-		return run(ctx, s, job, k)
-	}))
+	async.Register[A](reg, worker[A, R]{s: s, k: k})
+}
+
+// worker carries out the jobs of one kind; a Failer, so that a failed
+// action's input pages go with it.
+type worker[A rowArgs, R any] struct {
+	s *Service
+	k kind[A, R]
+}
+
+// Work implements async.Worker.
+func (w worker[A, R]) Work(ctx context.Context, job *async.Job[A]) error { return run(ctx, w.s, job, w.k) }
+
+// Fail implements async.Failer: the action ends FAILED with the counts of
+// its checkpoint, and its input pages are removed.
+func (w worker[A, R]) Fail(ctx context.Context, job *async.Job[A], reason string, partial map[string]any) error {
+	a := job.Action()
+	return async.Fail(ctx, job.Handle, w.s.tx, reason, partial, func(ctx context.Context, tx JobStore, _ *async.Action) error {
+		return tx.DeleteImportPages(ctx, a.ProjectID, a.ID)
+	})
 }
 
 // stepRows is how many rows one chunk handles: a tenth of the input at
