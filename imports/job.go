@@ -94,7 +94,9 @@ type worker[A rowArgs, R any] struct {
 }
 
 // Work implements async.Worker.
-func (w worker[A, R]) Work(ctx context.Context, job *async.Job[A]) error { return run(ctx, w.s, job, w.k) }
+func (w worker[A, R]) Work(ctx context.Context, job *async.Job[A]) error {
+	return run(ctx, w.s, job, w.k)
+}
 
 // Fail implements async.Failer: the action ends FAILED with the counts of
 // its checkpoint, and its input pages are removed.
