@@ -372,3 +372,38 @@ func TestImportCampaignCSV(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// Bulk actions of project B never reach project A's rows: A's source ids
+// and codes name nothing in B (a product upsert makes B's own product, a
+// voucher update fails not_found), and A's rows stay as they were.
+func TestImportsProjectIsolation(t *testing.T) {
+	eachImportStore(t, func(t *testing.T, f importFixture) {
+		b := must[*project.Project](t)(f.eng.Projects().Create(ctx, project.Params{Name: "Other"}))
+		name := "A's"
+		aProd := must[*catalog.Product](t)(f.eng.Catalog().CreateProduct(ctx, f.project, catalog.ProductParams{SourceID: promotype.Ptr("shared"), Name: &name}))
+		ref := must[*async.Ref](t)(f.eng.Imports().ImportVouchersCSV(ctx, f.project, strings.NewReader("Code,Value\nA-CODE,5\n")))
+		f.run(t, ref)
+
+		ref = must[*async.Ref](t)(f.eng.Imports().ImportProductsCSV(ctx, b.ID, strings.NewReader("name,source_id\nB's,shared\n")))
+		must[int](t)(f.eng.AsyncActions().RunPending(ctx, async.Config{}))
+		if _, err := f.eng.AsyncActions().Get(ctx, f.project, ref.AsyncActionID); err == nil {
+			t.Errorf("project A reads B's action")
+		}
+		ref = must[*async.Ref](t)(f.eng.Imports().UpdateVouchersMetadata(ctx, b.ID, imports.MetadataUpdate{Codes: []string{"A-CODE"}, Metadata: promotype.Metadata{"x": 1}}))
+		must[int](t)(f.eng.AsyncActions().RunPending(ctx, async.Config{}))
+		a := must[*async.Action](t)(f.eng.AsyncActions().Get(ctx, b.ID, ref.AsyncActionID))
+		if br := result[imports.BulkResult](t, a); br.FailedCount != 1 || br.Errors[0].Key != "not_found" {
+			t.Errorf("B's update of A's code: %s", a.Result)
+		}
+		got := must[*catalog.Product](t)(f.eng.Catalog().GetProduct(ctx, f.project, "shared"))
+		if got.ID != aProd.ID || *got.Name != "A's" {
+			t.Errorf("A's product %+v", got)
+		}
+		if bp := must[*catalog.Product](t)(f.eng.Catalog().GetProduct(ctx, b.ID, "shared")); bp.ID == aProd.ID || *bp.Name != "B's" {
+			t.Errorf("B's product %+v", bp)
+		}
+		if v := must[*voucher.Voucher](t)(f.eng.Vouchers().Get(ctx, f.project, "A-CODE")); len(v.Metadata) != 0 {
+			t.Errorf("A's voucher metadata %v", v.Metadata)
+		}
+	})
+}
