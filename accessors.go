@@ -8,6 +8,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/imports"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
@@ -93,6 +94,10 @@ func (e *Engine) Rewards() *reward.Service { return e.rewards }
 
 // AsyncActions is the async actions API.
 func (e *Engine) AsyncActions() *async.Service { return e.actions }
+
+// Imports returns the bulk async actions: imports (CSV files and item
+// lists) and bulk and metadata updates.
+func (e *Engine) Imports() *imports.Service { return e.imports }
 
 // Webhooks is the webhook API: configurations, their delivery and its log.
 func (e *Engine) Webhooks() *webhook.Service { return e.webhooks }

@@ -11,6 +11,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/imports"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
@@ -63,6 +64,7 @@ type Engine struct {
 	qualifications *redemption.QualificationService
 
 	publications *publication.Service
+	imports      *imports.Service
 }
 
 // New returns an engine over store.
@@ -119,6 +121,9 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.actions.SetAdmission(voucher.GenerationAdmission(cfg.limits))
 	jobStore := func(s storage.Tx) voucher.JobStore { return s }
 	e.vouchers.EnableJobs(jobs, e.actions, storage.TxFor(store, jobStore), storage.BulkTxFor(store, jobStore))
+	importStore := func(s storage.Tx) imports.JobStore { return s }
+	e.imports = imports.NewService(store, storage.TxFor(store, importStore), storage.BulkTxFor(store, importStore), e.env, e.actions, jobs,
+		imports.Services{Catalog: e.catalog, Customers: e.customers, Vouchers: e.vouchers, Orders: e.orders, Campaigns: e.campaigns, Schemas: e.metadataSchemas})
 	e.campaign = campaign.NewAPI(store, storage.TxFor(store, func(s storage.Tx) campaign.APIStore { return s }), e.env,
 		e.campaigns, e.tiers, e.stacks, e.actions, voucher.CheckCodeSpace)
 

@@ -148,6 +148,9 @@ func isolationReq(t *testing.T, row isolationRow, ids map[string]string, header 
 	if row.body != "" {
 		r.body = fill(t, row.body, ids)
 	}
+	if strings.HasPrefix(row.body, "--"+csvBoundary) { // a CSV upload (imports_test.go)
+		r.contentType = csvContentType
+	}
 	return r
 }
 

@@ -36,6 +36,7 @@ func (s *server) routes() []route {
 		s.transactionRoutes(),
 		s.clientRoutes(),    // client.go
 		s.clientKeyRoutes(), // client_keys.go
+		s.importRoutes(),    // imports.go
 	)
 }
 
@@ -58,7 +59,7 @@ func (s *server) buildMux(routes []route) *http.ServeMux {
 		mux.Handle(rt.method+" "+muxPattern(rt.pattern), s.endpoint(rt))
 	}
 	for _, p := range patterns {
-		mux.Handle(muxPattern(p), s.methodNotAllowed(allowed[p]))
+		handle405(mux, p, allowed[p], s.methodNotAllowed(allowed[p]))
 		if strings.HasPrefix(p, clientPrefix) {
 			mux.Handle(http.MethodOptions+" "+muxPattern(p), s.preflight(allowed[p]))
 		}
@@ -67,6 +68,25 @@ func (s *server) buildMux(routes []route) *http.ServeMux {
 		s.writeError(w, r, errNotFoundRoute(r))
 	})
 	return mux
+}
+
+// handle405 registers h for the other methods of pattern p, whose routes
+// have methods: under the method-less pattern, or, when ServeMux refuses
+// it (a literal segment beside another route's wildcard, as
+// /v1/products/importCSV beside GET /v1/products/{productId}: neither is
+// more specific), under each other method of methodOrder.
+func handle405(mux *http.ServeMux, p string, methods []string, h http.Handler) {
+	defer func() {
+		if recover() == nil {
+			return
+		}
+		for _, m := range methodOrder {
+			if m != http.MethodHead && !slices.Contains(methods, m) {
+				mux.Handle(m+" "+muxPattern(p), h)
+			}
+		}
+	}()
+	mux.Handle(muxPattern(p), h)
 }
 
 // methodNotAllowed answers 405 with an Allow header listing methods (and

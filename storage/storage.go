@@ -25,6 +25,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/imports"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
@@ -55,6 +56,7 @@ type Tx interface {
 	order.Store
 	voucher.Store
 	publication.Store
+	imports.Store
 	webhook.Store
 	webhook.OutboxStore
 	project.SettingsStore

@@ -45,7 +45,7 @@ func domain(lower ...string) []string {
 // first.
 var (
 	base   = []string{"catalog", "customer", "location", "auth", "webhook", "async"}
-	layers = [][]string{{"order"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication"}}
+	layers = [][]string{{"order"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication", "imports"}}
 )
 
 // upTo returns the base layer and every layer up to the one holding pkg.
@@ -111,6 +111,9 @@ var layerRules = []rule{
 		why: "redemption imports only the domain layers below it"},
 	{pkg: "publication", allow: domain(upTo("project")...),
 		why: "publication imports only the domain layers below it (not redemption, its neighbour)"},
+
+	{pkg: "imports", allow: domain(upTo("project")...),
+		why: "imports imports only the domain layers below it (not redemption or publication, its neighbours)"},
 
 	{pkg: "storage", deny: []string{".", "storage/memory", "storage/bunstore", "storage/storagetest", "httpadapter"},
 		why: "storage (the ports) never imports the facade, a store implementation or the adapter"},

@@ -170,8 +170,19 @@ func (s *Store) InsertVouchers(ctx context.Context, vs []*voucher.Voucher) ([]in
 			return nil, err
 		}
 	}
+	// In a bulk transaction (imports) the rows go with COPY, unless a code
+	// is taken (copyNew, imports.go).
+	copied, err := copyNew(ctx, s.db, "promo_vouchers", voucherCopyColumns, len(rows), func(i int) []any {
+		r := rows[i]
+		return []any{r.ProjectID, r.ID, r.Code, nullable(r.CampaignID), nullable(r.CategoryID), r.Type, r.Active, r.IsReferralCode,
+			nullable(r.HolderID), nullable(r.ReferrerID), nullable(r.StartDate), nullable(r.ExpirationDate), nullable(r.RedemptionQuantity),
+			r.RedeemedQuantity, r.PublishCount, []byte(r.Data), []byte(r.Metadata), r.CreatedAt, nullable(r.UpdatedAt)}
+	})
+	if err != nil || copied {
+		return nil, err
+	}
 	var ids []string
-	err := s.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id").Scan(ctx, &ids)
+	err = s.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id").Scan(ctx, &ids)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fail("insert vouchers", err, nil)
 	}

@@ -49,6 +49,8 @@ type data struct {
 
 	settings settingsData // webhooks, metadata and event schemas, branding, events (project.go, webhook.go)
 	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
+
+	importPages map[string][]byte // project + action + page → the input rows of a bulk action (imports.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.
@@ -116,6 +118,7 @@ func New() *Store {
 		sessions:       newSessionData(),
 		settings:       newSettingsData(),
 		pubData:        newPubData(),
+		importPages:    map[string][]byte{},
 	}}
 }
 

@@ -69,6 +69,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Brandings", testBrandings},
 		{"CustomEvents", testCustomEvents},
 		{"Outbox", testOutbox},
+		{"Imports", testImports}, // imports.go
 
 		{"Aliasing", testAliasing},
 		{"ListOrderAndPaging", testListOrderAndPaging},
