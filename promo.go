@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/promoengine/promo/async"
+	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
@@ -62,6 +63,7 @@ type Engine struct {
 	stackingRules *redemption.StackingRulesService
 
 	publications *publication.Service
+	exports      *export.Service
 }
 
 // New returns an engine over store.
@@ -128,6 +130,15 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.customers.SetRedemptionSummary(e.redemptions.CustomerSummary)
 	e.tiers.SetSummary(e.redemptions.TierSummaries)
 	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)
+	e.exports = export.NewService(store, storage.TxFor(store, func(s storage.Tx) export.JobStore { return s }), e.env, e.actions,
+		func(ctx context.Context, projectID, campaignID string) (string, error) {
+			c, err := e.campaigns.Get(ctx, projectID, campaignID)
+			if err != nil {
+				return "", err
+			}
+			return c.Name, nil
+		})
+	e.exports.EnableJobs(jobs)
 	return e, nil
 }
 

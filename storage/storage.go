@@ -25,6 +25,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
@@ -54,6 +55,7 @@ type Tx interface {
 	order.Store
 	voucher.Store
 	publication.Store
+	export.Store
 	webhook.Store
 	webhook.OutboxStore
 	project.SettingsStore

@@ -42,7 +42,8 @@ type data struct {
 	transactions   transactionData                 // voucher transactions (redemption.go)
 	sessions       sessionData                     // session reservations (redemption.go)
 
-	pubData pubData // publications and wallet rows (publication.go)
+	pubData pubData    // publications and wallet rows (publication.go)
+	exports exportData // exports and their files (export.go)
 
 	settings settingsData // webhooks, metadata and event schemas, branding, events (project.go, webhook.go)
 	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
@@ -105,6 +106,7 @@ func New() *Store {
 		sessions:       newSessionData(),
 		settings:       newSettingsData(),
 		pubData:        newPubData(),
+		exports:        newExportData(),
 	}}
 }
 
