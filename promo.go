@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/promoengine/promo/async"
-	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
@@ -130,14 +130,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.customers.SetRedemptionSummary(e.redemptions.CustomerSummary)
 	e.tiers.SetSummary(e.redemptions.TierSummaries)
 	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)
-	e.exports = export.NewService(store, storage.TxFor(store, func(s storage.Tx) export.JobStore { return s }), e.env, e.actions,
-		func(ctx context.Context, projectID, campaignID string) (string, error) {
-			c, err := e.campaigns.Get(ctx, projectID, campaignID)
-			if err != nil {
-				return "", err
-			}
-			return c.Name, nil
-		})
+	e.exports = export.NewService(store, storage.TxFor(store, func(s storage.Tx) export.JobStore { return s }), e.env, e.actions)
 	e.exports.EnableJobs(jobs)
 	return e, nil
 }

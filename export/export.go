@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/promoengine/promo/async"
+	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
@@ -162,9 +163,11 @@ type Store interface {
 	PublicationPage(ctx context.Context, projectID string, q promotype.Query, after *Cursor) ([]*publication.Publication, error)
 }
 
-// JobStore is what the export job's transactions need: the export port
-// and the async action port (the job's checkpoint).
+// JobStore is what the export job's transactions need: the export port,
+// the async action port (the job's checkpoint) and the campaigns (the
+// names of the campaign columns).
 type JobStore interface {
 	Store
 	async.Store
+	campaign.CampaignStore
 }

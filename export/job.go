@@ -62,7 +62,7 @@ func (w worker) Work(ctx context.Context, job *async.Job[Job]) error {
 	}
 	var buf bytes.Buffer
 	cw := csv.NewWriter(&buf)
-	r := &reader{projectID: projectID, fields: p.fields, names: s.names, campaigns: map[string]string{},
+	r := &reader{projectID: projectID, fields: p.fields, campaigns: map[string]string{},
 		row: func(cells []string) error { return cw.Write(cells) }}
 	if len(r.fields) == 0 {
 		r.fields = p.obj.defaults

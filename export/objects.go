@@ -41,12 +41,11 @@ type object struct {
 // reader is one export's read of its records: the store, the project, the
 // columns and where rows go.
 type reader struct {
-	tx        Store
+	tx        JobStore
 	projectID string
 	fields    []string
 	row       func(cells []string) error
 	cells     []string
-	names     func(ctx context.Context, projectID, campaignID string) (string, error)
 	campaigns map[string]string // campaign id -> name, read once per export
 }
 
@@ -178,14 +177,17 @@ func (o *object) allowed(field string) bool {
 
 // campaignName returns the name of a campaign, read once per export.
 func (r *reader) campaignName(ctx context.Context, id *string) (string, error) {
-	if id == nil || r.names == nil {
+	if id == nil {
 		return "", nil
 	}
 	if n, ok := r.campaigns[*id]; ok {
 		return n, nil
 	}
-	n, err := r.names(ctx, r.projectID, *id)
-	if err != nil {
+	var n string
+	c, err := r.tx.GetCampaign(ctx, r.projectID, *id)
+	if err == nil {
+		n = c.Name
+	} else {
 		if promotype.AsError(err).Code == 404 {
 			n, err = "", nil // deleted since: the cell stays empty
 		} else {

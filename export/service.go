@@ -35,10 +35,6 @@ type RequestParameters struct {
 	CampaignID *string        `json:"campaign_id"`
 }
 
-// CampaignNames returns the name of a campaign by id (a not found leaves
-// the cell empty).
-type CampaignNames func(ctx context.Context, projectID, campaignID string) (string, error)
-
 // Service is the exports API: create, read, list and delete exports, run
 // their jobs and serve their files.
 type Service struct {
@@ -46,7 +42,6 @@ type Service struct {
 	tx      promotype.TxFunc[JobStore]
 	env     promotype.Env
 	actions *async.Service
-	names   CampaignNames
 	// chunkBytes is about how many bytes one chunk of a file holds; pageSize
 	// how many records one store read returns.
 	chunkBytes, pageSize int
@@ -60,8 +55,8 @@ const (
 
 // NewService returns the exports service; its jobs run on actions once
 // EnableJobs registered them.
-func NewService(store Store, tx promotype.TxFunc[JobStore], env promotype.Env, actions *async.Service, names CampaignNames) *Service {
-	return &Service{store: store, tx: tx, env: env, actions: actions, names: names,
+func NewService(store Store, tx promotype.TxFunc[JobStore], env promotype.Env, actions *async.Service) *Service {
+	return &Service{store: store, tx: tx, env: env, actions: actions,
 		chunkBytes: DefaultChunkBytes, pageSize: DefaultPageSize}
 }
 
