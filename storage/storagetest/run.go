@@ -56,6 +56,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"CounterReadBack", testCounterReadBack},
 		{"Publications", testPublications}, // publication.go
 		{"Sessions", testSessions},         // sessions.go
+		{"Exports", testExports},           // export.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},
