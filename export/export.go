@@ -133,12 +133,21 @@ type Cursor struct {
 	ID  string          `json:"id"`
 }
 
+// Page is one keyset page of exported records: those matching Query's
+// conditions (Filter and Must, with list semantics) ordered by
+// Query.OrderBy then id in Query.Desc's direction (nulls first ascending,
+// last descending), strictly after After (from the start when nil), at
+// most Query.Limit of them; Query.Offset is ignored.
+type Page struct {
+	Query promotype.Query
+	After *Cursor
+	// Metadata false allows the store to leave the records' metadata
+	// out (nil): the file shows none of it.
+	Metadata bool
+}
+
 // Store is the storage port of exports: the export rows, their files in
-// chunks, and the keyset pages of the records exported. A page holds the
-// records matching q's conditions (Filter and Must, with list semantics)
-// ordered by q.OrderBy then id in q's direction (nulls first ascending,
-// last descending), strictly after the cursor, at most q.Limit of them;
-// q.Offset is ignored.
+// chunks, and the keyset pages (Page) of the records exported.
 type Store interface {
 	InsertExport(ctx context.Context, e *Export) error
 	GetExport(ctx context.Context, projectID, id string) (*Export, error)
@@ -156,11 +165,11 @@ type Store interface {
 	// the last).
 	ExportChunk(ctx context.Context, projectID, id string, seq int) ([]byte, error)
 
-	VoucherPage(ctx context.Context, projectID string, q promotype.Query, after *Cursor) ([]*voucher.Voucher, error)
-	RedemptionPage(ctx context.Context, projectID string, q promotype.Query, after *Cursor) ([]*redemption.Redemption, error)
-	CustomerPage(ctx context.Context, projectID string, q promotype.Query, after *Cursor) ([]*customer.Customer, error)
-	OrderPage(ctx context.Context, projectID string, q promotype.Query, after *Cursor) ([]*order.Order, error)
-	PublicationPage(ctx context.Context, projectID string, q promotype.Query, after *Cursor) ([]*publication.Publication, error)
+	VoucherPage(ctx context.Context, projectID string, p Page) ([]*voucher.Voucher, error)
+	RedemptionPage(ctx context.Context, projectID string, p Page) ([]*redemption.Redemption, error)
+	CustomerPage(ctx context.Context, projectID string, p Page) ([]*customer.Customer, error)
+	OrderPage(ctx context.Context, projectID string, p Page) ([]*order.Order, error)
+	PublicationPage(ctx context.Context, projectID string, p Page) ([]*publication.Publication, error)
 }
 
 // JobStore is what the export job's transactions need: the export port,

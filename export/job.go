@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"strings"
 
 	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/promotype"
@@ -66,6 +67,9 @@ func (w worker) Work(ctx context.Context, job *async.Job[Job]) error {
 		row: func(cells []string) error { return cw.Write(cells) }}
 	if len(r.fields) == 0 {
 		r.fields = p.obj.defaults
+	}
+	for _, f := range r.fields {
+		r.metadata = r.metadata || f == "metadata" || strings.HasPrefix(f, "metadata.")
 	}
 	var st jobState
 	err = async.RunChunks(ctx, job.Handle, &st, async.Chunks[jobState, JobStore]{

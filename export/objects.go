@@ -44,6 +44,7 @@ type reader struct {
 	tx        JobStore
 	projectID string
 	fields    []string
+	metadata  bool // a column shows metadata
 	row       func(cells []string) error
 	cells     []string
 	campaigns map[string]string // campaign id -> name, read once per export
@@ -51,12 +52,12 @@ type reader struct {
 
 // pageOf adapts a store page of T to object.page: cell writes one field of
 // a record, key is the record's order key.
-func pageOf[T any](read func(Store) func(context.Context, string, promotype.Query, *Cursor) ([]T, error),
+func pageOf[T any](read func(Store) func(context.Context, string, Page) ([]T, error),
 	key func(T, string) promotype.Value, id func(T) string,
 	cell func(ctx context.Context, r *reader, v T, field string) (string, error),
 ) func(ctx context.Context, r *reader, q promotype.Query, after *Cursor) (*Cursor, int, error) {
 	return func(ctx context.Context, r *reader, q promotype.Query, after *Cursor) (*Cursor, int, error) {
-		items, err := read(r.tx)(ctx, r.projectID, q, after)
+		items, err := read(r.tx)(ctx, r.projectID, Page{Query: q, After: after, Metadata: r.metadata})
 		if err != nil || len(items) == 0 {
 			return after, 0, err
 		}
@@ -93,7 +94,7 @@ var objects = map[string]*object{
 			"active", "qr_code", "bar_code", "metadata", "is_referral_code", "created_at", "updated_at",
 			"validity_timeframe_interval", "validity_timeframe_duration", "validity_day_of_week", "discount_amount_limit",
 			"additional_info", "customer_id", "discount_effect", "discount_unit_type", "discount_unit_effect"},
-		page: pageOf(func(s Store) func(context.Context, string, promotype.Query, *Cursor) ([]*voucher.Voucher, error) {
+		page: pageOf(func(s Store) func(context.Context, string, Page) ([]*voucher.Voucher, error) {
 			return s.VoucherPage
 		}, (*voucher.Voucher).Field, func(v *voucher.Voucher) string { return v.ID }, voucherCell),
 	},
@@ -107,7 +108,7 @@ var objects = map[string]*object{
 		fields: []string{"id", "object", "date", "voucher_code", "campaign", "promotion_tier_id", "customer_id",
 			"tracking_id", "order_id", "order_amount", "gift_amount", "loyalty_points", "result", "failure_code",
 			"failure_message", "metadata"},
-		page: pageOf(func(s Store) func(context.Context, string, promotype.Query, *Cursor) ([]*redemption.Redemption, error) {
+		page: pageOf(func(s Store) func(context.Context, string, Page) ([]*redemption.Redemption, error) {
 			return s.RedemptionPage
 		}, (*redemption.Redemption).Field, func(r *redemption.Redemption) string { return r.ID }, redemptionCell),
 	},
@@ -117,7 +118,7 @@ var objects = map[string]*object{
 		fields: []string{"id", "name", "description", "email", "source_id", "phone", "birthdate", "birthday",
 			"address_city", "address_state", "address_line_1", "address_line_2", "address_country", "address_postal_code",
 			"created_at", "updated_at", "metadata"},
-		page: pageOf(func(s Store) func(context.Context, string, promotype.Query, *Cursor) ([]*customer.Customer, error) {
+		page: pageOf(func(s Store) func(context.Context, string, Page) ([]*customer.Customer, error) {
 			return s.CustomerPage
 		}, CustomerField, func(c *customer.Customer) string { return c.ID }, customerCell),
 	},
@@ -130,7 +131,7 @@ var objects = map[string]*object{
 		defaults: []string{"id", "source_id", "status"},
 		fields: []string{"id", "source_id", "created_at", "updated_at", "status", "amount", "discount_amount",
 			"items_discount_amount", "total_discount_amount", "total_amount", "customer_id", "referrer_id", "metadata"},
-		page: pageOf(func(s Store) func(context.Context, string, promotype.Query, *Cursor) ([]*order.Order, error) {
+		page: pageOf(func(s Store) func(context.Context, string, Page) ([]*order.Order, error) {
 			return s.OrderPage
 		}, OrderField, func(o *order.Order) string { return o.ID }, orderCell),
 	},
@@ -143,7 +144,7 @@ var objects = map[string]*object{
 		defaults: []string{"voucher_code", "customer_id", "date", "channel"},
 		fields: []string{"id", "voucher_code", "customer_id", "customer_source_id", "date", "channel", "campaign",
 			"is_winner", "metadata"},
-		page: pageOf(func(s Store) func(context.Context, string, promotype.Query, *Cursor) ([]*publication.Publication, error) {
+		page: pageOf(func(s Store) func(context.Context, string, Page) ([]*publication.Publication, error) {
 			return s.PublicationPage
 		}, (*publication.Publication).Field, func(p *publication.Publication) string { return p.ID }, publicationCell),
 	},

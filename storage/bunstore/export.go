@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -177,7 +178,11 @@ func (s *Store) ExportChunk(ctx context.Context, projectID, id string, seq int) 
 // cursor is a row comparison, so the page is read off the list index of
 // the order ((project_id, field NULLS FIRST, id)) from where the last one
 // ended: no offset, no sort.
-func keysetPage[R any](ctx context.Context, db bun.IDB, cols columns, q promotype.Query, after *export.Cursor,
+//
+// notNull names the order fields whose column is NOT NULL: their keyset
+// condition is the row comparison alone (with an "OR field IS NULL" the
+// planner, which does not read the constraint, would scan and sort).
+func keysetPage[R any](ctx context.Context, db bun.IDB, cols columns, notNull []string, q promotype.Query, after *export.Cursor,
 	scope func(*bun.SelectQuery) *bun.SelectQuery,
 ) ([]R, error) {
 	where, args, err := cols.where(q)
@@ -214,6 +219,8 @@ func keysetPage[R any](ctx context.Context, db bun.IDB, cols columns, q promotyp
 				v = sqlTime(after.Key.Time)
 			}
 			switch {
+			case !after.Key.Null && (!q.Desc || slices.Contains(notNull, q.OrderBy)):
+				sel = sel.Where("("+key+", "+id+") "+lt+" (?, ?)", v, after.ID)
 			case !after.Key.Null && !q.Desc:
 				sel = sel.Where("("+key+", "+id+") > (?, ?)", v, after.ID)
 			case !after.Key.Null:
@@ -236,13 +243,16 @@ func keysetPage[R any](ctx context.Context, db bun.IDB, cols columns, q promotyp
 }
 
 // pageOf reads a keyset page of one project's rows and converts them.
-func pageOf[R any, D any](ctx context.Context, db bun.IDB, cols columns, alias, extra, projectID string, q promotype.Query,
-	after *export.Cursor, conv func(*R) (D, error),
+func pageOf[R any, D any](ctx context.Context, db bun.IDB, cols columns, notNull []string, alias, extra, projectID string, pg export.Page,
+	conv func(*R) (D, error),
 ) ([]D, error) {
 	if !storable(projectID) {
 		return []D{}, nil
 	}
-	rows, err := keysetPage[R](ctx, db, cols, q, after, func(sel *bun.SelectQuery) *bun.SelectQuery {
+	rows, err := keysetPage[R](ctx, db, cols, notNull, pg.Query, pg.After, func(sel *bun.SelectQuery) *bun.SelectQuery {
+		if !pg.Metadata {
+			sel = sel.ExcludeColumn("metadata") // NULL: decoded as an empty map
+		}
 		sel = sel.Where(alias+".project_id = ?", projectID)
 		if extra != "" {
 			sel = sel.Where(extra)
@@ -262,13 +272,13 @@ func pageOf[R any, D any](ctx context.Context, db bun.IDB, cols columns, alias, 
 }
 
 // VoucherPage implements export.Store: live vouchers.
-func (s *Store) VoucherPage(ctx context.Context, projectID string, q promotype.Query, after *export.Cursor) ([]*voucher.Voucher, error) {
-	return pageOf(ctx, s.db, voucherColumns, "v", "v.binned_at IS NULL", projectID, q, after, (*voucherRow).domain)
+func (s *Store) VoucherPage(ctx context.Context, projectID string, pg export.Page) ([]*voucher.Voucher, error) {
+	return pageOf(ctx, s.db, voucherColumns, []string{"created_at", "code"}, "v", "v.binned_at IS NULL", projectID, pg, (*voucherRow).domain)
 }
 
 // RedemptionPage implements export.Store.
-func (s *Store) RedemptionPage(ctx context.Context, projectID string, q promotype.Query, after *export.Cursor) ([]*redemption.Redemption, error) {
-	return pageOf(ctx, s.db, redemptionColumns, "r", "", projectID, q, after, (*redemptionRow).decode)
+func (s *Store) RedemptionPage(ctx context.Context, projectID string, pg export.Page) ([]*redemption.Redemption, error) {
+	return pageOf(ctx, s.db, redemptionColumns, []string{"created_at"}, "r", "", projectID, pg, (*redemptionRow).decode)
 }
 
 // exportCustomerColumns are the filter and order fields of a customer
@@ -284,16 +294,16 @@ var exportCustomerColumns = columns{
 }
 
 // CustomerPage implements export.Store.
-func (s *Store) CustomerPage(ctx context.Context, projectID string, q promotype.Query, after *export.Cursor) ([]*customer.Customer, error) {
-	return pageOf(ctx, s.db, exportCustomerColumns, "c", "", projectID, q, after, (*customerRow).domain)
+func (s *Store) CustomerPage(ctx context.Context, projectID string, pg export.Page) ([]*customer.Customer, error) {
+	return pageOf(ctx, s.db, exportCustomerColumns, []string{"created_at"}, "c", "", projectID, pg, (*customerRow).domain)
 }
 
 // OrderPage implements export.Store.
-func (s *Store) OrderPage(ctx context.Context, projectID string, q promotype.Query, after *export.Cursor) ([]*order.Order, error) {
-	return pageOf(ctx, s.db, orderColumns, "o", "", projectID, q, after, (*orderRow).domain)
+func (s *Store) OrderPage(ctx context.Context, projectID string, pg export.Page) ([]*order.Order, error) {
+	return pageOf(ctx, s.db, orderColumns, []string{"created_at", "status"}, "o", "", projectID, pg, (*orderRow).domain)
 }
 
 // PublicationPage implements export.Store.
-func (s *Store) PublicationPage(ctx context.Context, projectID string, q promotype.Query, after *export.Cursor) ([]*publication.Publication, error) {
-	return pageOf(ctx, s.db, publicationColumns, "pub", "", projectID, q, after, (*publicationRow).domain)
+func (s *Store) PublicationPage(ctx context.Context, projectID string, pg export.Page) ([]*publication.Publication, error) {
+	return pageOf(ctx, s.db, publicationColumns, []string{"created_at", "customer_id", "voucher_code", "channel"}, "pub", "", projectID, pg, (*publicationRow).domain)
 }

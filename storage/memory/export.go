@@ -127,7 +127,8 @@ func beyond(q promotype.Query, after *export.Cursor, key promotype.Value, id str
 
 // page returns the first q.Limit rows of a project's rows after the
 // cursor in q's order: a scan of the project's rows per page.
-func page[V any](rows map[string]*V, q promotype.Query, after *export.Cursor, get field[V], id func(*V) string, live func(*V) bool, clone func(*V) *V) []*V {
+func page[V any](rows map[string]*V, pg export.Page, get field[V], id func(*V) string, live func(*V) bool, clone func(*V) *V) []*V {
+	q, after := pg.Query, pg.After
 	q.Offset = 0
 	matched := make(map[string]*V)
 	for k, v := range rows {
@@ -140,7 +141,8 @@ func page[V any](rows map[string]*V, q promotype.Query, after *export.Cursor, ge
 }
 
 // VoucherPage implements export.Store.
-func (s *Store) VoucherPage(ctx context.Context, projectID string, q promotype.Query, after *export.Cursor) (out []*voucher.Voucher, err error) {
+func (s *Store) VoucherPage(ctx context.Context, projectID string, pg export.Page) (out []*voucher.Voucher, err error) {
+	q, after := pg.Query, pg.After
 	s.read(ctx, func(d *data) {
 		out = []*voucher.Voucher{}
 		p := d.campaigns.vouchers[projectID]
@@ -186,36 +188,36 @@ func (s *Store) VoucherPage(ctx context.Context, projectID string, q promotype.Q
 }
 
 // RedemptionPage implements export.Store.
-func (s *Store) RedemptionPage(ctx context.Context, projectID string, q promotype.Query, after *export.Cursor) (out []*redemption.Redemption, err error) {
+func (s *Store) RedemptionPage(ctx context.Context, projectID string, pg export.Page) (out []*redemption.Redemption, err error) {
 	s.read(ctx, func(d *data) {
-		out = page(d.redemptions.rows[projectID], q, after, (*redemption.Redemption).Field,
+		out = page(d.redemptions.rows[projectID], pg, (*redemption.Redemption).Field,
 			func(r *redemption.Redemption) string { return r.ID }, nil, (*redemption.Redemption).Clone)
 	})
 	return out, nil
 }
 
 // CustomerPage implements export.Store.
-func (s *Store) CustomerPage(ctx context.Context, projectID string, q promotype.Query, after *export.Cursor) (out []*customer.Customer, err error) {
+func (s *Store) CustomerPage(ctx context.Context, projectID string, pg export.Page) (out []*customer.Customer, err error) {
 	s.read(ctx, func(d *data) {
 		k := &d.customers
-		out = page(k.rows[projectID], q, after, export.CustomerField, k.rowID, k.live, k.clone)
+		out = page(k.rows[projectID], pg, export.CustomerField, k.rowID, k.live, k.clone)
 	})
 	return out, nil
 }
 
 // OrderPage implements export.Store.
-func (s *Store) OrderPage(ctx context.Context, projectID string, q promotype.Query, after *export.Cursor) (out []*order.Order, err error) {
+func (s *Store) OrderPage(ctx context.Context, projectID string, pg export.Page) (out []*order.Order, err error) {
 	s.read(ctx, func(d *data) {
 		k := &d.orders
-		out = page(k.rows[projectID], q, after, export.OrderField, k.rowID, k.live, k.clone)
+		out = page(k.rows[projectID], pg, export.OrderField, k.rowID, k.live, k.clone)
 	})
 	return out, nil
 }
 
 // PublicationPage implements export.Store.
-func (s *Store) PublicationPage(ctx context.Context, projectID string, q promotype.Query, after *export.Cursor) (out []*publication.Publication, err error) {
+func (s *Store) PublicationPage(ctx context.Context, projectID string, pg export.Page) (out []*publication.Publication, err error) {
 	s.read(ctx, func(d *data) {
-		out = page(d.pubData.pubs.rows[projectID], q, after, publicationField, publicationID, nil, (*publication.Publication).Clone)
+		out = page(d.pubData.pubs.rows[projectID], pg, publicationField, publicationID, nil, (*publication.Publication).Clone)
 	})
 	return out, nil
 }

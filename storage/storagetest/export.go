@@ -157,7 +157,7 @@ func compareStr(a, b string) int {
 // walk reads every page of size n of page after each other and returns
 // the ids, failing on a page longer than n.
 func walk[T any](t *testing.T, what string, q promotype.Query, n int,
-	page func(ctx context.Context, projectID string, q promotype.Query, after *export.Cursor) ([]T, error),
+	page func(ctx context.Context, projectID string, p export.Page) ([]T, error),
 	projectID string, key func(T, string) promotype.Value, id func(T) string,
 ) []string {
 	t.Helper()
@@ -165,7 +165,7 @@ func walk[T any](t *testing.T, what string, q promotype.Query, n int,
 	var after *export.Cursor
 	var out []string
 	for range 1000 {
-		items, err := page(ctx, projectID, q, after)
+		items, err := page(ctx, projectID, export.Page{Query: q, After: after, Metadata: len(out)%2 == 0})
 		must(t, err)
 		if len(items) > n {
 			t.Fatalf("%s: a page of %d items, limit %d", what, len(items), n)
@@ -257,7 +257,7 @@ func testVoucherPages(t *testing.T, s storage.Store) {
 		}
 	}
 	// The records are whole: a page holds the same voucher as a Get.
-	page, err := s.VoucherPage(ctx, p, promotype.Query{OrderBy: "code", Limit: 1}, nil)
+	page, err := s.VoucherPage(ctx, p, export.Page{Query: promotype.Query{OrderBy: "code", Limit: 1}, Metadata: true})
 	must(t, err)
 	want, err := s.GetVoucher(ctx, p, page[0].ID)
 	must(t, err)
