@@ -243,14 +243,17 @@ func keysetPage[R any](ctx context.Context, db bun.IDB, cols columns, notNull []
 }
 
 // pageOf reads a keyset page of one project's rows and converts them.
-func pageOf[R any, D any](ctx context.Context, db bun.IDB, cols columns, notNull []string, alias, extra, projectID string, pg export.Page,
+//
+// metadata tells that the table has a metadata column of its own, which
+// a page without metadata leaves unread.
+func pageOf[R any, D any](ctx context.Context, db bun.IDB, cols columns, notNull []string, metadata bool, alias, extra, projectID string, pg export.Page,
 	conv func(*R) (D, error),
 ) ([]D, error) {
 	if !storable(projectID) {
 		return []D{}, nil
 	}
 	rows, err := keysetPage[R](ctx, db, cols, notNull, pg.Query, pg.After, func(sel *bun.SelectQuery) *bun.SelectQuery {
-		if !pg.Metadata {
+		if !pg.Metadata && metadata {
 			sel = sel.ExcludeColumn("metadata") // NULL: decoded as an empty map
 		}
 		sel = sel.Where(alias+".project_id = ?", projectID)
@@ -273,12 +276,12 @@ func pageOf[R any, D any](ctx context.Context, db bun.IDB, cols columns, notNull
 
 // VoucherPage implements export.Store: live vouchers.
 func (s *Store) VoucherPage(ctx context.Context, projectID string, pg export.Page) ([]*voucher.Voucher, error) {
-	return pageOf(ctx, s.db, voucherColumns, []string{"created_at", "code"}, "v", "v.binned_at IS NULL", projectID, pg, (*voucherRow).domain)
+	return pageOf(ctx, s.db, voucherColumns, []string{"created_at", "code"}, true, "v", "v.binned_at IS NULL", projectID, pg, (*voucherRow).domain)
 }
 
 // RedemptionPage implements export.Store.
 func (s *Store) RedemptionPage(ctx context.Context, projectID string, pg export.Page) ([]*redemption.Redemption, error) {
-	return pageOf(ctx, s.db, redemptionColumns, []string{"created_at"}, "r", "", projectID, pg, (*redemptionRow).decode)
+	return pageOf(ctx, s.db, redemptionColumns, []string{"created_at"}, false, "r", "", projectID, pg, (*redemptionRow).decode)
 }
 
 // exportCustomerColumns are the filter and order fields of a customer
@@ -295,15 +298,15 @@ var exportCustomerColumns = columns{
 
 // CustomerPage implements export.Store.
 func (s *Store) CustomerPage(ctx context.Context, projectID string, pg export.Page) ([]*customer.Customer, error) {
-	return pageOf(ctx, s.db, exportCustomerColumns, []string{"created_at"}, "c", "", projectID, pg, (*customerRow).domain)
+	return pageOf(ctx, s.db, exportCustomerColumns, []string{"created_at"}, true, "c", "", projectID, pg, (*customerRow).domain)
 }
 
 // OrderPage implements export.Store.
 func (s *Store) OrderPage(ctx context.Context, projectID string, pg export.Page) ([]*order.Order, error) {
-	return pageOf(ctx, s.db, orderColumns, []string{"created_at", "status"}, "o", "", projectID, pg, (*orderRow).domain)
+	return pageOf(ctx, s.db, orderColumns, []string{"created_at", "status"}, true, "o", "", projectID, pg, (*orderRow).domain)
 }
 
 // PublicationPage implements export.Store.
 func (s *Store) PublicationPage(ctx context.Context, projectID string, pg export.Page) ([]*publication.Publication, error) {
-	return pageOf(ctx, s.db, publicationColumns, []string{"created_at", "customer_id", "voucher_code", "channel"}, "pub", "", projectID, pg, (*publicationRow).domain)
+	return pageOf(ctx, s.db, publicationColumns, []string{"created_at", "customer_id", "voucher_code", "channel"}, true, "pub", "", projectID, pg, (*publicationRow).domain)
 }
