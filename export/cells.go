@@ -43,14 +43,30 @@ func intPtrCell(n *int64) string {
 
 var hundred = decimal.NewFromInt(100)
 
-// moneyCell writes an amount in the smallest unit in the main unit.
-func moneyCell(n int64) string { return decimal.NewFromInt(n).Div(hundred).StringFixed(2) }
-
 func decimalMoneyCell(d *promotype.Decimal) string {
 	if d == nil {
 		return ""
 	}
+	if d.IsInteger() && d.Abs().LessThan(maxCents) {
+		return moneyCell(d.IntPart()) // most amounts: no big.Int division
+	}
 	return d.Div(hundred).StringFixed(2)
+}
+
+// maxCents bounds the amounts moneyCell writes exactly.
+var maxCents = decimal.New(1, 15)
+
+// moneyCell writes an amount in the smallest unit in the main unit.
+func moneyCell(n int64) string {
+	u := uint64(n)
+	b := make([]byte, 0, 24)
+	if n < 0 {
+		u = uint64(-(n + 1)) + 1 // math.MinInt64 too
+		b = append(b, '-')
+	}
+	b = strconv.AppendUint(b, u/100, 10)
+	c := u % 100
+	return string(append(b, '.', byte('0'+c/10), byte('0'+c%10)))
 }
 
 func decimalCell(d *promotype.Decimal) string {
