@@ -75,16 +75,16 @@ func (w worker) Work(ctx context.Context, job *async.Job[Job]) error {
 	err = async.RunChunks(ctx, job.Handle, &st, async.Chunks[jobState, JobStore]{
 		Run:  s.tx,
 		More: func(st jobState) bool { return !st.Done },
-		Chunk: func(ctx context.Context, tx JobStore, cur *async.Action, next *jobState) error {
+		Chunk: func(ctx context.Context, tx JobStore, _ *async.Action, next *jobState) error {
 			buf.Reset()
 			r.tx = tx
 			if next.Seq == 0 {
-				cur, err := tx.GetExport(ctx, projectID, e.ID)
+				ex, err := tx.GetExport(ctx, projectID, e.ID)
 				if err != nil {
 					return err
 				}
-				cur.Status = StatusInProgress
-				if err := tx.UpdateExport(ctx, cur); err != nil {
+				ex.Status = StatusInProgress
+				if err := tx.UpdateExport(ctx, ex); err != nil {
 					return err
 				}
 				headers := make([]string, len(r.fields))
@@ -124,12 +124,12 @@ func (w worker) Work(ctx context.Context, job *async.Job[Job]) error {
 	}
 	result := async.CountResult{Message: "The export file was written", DoneCount: st.Rows}
 	return async.Finish(ctx, job.Handle, s.tx, result, func(ctx context.Context, tx JobStore) error {
-		cur, err := tx.GetExport(ctx, projectID, e.ID)
+		ex, err := tx.GetExport(ctx, projectID, e.ID)
 		if err != nil {
 			return err
 		}
-		cur.Status, cur.Chunks, cur.Rows = StatusDone, st.Seq, st.Rows
-		return tx.UpdateExport(ctx, cur)
+		ex.Status, ex.Chunks, ex.Rows = StatusDone, st.Seq, st.Rows
+		return tx.UpdateExport(ctx, ex)
 	})
 }
 
@@ -137,7 +137,7 @@ func (w worker) Work(ctx context.Context, job *async.Job[Job]) error {
 func (w worker) Fail(ctx context.Context, job *async.Job[Job], reason string, partial map[string]any) error {
 	projectID := job.Action().ProjectID
 	return async.Fail(ctx, job.Handle, w.s.tx, reason, partial, func(ctx context.Context, tx JobStore, _ *async.Action) error {
-		cur, err := tx.GetExport(ctx, projectID, job.Args.ExportID)
+		ex, err := tx.GetExport(ctx, projectID, job.Args.ExportID)
 		if err != nil {
 			var pe *promotype.Error
 			if errors.As(err, &pe) && pe.Code == 404 {
@@ -145,7 +145,7 @@ func (w worker) Fail(ctx context.Context, job *async.Job[Job], reason string, pa
 			}
 			return err
 		}
-		cur.Status, cur.Error = StatusError, reason
-		return tx.UpdateExport(ctx, cur)
+		ex.Status, ex.Error = StatusError, reason
+		return tx.UpdateExport(ctx, ex)
 	})
 }
