@@ -55,9 +55,24 @@ func TestExportsGoAPI(t *testing.T) {
 		summer := must[*export.Export](t)(e.Exports().Create(ctx, p, export.CreateParams{ExportedObject: promotype.Ptr("voucher"),
 			Parameters: &export.RequestParameters{Order: promotype.Ptr("-code"), Fields: []string{"code"}, CampaignID: &camp.ID}}))
 		gone := must[*export.Export](t)(e.Exports().Create(ctx, p, export.CreateParams{ExportedObject: promotype.Ptr("order")}))
+		// An export whose job fails (its stored parameters broken behind the
+		// service's back) ends ERROR, with no result, and its action FAILED.
+		broken := must[*export.Export](t)(e.Exports().Create(ctx, p, export.CreateParams{ExportedObject: promotype.Ptr("customer")}))
+		row := must[*export.Export](t)(f.store.GetExport(ctx, p, broken.ID))
+		row.Parameters.Fields = []string{"no_such_field"}
+		must[struct{}](t)(struct{}{}, f.store.UpdateExport(ctx, row))
 		must[struct{}](t)(struct{}{}, e.Exports().Delete(ctx, p, gone.ID))
 		must[int](t)(e.AsyncActions().RunPending(ctx, async.Config{}))
 
+		broken = must[*export.Export](t)(e.Exports().Get(ctx, p, broken.ID))
+		if broken.Status != export.StatusError || broken.Result != nil {
+			t.Errorf("a failed export: %+v", broken)
+		}
+		failed := must[*promotype.List[*async.Action]](t)(e.AsyncActions().List(ctx, p, promotype.ListParams{Filter: promotype.Filter{
+			Conditions: []promotype.Condition{{Field: "status", Op: promotype.OpIs, Values: []string{"FAILED"}}}}}))
+		if failed.Total != 1 || failed.Data[0].Type != export.KindExport {
+			t.Errorf("failed actions: %+v", failed.Data)
+		}
 		all = must[*export.Export](t)(e.Exports().Get(ctx, p, all.ID))
 		if all.Status != export.StatusDone || all.Result == nil {
 			t.Fatalf("after the job: %+v", all)
@@ -98,8 +113,8 @@ func TestExportsGoAPI(t *testing.T) {
 		wantErr(t, err, 404, "not_found")
 
 		list := must[*promotype.List[*export.Export]](t)(e.Exports().List(ctx, p, promotype.ListParams{}))
-		if list.Total != 2 {
-			t.Errorf("list total %d, want 2", list.Total)
+		if list.Total != 3 {
+			t.Errorf("list total %d, want 3", list.Total)
 		}
 		must[struct{}](t)(struct{}{}, e.Exports().Delete(ctx, p, all.ID))
 		token := strings.TrimPrefix(all.Result.URL, export.DownloadPath(all.ID, ""))
