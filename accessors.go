@@ -8,6 +8,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/imports"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/order"
@@ -78,6 +79,11 @@ func (e *Engine) Redemptions() *redemption.RedemptionService { return e.redempti
 // Publications is publications (POST and GET /v1/publications) and
 // customers' wallets (GET /v1/customers/{customerId}/redeemables).
 func (e *Engine) Publications() *publication.Service { return e.publications }
+
+// Exports is the exports API: CSV files of vouchers, redemptions,
+// customers, orders and publications, written by an async job, and their
+// download by token.
+func (e *Engine) Exports() *export.Service { return e.exports }
 
 // StackingRules is the stacking rules API of the management API.
 func (e *Engine) StackingRules() *redemption.StackingRulesService { return e.stackingRules }

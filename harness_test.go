@@ -28,6 +28,7 @@ var storeFactories = map[string]func(testing.TB) storage.Store{
 }
 
 type fixture struct {
+	store   storage.Store
 	eng     *promo.Engine
 	clock   *promotype.ManualClock
 	project string
@@ -39,7 +40,8 @@ func eachStore(t *testing.T, fn func(t *testing.T, f fixture)) {
 	for name, newStore := range storeFactories {
 		t.Run(name, func(t *testing.T) {
 			clock := promotype.NewManualClock(t0)
-			eng, err := promo.New(newStore(t), promo.WithClock(clock), promo.WithIDGenerator(&promotype.SequentialIDs{}))
+			store := newStore(t)
+			eng, err := promo.New(store, promo.WithClock(clock), promo.WithIDGenerator(&promotype.SequentialIDs{}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +49,7 @@ func eachStore(t *testing.T, fn func(t *testing.T, f fixture)) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fn(t, fixture{eng: eng, clock: clock, project: p.ID})
+			fn(t, fixture{store: store, eng: eng, clock: clock, project: p.ID})
 		})
 	}
 }

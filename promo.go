@@ -11,6 +11,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/imports"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/order"
@@ -65,6 +66,7 @@ type Engine struct {
 
 	publications *publication.Service
 	imports      *imports.Service
+	exports      *export.Service
 }
 
 // New returns an engine over store.
@@ -137,6 +139,8 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.customers.SetRedemptionSummary(e.redemptions.CustomerSummary)
 	e.tiers.SetSummary(e.redemptions.TierSummaries)
 	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)
+	e.exports = export.NewService(store, storage.TxFor(store, func(s storage.Tx) export.JobStore { return s }), e.env, e.actions)
+	e.exports.EnableJobs(jobs)
 	return e, nil
 }
 

@@ -26,6 +26,10 @@ const (
 	// X-Client-Token key pair from an allowed Origin, or an OAuth token
 	// whose scopes cover the path (client.go).
 	clientKey
+	// appKeyOrToken: as appKey, except that a request with a token query
+	// parameter goes on with no principal (the export download, whose
+	// token is checked by the handler).
+	appKeyOrToken
 )
 
 // Credential headers.
@@ -65,6 +69,10 @@ func (s *server) authenticate(sch scheme, next authedHandler) http.HandlerFunc {
 		}
 		var p principal
 		var err error
+		if sch == appKeyOrToken && r.URL.Query().Has("token") {
+			next(w, r, p)
+			return
+		}
 		if sch == clientKey {
 			p, err = s.clientPrincipal(w, r)
 		} else {
@@ -95,9 +103,9 @@ func (s *server) authenticate(sch scheme, next authedHandler) http.HandlerFunc {
 func (s *server) principal(r *http.Request, sch scheme) (principal, error) {
 	ctx := r.Context()
 	switch sch {
-	case appKey, appKeyOnly:
+	case appKey, appKeyOnly, appKeyOrToken:
 		id, token := r.Header.Get(headerAppID), r.Header.Get(headerAppToken)
-		if sch == appKey && id == "" && token == "" {
+		if sch != appKeyOnly && id == "" && token == "" {
 			return s.bearerPrincipal(r)
 		}
 		projectID, err := s.engine.Auth().AuthenticateApp(ctx, id, token)

@@ -22,6 +22,12 @@ var openapiSrc = flag.String("openapi-src", "", "the official Voucherify OpenAPI
 // components they reference (transitively), without examples.
 const cutPath = "testdata/openapi/voucherify-cut.json"
 
+// downloadExportPath is the export download of the hosted download host
+// (text/plain, with a token): the adapter serves it on the route of GET
+// /v1/exports/{exportId}, whose JSON operation the contract test must
+// find, so the cut leaves it out.
+const downloadExportPath = "/v1/exports/{export_Id}"
+
 var paramRE = regexp.MustCompile(`\{[^}]*\}`)
 
 // normalizePath replaces every path parameter by {} so that the adapter's
@@ -47,6 +53,9 @@ func TestOpenAPICut(t *testing.T) {
 	}
 	paths := map[string]any{}
 	for p, item := range src["paths"].(map[string]any) {
+		if p == downloadExportPath {
+			continue
+		}
 		methods, ok := served[normalizePath(p)]
 		if !ok {
 			continue

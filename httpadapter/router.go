@@ -32,6 +32,7 @@ func (s *server) routes() []route {
 		s.validationRoutes(),  // validations.go
 		s.redemptionRoutes(),  // redemptions.go
 		s.publicationRoutes(), // publications.go
+		s.exportRoutes(),      // exports.go
 		s.webhookSendoutRoutes(),
 		s.transactionRoutes(),
 		s.clientRoutes(),    // client.go
@@ -116,6 +117,7 @@ func (s *server) endpoint(rt route) http.Handler {
 		switch {
 		case err != nil:
 			s.writeError(w, r, err)
+		case status == 0: // the handler answered by itself (a file download)
 		case status == http.StatusNoContent:
 			writeNoContent(w)
 		case body == nil: // an answer without a body (token revoke's 404)

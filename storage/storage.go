@@ -25,6 +25,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/imports"
 	"github.com/promoengine/promo/location"
 	"github.com/promoengine/promo/order"
@@ -57,6 +58,7 @@ type Tx interface {
 	voucher.Store
 	publication.Store
 	imports.Store
+	export.Store
 	webhook.Store
 	webhook.OutboxStore
 	project.SettingsStore

@@ -45,7 +45,7 @@ func domain(lower ...string) []string {
 // first.
 var (
 	base   = []string{"catalog", "customer", "location", "auth", "webhook", "async"}
-	layers = [][]string{{"order"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication", "imports"}}
+	layers = [][]string{{"order"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication", "imports"}, {"export"}}
 )
 
 // upTo returns the base layer and every layer up to the one holding pkg.
@@ -67,7 +67,7 @@ var rules = append(layerRules, noHTTP()...)
 // webhook (which sends HTTP): an error carries its status in promotype.Error.
 func noHTTP() []rule {
 	var out []rule
-	for _, p := range append([]string{"promotype"}, upTo("publication")...) {
+	for _, p := range append([]string{"promotype"}, upTo("export")...) {
 		if p != "webhook" {
 			out = append(out, rule{pkg: p, denyStd: []string{"net/http"},
 				why: "no domain package imports net/http (webhook excepted): an error's status comes from promotype.Error"})
@@ -111,6 +111,8 @@ var layerRules = []rule{
 		why: "redemption imports only the domain layers below it"},
 	{pkg: "publication", allow: domain(upTo("project")...),
 		why: "publication imports only the domain layers below it (not redemption, its neighbour)"},
+	{pkg: "export", allow: domain(upTo("publication")...),
+		why: "export imports only the domain layers below it (it reads what they store)"},
 
 	{pkg: "imports", allow: domain(upTo("project")...),
 		why: "imports imports only the domain layers below it (not redemption or publication, its neighbours)"},

@@ -15,7 +15,7 @@ import (
 // store implements). promotype's EventStore is the outbox, which the
 // stores keep with the webhook port.
 var portPackages = []string{"auth", "async", "catalog", "customer", "location", "order", "campaign",
-	"rule", "reward", "voucher", "promotion", "project", "redemption", "publication", "webhook", "promotype"}
+	"rule", "reward", "voucher", "promotion", "project", "redemption", "publication", "export", "webhook", "promotype"}
 
 // portFile names the file that holds the methods of a port declared in pkg.
 func portFile(pkg string) string {

@@ -40,6 +40,8 @@ func (d *data) dropProject(u *undo, project string) {
 	dropKeyed(u, &d.products, project)
 	dropKeyed(u, &d.skus, project)
 	dropTable(u, &d.rewards, project)
+	dropTable(u, &d.rewardAsgs, project)
+	dropKeyed(u, &d.collections, project)
 	dropTable(u, &d.locations, project)
 	dropKeyed(u, &d.customers, project)
 	dropKeyed(u, &d.orders, project)
@@ -68,6 +70,11 @@ func (d *data) dropProject(u *undo, project string) {
 	dropIndex(u, d.pubData.sources, project)
 	dropTable(u, &d.pubData.holders, project)
 	dropIndex(u, d.pubData.held, project)
+	dropWhere(u, d.pubData.wallets, func(k [2]string, _ []string) bool { return k[0] == project })
+
+	dropTable(u, &d.exports.rows, project)
+	dropTable(u, &d.exports.files, project)
+	dropWhere(u, d.importPages, func(k string, _ []byte) bool { return strings.HasPrefix(k, prefix) })
 
 	dropTable(u, &d.settings.webhooks, project)
 	dropKeyed(u, &d.settings.metaSchemas, project)

@@ -45,7 +45,8 @@ type data struct {
 	transactions   transactionData                 // voucher transactions (redemption.go)
 	sessions       sessionData                     // session reservations (redemption.go)
 
-	pubData pubData // publications and wallet rows (publication.go)
+	pubData pubData    // publications and wallet rows (publication.go)
+	exports exportData // exports and their files (export.go)
 
 	settings settingsData // webhooks, metadata and event schemas, branding, events (project.go, webhook.go)
 	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
@@ -119,6 +120,7 @@ func New() *Store {
 		settings:       newSettingsData(),
 		pubData:        newPubData(),
 		importPages:    map[string][]byte{},
+		exports:        newExportData(),
 	}}
 }
 

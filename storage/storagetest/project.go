@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
@@ -206,6 +207,11 @@ func seedProjectRows(t *testing.T, s storage.Store, p string, n int) {
 	appendEvents(t, s, event(p, fmt.Sprintf("evt_%03d", n), 1, "customer.created"))
 	must(t, s.InsertAppKey(ctx, appKey(p, fmt.Sprintf("app-%03d", n))))
 	must(t, s.InsertToken(ctx, token(p, fmt.Sprintf("app-%03d", n), n, 0), 10))
+	must(t, s.InsertClientKey(ctx, &auth.ClientKey{AppID: fmt.Sprintf("client-%03d", n), ProjectID: p, SecretHash: auth.Hash("c"),
+		Origins: []string{"https://shop.example"}, CreatedAt: at(1)}))
+	must(t, s.InsertCollection(ctx, &catalog.Collection{ID: fmt.Sprintf("pc_%03d", n), ProjectID: p, Name: "Picked", Type: catalog.CollectionStatic, CreatedAt: at(3)}))
+	must(t, s.InsertRewardAssignment(ctx, rewardAssignment(p, n, fmt.Sprintf("rew_%03d", n), fmt.Sprintf("camp_%03d", n))))
+	must(t, s.InsertExport(ctx, exportRow(p, n)))
 }
 
 // testProjectDeletion deletes project A of two seeded alike: A's rows are
@@ -222,6 +228,8 @@ func testProjectDeletion(t *testing.T, newStore Factory) {
 	type view struct {
 		Products, SKUs, Customers, Orders, Campaigns, Vouchers, Webhooks, Schemas, CustomEvents int
 		Reward, Location, Key, Token                                                            bool
+		ClientKeys, Exports                                                                     int
+		Collection, RewardAssignment                                                            bool
 	}
 	q := promotype.Query{Limit: 100, OrderBy: "created_at"}
 	look := func(p string, n int) view {
@@ -252,9 +260,18 @@ func testProjectDeletion(t *testing.T, newStore Factory) {
 		v.Key = err == nil
 		_, err = s.GetToken(ctx, token(p, "", n, 0).Hash)
 		v.Token = err == nil
+		ks, err := s.ListClientKeys(ctx, p)
+		must(t, err)
+		v.ClientKeys = len(ks)
+		v.Exports = count(s.ListExports(ctx, p, q))
+		must(t, err)
+		_, err = s.GetCollection(ctx, p, fmt.Sprintf("pc_%03d", n))
+		v.Collection = err == nil
+		_, err = s.GetRewardAssignment(ctx, p, rewardAssignment(p, n, "", "").ID)
+		v.RewardAssignment = err == nil
 		return v
 	}
-	full := view{1, 1, 1, 1, 1, 1, 1, 1, 1, true, true, true, true}
+	full := view{1, 1, 1, 1, 1, 1, 1, 1, 1, true, true, true, true, 1, 1, true, true}
 	diff(t, "A seeded", full, look(a, 1))
 	diff(t, "B seeded", full, look(b, 2))
 	// Each project's event fanned out to its configuration: a sendout each.

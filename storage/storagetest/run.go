@@ -63,6 +63,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"QualificationStore", testQualificationStore}, // redemption.go
 		{"Publications", testPublications},             // publication.go
 		{"Sessions", testSessions},                     // sessions.go
+		{"Exports", testExports},                       // export.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},

@@ -1,0 +1,345 @@
+package export
+
+import (
+	"context"
+	"strings"
+
+	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/discount"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/publication"
+	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/voucher"
+)
+
+// voucherCell writes one column of a voucher's row.
+func voucherCell(ctx context.Context, r *reader, v *voucher.Voucher, f string) (string, error) {
+	d := v.Discount
+	switch f {
+	case "id":
+		return v.ID, nil
+	case "code":
+		return v.Code, nil
+	case "voucher_type":
+		return string(v.Type), nil
+	case "value":
+		return voucherValue(v), nil
+	case "discount_type":
+		if d == nil {
+			return "", nil
+		}
+		return string(d.Type), nil
+	case "campaign":
+		if v.Campaign != nil {
+			return *v.Campaign, nil
+		}
+		return r.campaignName(ctx, v.CampaignID)
+	case "campaign_id":
+		return strCell(v.CampaignID), nil
+	case "category":
+		return strCell(v.Category), nil
+	case "start_date":
+		return timeCell(v.StartDate), nil
+	case "expiration_date":
+		return timeCell(v.ExpirationDate), nil
+	case "gift_balance":
+		if v.Gift == nil {
+			return "", nil
+		}
+		return moneyCell(v.Gift.Balance), nil
+	case "loyalty_balance":
+		if v.LoyaltyCard == nil {
+			return "", nil
+		}
+		return intCell(v.LoyaltyCard.Balance), nil
+	case "redemption_quantity":
+		return intPtrCell(v.RedemptionQuantity), nil
+	case "redemption_count":
+		return intCell(v.RedeemedQuantity), nil
+	case "active":
+		return boolCell(v.Active), nil
+	case "qr_code":
+		if v.Assets == nil {
+			return "", nil
+		}
+		return v.Assets.QR.URL, nil
+	case "bar_code":
+		if v.Assets == nil {
+			return "", nil
+		}
+		return v.Assets.Barcode.URL, nil
+	case "is_referral_code":
+		return boolCell(v.IsReferralCode), nil
+	case "created_at":
+		return timeCell(&v.CreatedAt), nil
+	case "updated_at":
+		return timeCell(v.UpdatedAt), nil
+	case "validity_timeframe_interval", "validity_timeframe_duration":
+		if v.ValidityTimeframe == nil {
+			return "", nil
+		}
+		if f == "validity_timeframe_interval" {
+			return v.ValidityTimeframe.Interval, nil
+		}
+		return v.ValidityTimeframe.Duration, nil
+	case "validity_day_of_week":
+		if v.ValidityDayOfWeek == nil {
+			return "", nil
+		}
+		return jsonCell(v.ValidityDayOfWeek), nil
+	case "discount_amount_limit":
+		if d == nil {
+			return "", nil
+		}
+		return decimalMoneyCell(d.AmountLimit), nil
+	case "additional_info":
+		return strCell(v.AdditionalInfo), nil
+	case "customer_id":
+		return strCell(v.HolderID), nil
+	case "discount_effect":
+		if d == nil {
+			return "", nil
+		}
+		return string(d.Effect), nil
+	case "discount_unit_type":
+		if d == nil {
+			return "", nil
+		}
+		return d.UnitType, nil
+	case "discount_unit_effect":
+		if d == nil || d.Type != discount.Unit {
+			return "", nil
+		}
+		return string(d.Effect), nil
+	}
+	return metadataCell(v.Metadata, f), nil
+}
+
+// voucherValue is a voucher's value column: a discount's amount (main
+// unit), percent or units; a gift card's amount (main unit); a loyalty
+// card's points.
+func voucherValue(v *voucher.Voucher) string {
+	switch {
+	case v.Gift != nil:
+		return moneyCell(v.Gift.Amount)
+	case v.LoyaltyCard != nil:
+		return intCell(v.LoyaltyCard.Points)
+	case v.Discount != nil:
+		d := v.Discount
+		switch d.Type {
+		case discount.Amount:
+			return decimalMoneyCell(d.AmountOff)
+		case discount.Percent:
+			return decimalCell(d.PercentOff)
+		case discount.Fixed:
+			return decimalMoneyCell(d.FixedAmount)
+		case discount.Unit:
+			return intPtrCell(d.UnitOff)
+		}
+	}
+	return ""
+}
+
+// redemptionCell writes one column of a redemption's row.
+func redemptionCell(ctx context.Context, r *reader, x *redemption.Redemption, f string) (string, error) {
+	switch f {
+	case "id":
+		return x.ID, nil
+	case "object":
+		return x.Object, nil
+	case "date":
+		return timeCell(&x.Date), nil
+	case "voucher_code":
+		return x.Ledger.VoucherCode, nil
+	case "campaign":
+		if x.Ledger.CampaignID == "" {
+			return "", nil
+		}
+		return r.campaignName(ctx, &x.Ledger.CampaignID)
+	case "promotion_tier_id":
+		return x.Ledger.TierID, nil
+	case "customer_id":
+		return strCell(x.CustomerID), nil
+	case "tracking_id":
+		return strCell(x.TrackingID), nil
+	case "order_id":
+		return x.Ledger.OrderID, nil
+	case "order_amount":
+		if x.Order == nil {
+			return "", nil
+		}
+		return moneyCell(x.Order.Amount), nil
+	case "gift_amount":
+		if x.Gift == nil {
+			return "", nil
+		}
+		return moneyCell(x.Gift.Amount), nil
+	case "loyalty_points":
+		if x.LoyaltyCard == nil {
+			return "", nil
+		}
+		return intCell(x.LoyaltyCard.Points), nil
+	case "result":
+		return x.Result, nil
+	case "failure_code":
+		return strCell(x.FailureCode), nil
+	case "failure_message":
+		return strCell(x.FailureMessage), nil
+	}
+	return metadataCell(x.Metadata, f), nil
+}
+
+// CustomerSpec is what a customer export accepts: its orders and filters.
+var CustomerSpec = promotype.ListSpec{
+	Orders:       []string{"created_at", "updated_at", "id", "name", "email", "source_id"},
+	DefaultOrder: "-created_at",
+	Fields: map[string]promotype.FieldKind{
+		"id":         promotype.FieldString,
+		"name":       promotype.FieldString,
+		"email":      promotype.FieldString,
+		"source_id":  promotype.FieldString,
+		"phone":      promotype.FieldString,
+		"created_at": promotype.FieldTime,
+		"updated_at": promotype.FieldTime,
+	},
+}
+
+// CustomerField returns the value of a CustomerSpec field of c (stores
+// filtering in memory use it).
+func CustomerField(c *customer.Customer, name string) promotype.Value {
+	switch name {
+	case "id":
+		return promotype.Value{Str: c.ID}
+	case "name":
+		return promotype.StringValue(c.Name)
+	case "email":
+		return promotype.StringValue(c.Email)
+	case "source_id":
+		return promotype.StringValue(c.SourceID)
+	case "phone":
+		return promotype.StringValue(c.Phone)
+	case "created_at":
+		return promotype.Value{Time: c.CreatedAt}
+	case "updated_at":
+		return promotype.TimeValue(c.UpdatedAt)
+	}
+	return promotype.Value{Null: true}
+}
+
+// customerCell writes one column of a customer's row.
+func customerCell(_ context.Context, _ *reader, c *customer.Customer, f string) (string, error) {
+	a := c.Address
+	if a == nil {
+		a = &customer.Address{}
+	}
+	switch f {
+	case "id":
+		return c.ID, nil
+	case "name":
+		return strCell(c.Name), nil
+	case "description":
+		return strCell(c.Description), nil
+	case "email":
+		return strCell(c.Email), nil
+	case "source_id":
+		return strCell(c.SourceID), nil
+	case "phone":
+		return strCell(c.Phone), nil
+	case "birthdate", "birthday":
+		return strCell(c.Birthdate), nil
+	case "address_city":
+		return strCell(a.City), nil
+	case "address_state":
+		return strCell(a.State), nil
+	case "address_line_1":
+		return strCell(a.Line1), nil
+	case "address_line_2":
+		return strCell(a.Line2), nil
+	case "address_country":
+		return strCell(a.Country), nil
+	case "address_postal_code":
+		return strCell(a.PostalCode), nil
+	case "created_at":
+		return timeCell(&c.CreatedAt), nil
+	case "updated_at":
+		return timeCell(c.UpdatedAt), nil
+	}
+	return metadataCell(c.Metadata, f), nil
+}
+
+// OrderField returns the value of an order export's filter or order field
+// of o (stores filtering in memory use it).
+func OrderField(o *order.Order, name string) promotype.Value {
+	switch name {
+	case "id":
+		return promotype.Value{Str: o.ID}
+	case "source_id":
+		return promotype.StringValue(o.SourceID)
+	case "status":
+		return promotype.Value{Str: string(o.Status)}
+	case "customer_id":
+		return promotype.StringValue(o.CustomerID)
+	case "referrer_id":
+		return promotype.StringValue(o.ReferrerID)
+	case "created_at":
+		return promotype.Value{Time: o.CreatedAt}
+	case "updated_at":
+		return promotype.TimeValue(o.UpdatedAt)
+	}
+	return promotype.Value{Null: true}
+}
+
+// orderCell writes one column of an order's row.
+func orderCell(_ context.Context, _ *reader, o *order.Order, f string) (string, error) {
+	switch f {
+	case "id":
+		return o.ID, nil
+	case "source_id":
+		return strCell(o.SourceID), nil
+	case "created_at":
+		return timeCell(&o.CreatedAt), nil
+	case "updated_at":
+		return timeCell(o.UpdatedAt), nil
+	case "status":
+		return string(o.Status), nil
+	case "amount":
+		return moneyCell(o.Amount), nil
+	case "discount_amount":
+		return moneyCell(o.DiscountAmount), nil
+	case "items_discount_amount":
+		return moneyCell(o.ItemsDiscountAmount), nil
+	case "total_discount_amount":
+		return moneyCell(o.TotalDiscountAmount), nil
+	case "total_amount":
+		return moneyCell(o.TotalAmount), nil
+	case "customer_id":
+		return strCell(o.CustomerID), nil
+	case "referrer_id":
+		return strCell(o.ReferrerID), nil
+	}
+	return metadataCell(o.Metadata, f), nil
+}
+
+// publicationCell writes one column of a publication's row.
+func publicationCell(ctx context.Context, r *reader, p *publication.Publication, f string) (string, error) {
+	switch f {
+	case "id":
+		return p.ID, nil
+	case "voucher_code":
+		return strings.Join(p.VoucherCodes, ","), nil
+	case "customer_id":
+		return p.CustomerID, nil
+	case "customer_source_id":
+		return strCell(p.TrackingID), nil
+	case "date":
+		return timeCell(&p.CreatedAt), nil
+	case "channel":
+		return p.Channel, nil
+	case "campaign":
+		return r.campaignName(ctx, p.CampaignID)
+	case "is_winner":
+		return "", nil // no draws: never a winner
+	}
+	return metadataCell(p.Metadata, f), nil
+}
