@@ -94,7 +94,8 @@ func TestTierSummary(t *testing.T) {
 
 // TestRedemptionsCampaignName: GET /v1/redemptions filters by the
 // campaign's name (filters[campaign_name]); a redemption without campaign
-// matches only the negative conditions.
+// matches only the negative conditions. filters[user_login] sees a null on
+// every row.
 func TestRedemptionsCampaignName(t *testing.T) {
 	e := examples{newHarness(t), t}
 	redeem := func(code string) string {
@@ -131,10 +132,16 @@ func TestRedemptionsCampaignName(t *testing.T) {
 		{"filters[campaign_name][conditions][$is_not]=Winter", []string{ids["Spring"], ids["Summer"], ids["alone"]}},
 		{"filters[campaign_name][conditions][$is_unknown]=true", []string{ids["alone"]}},
 		{"filters[junction]=or&filters[campaign_name][conditions][$is]=Spring&filters[voucher_code][conditions][$is]=ALONE", []string{ids["Spring"], ids["alone"]}},
+		// No redemption has a dashboard user: user_login is null on every row.
+		{"filters[user_login][conditions][$is]=jane@example.com", nil},
+		{"filters[user_login][conditions][$is_unknown]=true", []string{ids["Spring"], ids["Summer"], ids["alone"]}},
+		{"filters[user_login][conditions][$is_not]=jane@example.com&filters[voucher_code][conditions][$is]=ALONE", []string{ids["alone"]}},
+		{"filters[junction]=or&filters[user_login][conditions][$has_value]=true&filters[campaign_name][conditions][$is]=Summer", []string{ids["Summer"]}},
 	} {
 		if d := cmp.Diff(c.want, list(c.filter)); d != "" {
 			t.Errorf("%s (-want +got):\n%s", c.filter, d)
 		}
 	}
 	e.mustDo(req{method: http.MethodGet, target: "/v1/redemptions?filters[campaign_name][conditions][$after]=2026-01-01"}, http.StatusBadRequest)
+	e.mustDo(req{method: http.MethodGet, target: "/v1/redemptions?filters[user_login][conditions][$after]=2026-01-01"}, http.StatusBadRequest)
 }

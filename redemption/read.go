@@ -47,6 +47,9 @@ func (s *RedemptionService) List(ctx context.Context, projectID string, in ListP
 	if in.ListParams.Filter, err = s.campaignNameConditions(ctx, projectID, in.ListParams.Filter); err != nil {
 		return nil, err
 	}
+	if in.ListParams.Filter, err = userLoginConditions(in.ListParams.Filter); err != nil {
+		return nil, err
+	}
 	q, err := in.ListParams.Query(RedemptionListSpec, s.env.Clock.Now())
 	if err != nil {
 		return nil, err
