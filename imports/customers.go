@@ -86,12 +86,7 @@ func customerOf(cols columns, rec []string) customer.Params {
 // /v1/customers/bulk/async). Each item is applied on its own; those that
 // fail are listed in the result's errors.
 func (s *Service) UpdateCustomersInBulk(ctx context.Context, projectID string, items []customer.Params) (*async.Ref, error) {
-	for i, it := range items {
-		if it.SourceID == nil || *it.SourceID == "" {
-			return nil, promotype.InvalidPayload("Property [%d].source_id is required", i)
-		}
-	}
-	in, err := Items(items)
+	in, err := keyedItems(items, func(it customer.Params) *string { return it.SourceID })
 	if err != nil {
 		return nil, err
 	}

@@ -36,12 +36,7 @@ func (a ProductsMetadataUpdate) rowCount() int { return a.Rows }
 // (the hosted service upserts). Each item is applied on its own; those
 // that fail are listed in the result's errors.
 func (s *Service) UpdateProductsInBulk(ctx context.Context, projectID string, items []catalog.ProductParams) (*async.Ref, error) {
-	for i, it := range items {
-		if it.SourceID == nil || *it.SourceID == "" {
-			return nil, promotype.InvalidPayload("Property [%d].source_id is required", i)
-		}
-	}
-	in, err := Items(items)
+	in, err := keyedItems(items, func(it catalog.ProductParams) *string { return it.SourceID })
 	if err != nil {
 		return nil, err
 	}

@@ -170,6 +170,17 @@ func (l *limitReader) Read(b []byte) (int, error) {
 
 func (l *limitReader) over() bool { return l.left <= 0 }
 
+// keyedItems is Items for the items of a bulk update, each naming its
+// record by source id (sourceID returns it): one without is refused.
+func keyedItems[T any](items []T, sourceID func(T) *string) (Input, error) {
+	for i, it := range items {
+		if id := sourceID(it); id == nil || *id == "" {
+			return Input{}, promotype.InvalidPayload("Property [%d].source_id is required", i)
+		}
+	}
+	return Items(items)
+}
+
 // Items returns the input of a JSON item list: each item as it was given.
 func Items[T any](items []T) (Input, error) {
 	if len(items) == 0 {
