@@ -104,8 +104,9 @@ func NewRef(id *string) *Ref {
 	return &Ref{ID: *id, Object: "customer"}
 }
 
-// Field returns a filterable or orderable field of c (the customer list's:
-// source_id, email, name, address.city, created_at, updated_at).
+// Field returns a filterable or orderable field of c (the customer list's
+// and the customer export's: id, source_id, email, name, phone,
+// address.city, created_at, updated_at).
 func (c *Customer) Field(name string) promotype.Value {
 	switch name {
 	case "id":
@@ -116,6 +117,8 @@ func (c *Customer) Field(name string) promotype.Value {
 		return promotype.StringValue(c.Email)
 	case "name":
 		return promotype.StringValue(c.Name)
+	case "phone":
+		return promotype.StringValue(c.Phone)
 	case "address.city":
 		if c.Address == nil {
 			return promotype.Value{Null: true}

@@ -120,7 +120,7 @@ var objects = map[string]*object{
 			"created_at", "updated_at", "metadata"},
 		page: pageOf(func(s Store) func(context.Context, string, Page) ([]*customer.Customer, error) {
 			return s.CustomerPage
-		}, CustomerField, func(c *customer.Customer) string { return c.ID }, customerCell),
+		}, (*customer.Customer).Field, func(c *customer.Customer) string { return c.ID }, customerCell),
 	},
 	ObjectOrder: {
 		spec: promotype.ListSpec{
@@ -133,7 +133,7 @@ var objects = map[string]*object{
 			"items_discount_amount", "total_discount_amount", "total_amount", "customer_id", "referrer_id", "metadata"},
 		page: pageOf(func(s Store) func(context.Context, string, Page) ([]*order.Order, error) {
 			return s.OrderPage
-		}, OrderField, func(o *order.Order) string { return o.ID }, orderCell),
+		}, (*order.Order).Field, func(o *order.Order) string { return o.ID }, orderCell),
 	},
 	ObjectPublication: {
 		spec: promotype.ListSpec{

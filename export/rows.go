@@ -205,28 +205,6 @@ var CustomerSpec = promotype.ListSpec{
 	},
 }
 
-// CustomerField returns the value of a CustomerSpec field of c (stores
-// filtering in memory use it).
-func CustomerField(c *customer.Customer, name string) promotype.Value {
-	switch name {
-	case "id":
-		return promotype.Value{Str: c.ID}
-	case "name":
-		return promotype.StringValue(c.Name)
-	case "email":
-		return promotype.StringValue(c.Email)
-	case "source_id":
-		return promotype.StringValue(c.SourceID)
-	case "phone":
-		return promotype.StringValue(c.Phone)
-	case "created_at":
-		return promotype.Value{Time: c.CreatedAt}
-	case "updated_at":
-		return promotype.TimeValue(c.UpdatedAt)
-	}
-	return promotype.Value{Null: true}
-}
-
 // customerCell writes one column of a customer's row.
 func customerCell(_ context.Context, _ *reader, c *customer.Customer, f string) (string, error) {
 	a := c.Address
@@ -266,28 +244,6 @@ func customerCell(_ context.Context, _ *reader, c *customer.Customer, f string) 
 		return timeCell(c.UpdatedAt), nil
 	}
 	return metadataCell(c.Metadata, f), nil
-}
-
-// OrderField returns the value of an order export's filter or order field
-// of o (stores filtering in memory use it).
-func OrderField(o *order.Order, name string) promotype.Value {
-	switch name {
-	case "id":
-		return promotype.Value{Str: o.ID}
-	case "source_id":
-		return promotype.StringValue(o.SourceID)
-	case "status":
-		return promotype.Value{Str: string(o.Status)}
-	case "customer_id":
-		return promotype.StringValue(o.CustomerID)
-	case "referrer_id":
-		return promotype.StringValue(o.ReferrerID)
-	case "created_at":
-		return promotype.Value{Time: o.CreatedAt}
-	case "updated_at":
-		return promotype.TimeValue(o.UpdatedAt)
-	}
-	return promotype.Value{Null: true}
 }
 
 // orderCell writes one column of an order's row.

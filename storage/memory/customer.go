@@ -31,11 +31,9 @@ func (s *Store) FindCustomerBySourceID(ctx context.Context, projectID, sourceID 
 
 func liveCustomer(c *customer.Customer) bool { return c.BinnedAt == nil }
 
-func customerField(c *customer.Customer, name string) promotype.Value { return c.Field(name) }
-
 // ListCustomers implements customer.Store.
 func (s *Store) ListCustomers(ctx context.Context, projectID string, q promotype.Query) (out []*customer.Customer, total int, err error) {
-	s.read(ctx, func(d *data) { out, total = d.customers.list(projectID, q, customerField) })
+	s.read(ctx, func(d *data) { out, total = d.customers.list(projectID, q, (*customer.Customer).Field) })
 	return out, total, nil
 }
 

@@ -200,7 +200,7 @@ func (s *Store) RedemptionPage(ctx context.Context, projectID string, pg export.
 func (s *Store) CustomerPage(ctx context.Context, projectID string, pg export.Page) (out []*customer.Customer, err error) {
 	s.read(ctx, func(d *data) {
 		k := &d.customers
-		out = page(k.rows[projectID], pg, export.CustomerField, k.rowID, k.live, k.clone)
+		out = page(k.rows[projectID], pg, (*customer.Customer).Field, k.rowID, k.live, k.clone)
 	})
 	return out, nil
 }
@@ -209,7 +209,7 @@ func (s *Store) CustomerPage(ctx context.Context, projectID string, pg export.Pa
 func (s *Store) OrderPage(ctx context.Context, projectID string, pg export.Page) (out []*order.Order, err error) {
 	s.read(ctx, func(d *data) {
 		k := &d.orders
-		out = page(k.rows[projectID], pg, export.OrderField, k.rowID, k.live, k.clone)
+		out = page(k.rows[projectID], pg, (*order.Order).Field, k.rowID, k.live, k.clone)
 	})
 	return out, nil
 }

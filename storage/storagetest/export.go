@@ -303,7 +303,7 @@ func testOtherPages(t *testing.T, s storage.Store) {
 	must(t, s.InsertOrder(ctx, orderFixture(other, 1)))
 
 	for _, q := range orders("created_at", "updated_at", "name", "source_id") {
-		key, id := export.CustomerField, func(c *customer.Customer) string { return c.ID }
+		key, id := (*customer.Customer).Field, func(c *customer.Customer) string { return c.ID }
 		what := fmt.Sprintf("customers by %s desc=%v", q.OrderBy, q.Desc)
 		want := expect(customers, q, key, id)
 		for _, n := range []int{1, 4} {
@@ -313,7 +313,7 @@ func testOtherPages(t *testing.T, s storage.Store) {
 	for _, q := range orders("created_at", "updated_at", "status") {
 		for _, f := range []promotype.Filter{{}, oneCond("status", promotype.OpIn, "PAID", "CANCELED")} {
 			q.Filter = f
-			key, id := export.OrderField, func(o *order.Order) string { return o.ID }
+			key, id := (*order.Order).Field, func(o *order.Order) string { return o.ID }
 			what := fmt.Sprintf("orders by %s desc=%v %v", q.OrderBy, q.Desc, f.Conditions)
 			want := expect(orders_, q, key, id)
 			for _, n := range []int{1, 4} {
