@@ -164,7 +164,7 @@ func (s *Service) CreateSKU(ctx context.Context, projectID, productRef string, i
 		if err != nil {
 			return err
 		}
-		if err := checkAttributes(p, in.Attributes); err != nil {
+		if err := p.CheckAttributes(in.Attributes); err != nil {
 			return err
 		}
 		sku, err := promotype.UpsertTarget(ctx, "sku", in.ID, in.SourceID, st.GetSKU, st.FindSKUBySourceID, projectID)
@@ -231,7 +231,7 @@ func (s *Service) UpdateSKU(ctx context.Context, projectID, productRef, skuRef s
 		if err != nil {
 			return err
 		}
-		if err := checkAttributes(p, in.Attributes); err != nil {
+		if err := p.CheckAttributes(in.Attributes); err != nil {
 			return err
 		}
 		in.apply(sku)
@@ -291,7 +291,9 @@ func (s *Service) resolveProductSKU(ctx context.Context, st Store, projectID, pr
 	return p, sku, nil
 }
 
-func checkAttributes(p *Product, attrs promotype.Metadata) error {
+// CheckAttributes refuses attribute keys of a SKU that are not attributes
+// of its product p (400 naming the first, in key order).
+func (p *Product) CheckAttributes(attrs promotype.Metadata) error {
 	keys := make([]string, 0, len(attrs))
 	for k := range attrs {
 		keys = append(keys, k)

@@ -3,8 +3,6 @@ package imports
 import (
 	"context"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/catalog"
@@ -150,7 +148,7 @@ func (s *Service) importSKUs(ctx context.Context, tx JobStore, job *async.Job[SK
 			o.done++
 			continue
 		}
-		if err := checkAttributes(p, in.Attributes); err != nil {
+		if err := p.CheckAttributes(in.Attributes); err != nil {
 			_ = o.fail(i, err)
 			continue
 		}
@@ -173,20 +171,5 @@ func (s *Service) importSKUs(ctx context.Context, tx JobStore, job *async.Job[SK
 		_ = o.fail(at[k], promotype.Duplicate("sku", "Duplicated sku exists with source_id %s", deref(news[k].SourceID)))
 	}
 	o.done += int64(len(news) - len(rejected))
-	return nil
-}
-
-// checkAttributes refuses attribute keys that are not attributes of p.
-func checkAttributes(p *catalog.Product, attrs promotype.Metadata) error {
-	keys := make([]string, 0, len(attrs))
-	for k := range attrs {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if !p.HasAttribute(k) {
-			return promotype.InvalidPayload("Property .attributes.%s is not an attribute of product %s (its attributes: %s)", k, p.ID, strings.Join(p.Attributes, ", "))
-		}
-	}
 	return nil
 }
