@@ -57,16 +57,8 @@ func (s *Service) List(ctx context.Context, projectID string, p ListParams) (*pr
 			q.Must = append(q.Must, is(f.field, *f.v))
 		}
 	}
-	for _, t := range []struct {
-		field string
-		op    promotype.Op
-		at    *promotype.Time
-	}{{"created_at", promotype.OpBefore, p.CreatedBefore}, {"created_at", promotype.OpAfter, p.CreatedAfter},
-		{"updated_at", promotype.OpBefore, p.UpdatedBefore}, {"updated_at", promotype.OpAfter, p.UpdatedAfter}} {
-		if t.at != nil {
-			q.Must = append(q.Must, promotype.Condition{Field: t.field, Op: t.op, At: *t.at})
-		}
-	}
+	q.Must = append(q.Must, promotype.Within("created_at", p.CreatedBefore, p.CreatedAfter)...)
+	q.Must = append(q.Must, promotype.Within("updated_at", p.UpdatedBefore, p.UpdatedAfter)...)
 	if p.StartingAfter != nil {
 		if q.OrderBy != "created_at" {
 			return nil, promotype.InvalidQueryParams("Property .starting_after can only be used with order created_at or -created_at")

@@ -245,3 +245,17 @@ func TimeValue(t *Time) Value {
 	}
 	return Value{Time: *t}
 }
+
+// Within is the conditions bounding a time field: before and after
+// (exclusive), each when set (the created_at[before|after] parameters of
+// the lists that take them).
+func Within(field string, before, after *Time) []Condition {
+	var out []Condition
+	if before != nil {
+		out = append(out, Condition{Field: field, Op: OpBefore, At: *before})
+	}
+	if after != nil {
+		out = append(out, Condition{Field: field, Op: OpAfter, At: *after})
+	}
+	return out
+}

@@ -59,14 +59,7 @@ func (s *RedemptionService) List(ctx context.Context, projectID string, in ListP
 			return nil, promotype.InvalidQueryParams("Property .result must be equal to one of the allowed values: SUCCESS, FAILURE")
 		}
 	}
-	for _, b := range []struct {
-		op promotype.Op
-		at *promotype.Time
-	}{{promotype.OpBefore, in.CreatedBefore}, {promotype.OpAfter, in.CreatedAfter}} {
-		if b.at != nil {
-			q.Must = append(q.Must, promotype.Condition{Field: "created_at", Op: b.op, At: *b.at})
-		}
-	}
+	q.Must = append(q.Must, promotype.Within("created_at", in.CreatedBefore, in.CreatedAfter)...)
 	if len(in.Result) > 0 {
 		q.Must = append(q.Must, promotype.Condition{Field: "result", Op: promotype.OpIn, Values: in.Result})
 	}

@@ -522,16 +522,8 @@ func (s *Service) List(ctx context.Context, projectID string, p ListParams) (*pr
 	if len(p.IDs) > 0 {
 		q.Must = append(q.Must, promotype.Condition{Field: "id", Op: promotype.OpIn, Values: p.IDs})
 	}
-	for _, t := range []struct {
-		field string
-		op    promotype.Op
-		at    *promotype.Time
-	}{{"created_at", promotype.OpBefore, p.CreatedBefore}, {"created_at", promotype.OpAfter, p.CreatedAfter},
-		{"updated_at", promotype.OpBefore, p.UpdatedBefore}, {"updated_at", promotype.OpAfter, p.UpdatedAfter}} {
-		if t.at != nil {
-			q.Must = append(q.Must, promotype.Condition{Field: t.field, Op: t.op, At: *t.at})
-		}
-	}
+	q.Must = append(q.Must, promotype.Within("created_at", p.CreatedBefore, p.CreatedAfter)...)
+	q.Must = append(q.Must, promotype.Within("updated_at", p.UpdatedBefore, p.UpdatedAfter)...)
 	items, total, err := s.store.ListVouchers(ctx, projectID, q)
 	if err != nil {
 		return nil, err
