@@ -792,14 +792,7 @@ func (s *Store) PublicVouchers(ctx context.Context, projectID string, limit int)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fail("list public vouchers", err, nil)
 	}
-	for i := range rows {
-		v, err := rows[i].domain()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	return domains[voucherRow, *voucherRow](rows)
 }
 
 // CampaignsByID implements redemption.QualificationStore: one read by
@@ -815,12 +808,5 @@ func (s *Store) CampaignsByID(ctx context.Context, projectID string, ids []strin
 		Scan(ctx); err != nil {
 		return nil, fail("get campaigns", err, nil)
 	}
-	for i := range rows {
-		c, err := rows[i].domain()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
+	return domains[campaignRow, *campaignRow](rows)
 }
