@@ -208,8 +208,7 @@ type write struct {
 	customerID *string
 	counters   []CounterDelta // what the ledger rows added (undone by a rollback)
 	totals     []CounterDelta // customer totals (kept by a rollback)
-	spends     []*Redemption  // children whose voucher spend is still to make (spend)
-	spendShows []*show        // the redeemable of each of spends
+	spends     []pendingSpend // children whose voucher spend is still to make (spend)
 }
 
 func (w *write) channel() Channel {
@@ -488,7 +487,7 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 	}
 	row.RelatedObjectType, row.RelatedObjectID = RelatedVoucher, v.ID
 	row.Ledger.VoucherID, row.Ledger.VoucherCode, row.Ledger.Spend = v.ID, v.Code, sp
-	w.spends, w.spendShows = append(w.spends, row), append(w.spendShows, sh)
+	w.spends = append(w.spends, pendingSpend{row: row, show: sh})
 	return row, nil
 }
 
@@ -498,7 +497,8 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 // SpendVoucher, held until the transaction ends) is held as briefly as
 // possible: concurrent redemptions of one voucher wait on it.
 func (w *write) spend(ctx context.Context, st RedeemStore) error {
-	for i, row := range w.spends {
+	for _, p := range w.spends {
+		row := p.row
 		id := row.Ledger.VoucherID
 		after, err := w.spendVoucher(ctx, st, id, row.Ledger.Spend)
 		if err != nil {
@@ -507,11 +507,18 @@ func (w *write) spend(ctx context.Context, st RedeemStore) error {
 		if k := requestKey(w.in.Session); k != "" {
 			row.Session = &RedemptionSession{Key: k}
 		}
-		if row.Voucher, err = w.s.vouchers.PresentAssigned(ctx, st, after, w.spendShows[i].assignments); err != nil {
+		if row.Voucher, err = w.s.vouchers.PresentAssigned(ctx, st, after, p.show.assignments); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pendingSpend is a child row whose voucher is still to spend, with the
+// redeemable it spends (its evaluation's reads).
+type pendingSpend struct {
+	row  *Redemption
+	show *show
 }
 
 // customerCounters records what child adds to its customer's summary and
