@@ -113,7 +113,6 @@ func TestExports(t *testing.T) {
 		{"create_points_expiration", req{method: http.MethodPost, target: "/v1/exports", body: `{"exported_object":"points_expiration"}`}, 200},
 		{"create_missing_object", req{method: http.MethodPost, target: "/v1/exports", body: `{}`}, 400},
 		{"create_unknown_object", req{method: http.MethodPost, target: "/v1/exports", body: `{"exported_object":"product"}`}, 400},
-		{"create_voucher_transactions", req{method: http.MethodPost, target: "/v1/exports", body: `{"exported_object":"voucher_transactions"}`}, 400},
 		{"create_unknown_field", req{method: http.MethodPost, target: "/v1/exports", body: `{"exported_object":"voucher","parameters":{"fields":["code","email"]}}`}, 400},
 		{"create_twice_field", req{method: http.MethodPost, target: "/v1/exports", body: `{"exported_object":"voucher","parameters":{"fields":["code","code"]}}`}, 400},
 		{"create_unknown_filter", req{method: http.MethodPost, target: "/v1/exports", body: `{"exported_object":"voucher","parameters":{"filters":{"color":{"conditions":{"$is":"red"}}}}}`}, 400},

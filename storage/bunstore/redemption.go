@@ -643,6 +643,16 @@ type transactionRow struct {
 	Doc        json.RawMessage `bun:"doc,type:jsonb"`
 }
 
+// domain decodes the transaction's document.
+func (r *transactionRow) domain() (*redemption.Transaction, error) {
+	t := new(redemption.Transaction)
+	if err := decodeJSON(r.Doc, t); err != nil {
+		return nil, err
+	}
+	t.ProjectID = r.ProjectID
+	return t, nil
+}
+
 // InsertTransactions implements redemption.Store.
 func (s *Store) InsertTransactions(ctx context.Context, ts ...*redemption.Transaction) error {
 	if len(ts) == 0 {
@@ -714,12 +724,11 @@ func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemp
 	if err := sel.OrderExpr("t.seq "+dir).Limit(int64(p.Limit)).Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fail("list transactions", err, nil)
 	}
-	for _, row := range rows {
-		t := new(redemption.Transaction)
-		if err := decodeJSON(row.Doc, t); err != nil {
+	for i := range rows {
+		t, err := rows[i].domain()
+		if err != nil {
 			return nil, err
 		}
-		t.ProjectID = row.ProjectID
 		out = append(out, t)
 	}
 	return out, nil
