@@ -27,8 +27,7 @@ func TestExportsVoucherTransactions(t *testing.T) {
 	post("/v1/redemptions", `{"customer":{"source_id":"x"},"redeemables":[{"object":"voucher","id":"GIFT","gift":{"credits":1234}}],"order":{"amount":5000}}`)
 	post("/v1/vouchers/LOYAL/balance", `{"amount":-50}`)
 
-	ids := map[string]string{}
-	for _, s := range []step{
+	ids := h.createExports(t, []step{
 		{"create_voucher_transactions", req{method: http.MethodPost, target: "/v1/exports", body: `{"exported_object":"voucher_transactions","parameters":{"order":"created_at"}}`}, 200},
 		{"create_voucher_transactions_campaign", req{method: http.MethodPost, target: "/v1/exports", body: `{"exported_object":"voucher_transactions","parameters":{` +
 			`"fields":["id","type","amount","balance","campaign_id"],"filters":{"campaign_id":{"conditions":{"$in":["` + loyalty + `"]}}}}}`}, 200},
@@ -38,17 +37,7 @@ func TestExportsVoucherTransactions(t *testing.T) {
 		{"create_voucher_transactions_bad_field", req{method: http.MethodPost, target: "/v1/exports", body: `{"exported_object":"voucher_transactions","parameters":{"fields":["id","code"]}}`}, 400},
 		{"create_voucher_transactions_bad_order", req{method: http.MethodPost, target: "/v1/exports", body: `{"exported_object":"voucher_transactions","parameters":{"order":"id"}}`}, 400},
 		{"create_voucher_transactions_bad_filter", req{method: http.MethodPost, target: "/v1/exports", body: `{"exported_object":"voucher_transactions","parameters":{"filters":{"type":{"conditions":{"$is":"CREDITS_ADDITION"}}}}}`}, 400},
-	} {
-		h.clock.Advance(1e9)
-		rec := h.do(s.req)
-		checkGolden(t, "exports/"+s.name, s.req, rec, maskExportToken)
-		if rec.Code != s.want {
-			t.Fatalf("%s: %s %s = %d, want %d\n%s", s.name, s.req.method, s.req.target, rec.Code, s.want, rec.Body)
-		}
-		if rec.Code == http.StatusOK {
-			ids[s.name] = decode(t, rec.Body.Bytes())["id"].(string)
-		}
-	}
+	})
 	h.runActions()
 	for name, id := range ids {
 		target := h.resultURL(id)

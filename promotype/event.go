@@ -34,6 +34,13 @@ type EventStore interface {
 	// could never be delivered (a configuration hears only of later
 	// events), so they are dropped rather than stored for nobody.
 	AppendEvents(ctx context.Context, events ...*Event) error
+	// Listened reports whether an active webhook configuration of the
+	// project lists event type typ. When it does not, AppendEvents would
+	// drop every event of typ appended now, so a caller about to build
+	// many of them (an import) may skip them; when it does, AppendEvents
+	// still decides event by event. Inside a transaction it reads what the
+	// transaction sees.
+	Listened(ctx context.Context, projectID, typ string) (bool, error)
 }
 
 // NewEvent returns an event (id from env.OutboxID) of type typ about

@@ -179,6 +179,24 @@ func (s *Store) forgetListeners() {
 	}
 }
 
+// Listened implements promotype.EventStore: the active configurations
+// AppendEvents reads (once per transaction).
+func (s *Store) Listened(ctx context.Context, projectID, typ string) (bool, error) {
+	if !storableKeys(projectID, typ) {
+		return false, nil
+	}
+	rows, err := s.readListeners(ctx, []string{projectID})
+	if err != nil {
+		return false, err
+	}
+	for _, r := range rows {
+		if slices.Contains(r.events, typ) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // heardEvents keeps the events some active configuration of their project,
 // created by then, lists (webhook.Hears at the time of the change), with
 // one read of the projects' active configurations.

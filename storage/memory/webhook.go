@@ -118,6 +118,19 @@ func (s *Store) FanOutEvents(ctx context.Context, limit int, plan func(*promotyp
 	return events, stored, nil
 }
 
+// Listened implements promotype.EventStore.
+func (s *Store) Listened(ctx context.Context, projectID, typ string) (out bool, err error) {
+	s.read(ctx, func(d *data) {
+		for _, w := range d.settings.webhooks.rows[projectID] {
+			if w.Active && webhook.Listens(w.Events, typ) {
+				out = true
+				return
+			}
+		}
+	})
+	return out, nil
+}
+
 // heard reports whether a configuration hears e (hearing without the
 // copies, for every append).
 func heard(d *data, e *promotype.Event) bool {
