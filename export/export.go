@@ -177,9 +177,11 @@ type Store interface {
 
 // JobStore is what the export job's transactions need: the export port,
 // the async action port (the job's checkpoint) and the campaigns (the
-// names of the campaign columns).
+// names of the campaign columns); and what a transactions export of one
+// card or campaign reads to find it.
 type JobStore interface {
 	Store
 	async.Store
 	campaign.CampaignStore
+	VoucherReader
 }
