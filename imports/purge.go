@@ -158,8 +158,9 @@ func (s *Service) registerPurges(reg *async.Registry) {
 
 // Work implements async.Worker: it counts the rows holding the key (first
 // chunk), then purges them a chunk at a time, each chunk with its
-// checkpoint; validations are told of each committed chunk (a campaign's,
-// product's or voucher's metadata can decide a rule).
+// checkpoint. Validations are told (Env.Change) once the chunks end,
+// whether they all ran or one failed: a campaign's, product's or voucher's
+// metadata can decide a rule.
 func (w purgeWorker[A]) Work(ctx context.Context, job *async.Job[A]) error {
 	s, projectID, key := w.s, job.Action().ProjectID, w.key(job.Args)
 	var st purgeState
