@@ -87,8 +87,10 @@ func (r *eventRow) domain() *promotype.Event {
 const eventsChannel = "promo_events"
 
 // AppendEvents writes events to the outbox and notifies eventsChannel, in
-// one statement. PostgreSQL sends the notification when the transaction
-// commits (never when it rolls back), once per transaction and schema.
+// one statement (many events in a bulk transaction, an import's: COPY,
+// then the notification). PostgreSQL sends the notification when the
+// transaction commits (never when it rolls back), once per transaction and
+// schema.
 func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) error {
 	for _, e := range events {
 		if err := checkText("event", str("id", e.ID), str("project_id", e.ProjectID), str("type", e.Type), str("entity_id", e.EntityID)); err != nil {
@@ -108,6 +110,21 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 		rows[i] = eventRow{ProjectID: e.ProjectID, ID: e.ID, Type: e.Type, EntityID: e.EntityID,
 			CreatedAt: sqlTime(e.CreatedAt), Data: data}
 	}
+	if len(rows) >= copyEventsMin {
+		copied, err := copyNew(ctx, s.db, "promo_events", eventCopyColumns, len(rows), func(i int) []any {
+			r := &rows[i]
+			return []any{r.ProjectID, r.ID, r.Type, r.EntityID, r.CreatedAt, []byte(r.Data)}
+		})
+		if err != nil {
+			return err
+		}
+		if copied {
+			if _, err := s.db.ExecContext(ctx, "SELECT pg_notify(?, coalesce(current_schema(), ''))", eventsChannel); err != nil {
+				return fail("notify events", err, nil)
+			}
+			return nil
+		}
+	}
 	insert := s.db.NewInsert().Model(&rows).Returning("NULL")
 	_, err = s.db.NewSelect().With("ins", insert).
 		ColumnExpr("pg_notify(?, coalesce(current_schema(), ''))", eventsChannel).Exec(ctx)
@@ -116,6 +133,12 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 	}
 	return nil
 }
+
+// copyEventsMin is how many events AppendEvents copies (COPY, in a bulk
+// transaction) rather than inserts: an import's chunk appends thousands.
+const copyEventsMin = 64
+
+var eventCopyColumns = []string{"project_id", "id", "type", "entity_id", "created_at", "data"}
 
 // listenerRow is what AppendEvents reads of an active configuration.
 type listenerRow struct {
