@@ -148,8 +148,7 @@ func (s *Store) readListeners(ctx context.Context, projects []string) ([]listene
 		}
 	}
 	var rows []listenerRow
-	err := s.db.NewRaw(`SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
-		WHERE project_id IN (?) AND (doc->>'active')::boolean`, bun.In(projects)).Scan(ctx, &rows)
+	err := selectPrepared(ctx, s.db, listenersStatement, &rows, projects)
 	if err != nil {
 		return nil, fail("read webhook listeners", err, nil)
 	}
@@ -171,6 +170,9 @@ func (s *Store) readListeners(ctx context.Context, projects []string) ([]listene
 	}
 	return rows, nil
 }
+
+var listenersStatement = rawPrepared(`SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
+	WHERE project_id = ANY($1::text[]) AND (doc->>'active')::boolean`)
 
 // forgetListeners drops the transaction's memo after a configuration write.
 func (s *Store) forgetListeners() {
