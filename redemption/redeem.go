@@ -400,10 +400,11 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	}
 	head.Order = order.Normalized(o.Clone())
 	all := append(slices.Clone(w.counters), w.totals...)
-	if err := st.AddCounters(ctx, w.projectID, inKeyOrder(all)...); err != nil {
+	now, err := st.AddCountersRead(ctx, w.projectID, campCustKeys(w.counters), inKeyOrder(all)...)
+	if err != nil {
 		return nil, err
 	}
-	if err := w.distinct(ctx, st, children, caps); err != nil {
+	if err := w.distinct(ctx, st, now, children, caps); err != nil {
 		return nil, err
 	}
 	if err := w.spend(ctx, st); err != nil {
@@ -563,11 +564,11 @@ func (w *write) historyCounters(children []*Redemption, steps []*Step) map[strin
 }
 
 // distinct counts the customers whose first redemption in a campaign (and
-// period) this is, after the campaign-customer counters moved.
-func (w *write) distinct(ctx context.Context, st RedeemStore, children []*Redemption, caps map[string]int64) error {
-	ds, from, err := distinctDeltas(ctx, st, w.projectID, w.counters, caps)
-	if err != nil || len(ds) == 0 {
-		return err
+// period) this is, after the campaign-customer counters moved (to now).
+func (w *write) distinct(ctx context.Context, st RedeemStore, now map[string]int64, children []*Redemption, caps map[string]int64) error {
+	ds, from := distinctDeltas(now, w.counters, caps)
+	if len(ds) == 0 {
+		return nil
 	}
 	if err := st.AddCounters(ctx, w.projectID, ds...); err != nil {
 		return err
