@@ -1,6 +1,7 @@
 package promo_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,8 @@ import (
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/storage"
 )
 
 func TestCustomerUpsertGet(t *testing.T) {
@@ -121,5 +124,37 @@ func TestOrderCustomers(t *testing.T) {
 		wantErr(t, err, 404, "not_found")
 		_, err = orders.Create(ctx, f.project, order.Params{Customer: &customer.Params{ID: promo.Ptr("cust_nope")}})
 		wantErr(t, err, 404, "not_found")
+	})
+}
+
+// TestCustomerUpsertAbsent: the insert-first upsert a redemption uses when
+// its evaluation found no customer creates one as Upsert does, and when the
+// customer was created meanwhile (the source id is taken) it updates that
+// one instead of failing or creating a second.
+func TestCustomerUpsertAbsent(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		env := promotype.Env{Clock: f.clock, IDs: &promotype.SequentialIDs{}}
+		upsert := func(in customer.Params) (c *customer.Customer, err error) {
+			err = f.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+				c, err = customer.UpsertAbsent(ctx, tx, env, f.project, in)
+				return err
+			})
+			return c, err
+		}
+		created := must[*customer.Customer](t)(upsert(customer.Params{SourceID: promo.Ptr("carol"), Name: promo.Ptr("Carol")}))
+		stored := must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "carol"))
+		if stored.ID != created.ID || stored.Name == nil || *stored.Name != "Carol" {
+			t.Errorf("created %+v, stored %+v", created, stored)
+		}
+
+		f.clock.Advance(time.Minute)
+		again := must[*customer.Customer](t)(upsert(customer.Params{SourceID: promo.Ptr("carol"), Email: promo.Ptr("carol@example.com")}))
+		if again.ID != created.ID || again.Name == nil || *again.Name != "Carol" || again.Email == nil || *again.Email != "carol@example.com" {
+			t.Errorf("the taken source id: got %+v, want customer %s updated", again, created.ID)
+		}
+		list := must[*promotype.List[*customer.Customer]](t)(f.eng.Customers().List(ctx, f.project, customer.ListParams{}))
+		if list.Total != 1 {
+			t.Errorf("%d customers, want 1", list.Total)
+		}
 	})
 }

@@ -2,6 +2,7 @@ package customer
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/promoengine/promo/promotype"
@@ -80,7 +81,28 @@ func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, 
 		}
 		return c.normalize(), nil
 	}
-	c = &Customer{ID: env.IDs.NewID(promotype.PrefixCustomer), ProjectID: projectID, CreatedAt: env.Clock.Now()}
+	return create(ctx, st, env, projectID, in)
+}
+
+// UpsertAbsent is Upsert for a customer the caller found absent moments
+// ago (by its source id, in a read before the transaction): it inserts
+// first, one statement instead of a read and an insert, and upserts as
+// Upsert does when the insert finds the source id taken (a concurrent
+// request created the customer meanwhile).
+func UpsertAbsent(ctx context.Context, st Store, env promotype.Env, projectID string, in Params) (*Customer, error) {
+	if in.ID != nil || in.SourceID == nil {
+		return Upsert(ctx, st, env, projectID, in)
+	}
+	c, err := create(ctx, st, env, projectID, in)
+	if errors.Is(err, promotype.ErrDuplicateFound) {
+		return Upsert(ctx, st, env, projectID, in)
+	}
+	return c, err
+}
+
+// create stores a new customer from in and its customer.created event.
+func create(ctx context.Context, st Store, env promotype.Env, projectID string, in Params) (*Customer, error) {
+	c := &Customer{ID: env.IDs.NewID(promotype.PrefixCustomer), ProjectID: projectID, CreatedAt: env.Clock.Now()}
 	in.apply(c)
 	if err := st.InsertCustomer(ctx, c); err != nil {
 		return nil, err

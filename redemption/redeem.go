@@ -331,7 +331,11 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		}
 	}
 	if w.in.Customer != nil {
-		c, err := customer.Upsert(ctx, st, w.s.env, w.projectID, *w.in.Customer)
+		upsert := customer.Upsert
+		if w.r.custID != nil && *w.r.custID == "" {
+			upsert = customer.UpsertAbsent // evaluation found none: insert first
+		}
+		c, err := upsert(ctx, st, w.s.env, w.projectID, *w.in.Customer)
 		if err != nil {
 			return nil, err
 		}
