@@ -84,13 +84,23 @@ func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, 
 	return create(ctx, st, env, projectID, in)
 }
 
-// UpsertAbsent is Upsert for a customer the caller found absent moments
-// ago (by its source id, in a read before the transaction): it inserts
-// first, one statement instead of a read and an insert, and upserts as
-// Upsert does when the insert finds the source id taken (a concurrent
-// request created the customer meanwhile).
-func UpsertAbsent(ctx context.Context, st Store, env promotype.Env, projectID string, in Params) (*Customer, error) {
-	if in.ID != nil || in.SourceID == nil {
+// UpsertSeen is Upsert for a customer the caller looked up moments ago
+// (before its transaction): seen is what it found, nil for none. When in
+// changes nothing of seen, seen is the answer and nothing is read or
+// written; when the caller found none, it inserts first (one statement
+// instead of a read and an insert) and upserts as Upsert does when the
+// insert finds the source id taken (a concurrent request created the
+// customer meanwhile). Under read committed this is what Upsert's own read
+// would see: neither locks the customer's row.
+func UpsertSeen(ctx context.Context, st Store, env promotype.Env, projectID string, in Params, seen *Customer) (*Customer, error) {
+	switch {
+	case seen != nil:
+		if in.changes() || (in.SourceID != nil && (seen.SourceID == nil || *seen.SourceID != *in.SourceID)) ||
+			(in.ID != nil && *in.ID != seen.ID) {
+			return Upsert(ctx, st, env, projectID, in)
+		}
+		return seen.Clone().normalize(), nil
+	case in.ID != nil || in.SourceID == nil:
 		return Upsert(ctx, st, env, projectID, in)
 	}
 	c, err := create(ctx, st, env, projectID, in)

@@ -331,11 +331,13 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		}
 	}
 	if w.in.Customer != nil {
-		upsert := customer.Upsert
-		if w.r.custID != nil && *w.r.custID == "" {
-			upsert = customer.UpsertAbsent // evaluation found none: insert first
+		var c *customer.Customer
+		var err error
+		if w.r.custID != nil { // evaluation looked the customer up
+			c, err = customer.UpsertSeen(ctx, st, w.s.env, w.projectID, *w.in.Customer, w.r.cust)
+		} else {
+			c, err = customer.Upsert(ctx, st, w.s.env, w.projectID, *w.in.Customer)
 		}
-		c, err := upsert(ctx, st, w.s.env, w.projectID, *w.in.Customer)
 		if err != nil {
 			return nil, err
 		}

@@ -269,7 +269,8 @@ type resolver struct {
 	periods   Periods                       // of now, in the project's time zone
 	amount    int64                         // the request's order amount (campaign.orders.amount)
 	customer  *customer.Params
-	custID    *string // the stored customer's id ("" when none), once looked up
+	custID    *string            // the stored customer's id ("" when none), once looked up
+	cust      *customer.Customer // the stored customer custID names (nil when none)
 	explain   bool    // options.explain: candidates carry why they are not usable
 
 	cands []Candidate
@@ -365,6 +366,7 @@ func (r *resolver) customerID(ctx context.Context) (string, error) {
 		if c != nil {
 			id = c.ID
 		}
+		r.cust = c
 	}
 	r.custID = &id
 	return id, nil
