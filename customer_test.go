@@ -143,7 +143,9 @@ func TestCustomerUpsertSeen(t *testing.T) {
 			})
 			return c, err
 		}
-		get := func() *customer.Customer { return must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "carol")) }
+		get := func() *customer.Customer {
+			return must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "carol"))
+		}
 		created := must[*customer.Customer](t)(upsert(customer.Params{SourceID: promo.Ptr("carol"), Name: promo.Ptr("Carol")}, nil))
 		if stored := get(); stored.ID != created.ID || stored.Name == nil || *stored.Name != "Carol" {
 			t.Errorf("created %+v, stored %+v", created, stored)

@@ -271,7 +271,7 @@ type resolver struct {
 	customer  *customer.Params
 	custID    *string            // the stored customer's id ("" when none), once looked up
 	cust      *customer.Customer // the stored customer custID names (nil when none)
-	explain   bool    // options.explain: candidates carry why they are not usable
+	explain   bool               // options.explain: candidates carry why they are not usable
 
 	cands []Candidate
 	shows []show
