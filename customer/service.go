@@ -118,11 +118,7 @@ func create(ctx context.Context, st Store, env promotype.Env, projectID string, 
 		return nil, err
 	}
 	c.normalize()
-	ev, err := promotype.NewEvent(env, projectID, EventCreated, c.ID, map[string]any{"customer": c})
-	if err != nil {
-		return nil, err
-	}
-	return c, st.AppendEvents(ctx, ev)
+	return c, promotype.AppendEvent(ctx, st, env, projectID, EventCreated, c.ID, map[string]any{"customer": c})
 }
 
 // Webhook events of customers, written to the outbox in the transaction of

@@ -614,23 +614,21 @@ func sameTime(a, b *promotype.Time) bool {
 // documents it: customer, order, campaign, voucher, promotion_tier,
 // redemption, created_at).
 func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string, r *Redemption, o *order.Order) error {
-	data := map[string]any{"redemption": r, "customer": r.Customer, "order": o, "voucher": r.Voucher,
-		"promotion_tier": r.PromotionTier, "campaign": nil, "created_at": r.Date}
-	if r.Ledger.CampaignID != "" {
-		c, err := st.GetCampaign(ctx, r.Ledger.ProjectID, r.Ledger.CampaignID)
-		switch {
-		case errors.Is(err, promotype.ErrNotFound):
-		case err != nil:
-			return err
-		default:
-			data["campaign"] = c
+	return promotype.AppendEventFunc(ctx, st, s.env, r.Ledger.ProjectID, typ, r.ID, func() (any, error) {
+		data := map[string]any{"redemption": r, "customer": r.Customer, "order": o, "voucher": r.Voucher,
+			"promotion_tier": r.PromotionTier, "campaign": nil, "created_at": r.Date}
+		if r.Ledger.CampaignID != "" {
+			c, err := st.GetCampaign(ctx, r.Ledger.ProjectID, r.Ledger.CampaignID)
+			switch {
+			case errors.Is(err, promotype.ErrNotFound):
+			case err != nil:
+				return nil, err
+			default:
+				data["campaign"] = c
+			}
 		}
-	}
-	ev, err := promotype.NewEvent(s.env, r.Ledger.ProjectID, typ, r.ID, data)
-	if err != nil {
-		return err
-	}
-	return st.AppendEvents(ctx, ev)
+		return data, nil
+	})
 }
 
 func deref(p *string) string {

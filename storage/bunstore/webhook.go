@@ -117,12 +117,36 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 	return nil
 }
 
+// Heard implements promotype.EventStore, from the transaction's memo of
+// the listeners when it has one (AppendEvents then reads no more).
+func (s *Store) Heard(ctx context.Context, projectID, typ string, at promotype.Time) (bool, error) {
+	if !storable(projectID) {
+		return false, nil
+	}
+	rows, err := s.readListeners(ctx, []string{projectID})
+	if err != nil {
+		return false, err
+	}
+	for _, r := range rows {
+		if r.hears(projectID, typ, at) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // listenerRow is what AppendEvents reads of an active configuration.
 type listenerRow struct {
 	ProjectID string          `bun:"project_id"`
 	CreatedAt time.Time       `bun:"created_at"`
 	Events    json.RawMessage `bun:"events"`
 	events    []string        // Events decoded
+}
+
+// hears reports whether the configuration hears an event of type typ of
+// the project created at at.
+func (r *listenerRow) hears(projectID, typ string, at promotype.Time) bool {
+	return r.ProjectID == projectID && !r.CreatedAt.After(at.Time) && slices.Contains(r.events, typ)
 }
 
 // listenerMemo is the active configurations a transaction read, by project.
@@ -201,7 +225,7 @@ func (s *Store) heardEvents(ctx context.Context, events []*promotype.Event) ([]*
 	out := events[:0:0]
 	for _, e := range events {
 		for _, r := range rows {
-			if r.ProjectID == e.ProjectID && !r.CreatedAt.After(e.CreatedAt.Time) && slices.Contains(r.events, e.Type) {
+			if r.hears(e.ProjectID, e.Type, e.CreatedAt) {
 				out = append(out, e)
 				break
 			}
