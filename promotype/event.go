@@ -34,13 +34,11 @@ type EventStore interface {
 	// could never be delivered (a configuration hears only of later
 	// events), so they are dropped rather than stored for nobody.
 	AppendEvents(ctx context.Context, events ...*Event) error
-	// Listened reports whether an active webhook configuration of the
-	// project lists event type typ. When it does not, AppendEvents would
-	// drop every event of typ appended now, so a caller about to build
-	// many of them (an import) may skip them; when it does, AppendEvents
-	// still decides event by event. Inside a transaction it reads what the
-	// transaction sees.
-	Listened(ctx context.Context, projectID, typ string) (bool, error)
+	// Heard reports whether AppendEvents would keep an event of type typ
+	// of the project created at at: whether an active configuration of
+	// the project, existing by then, lists it. A change asks before it
+	// builds an event's data (encoding, reads), which nobody may hear.
+	Heard(ctx context.Context, projectID, typ string, at Time) (bool, error)
 }
 
 // NewEvent returns an event (id from env.OutboxID) of type typ about
@@ -67,9 +65,23 @@ func (e *Event) Clone() *Event {
 }
 
 // AppendEvent appends one event (see NewEvent) through st, the transaction
-// of the change it tells of.
+// of the change it tells of, when a configuration hears it (st.Heard).
 func AppendEvent(ctx context.Context, st EventStore, env Env, projectID, typ, entityID string, data any) error {
-	ev, err := NewEvent(env, projectID, typ, entityID, data)
+	return AppendEventFunc(ctx, st, env, projectID, typ, entityID, func() (any, error) { return data, nil })
+}
+
+// AppendEventFunc is AppendEvent for data that costs something to gather
+// (reads of the transaction): data is called only when a configuration
+// hears the event.
+func AppendEventFunc(ctx context.Context, st EventStore, env Env, projectID, typ, entityID string, data func() (any, error)) error {
+	if heard, err := st.Heard(ctx, projectID, typ, env.Clock.Now()); err != nil || !heard {
+		return err
+	}
+	d, err := data()
+	if err != nil {
+		return err
+	}
+	ev, err := NewEvent(env, projectID, typ, entityID, d)
 	if err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ func (s *Service) EmitCreated(ctx context.Context, st ServiceStore, projectID st
 	if len(vs) == 0 {
 		return nil
 	}
-	if ok, err := st.Listened(ctx, projectID, EventCreated); err != nil || !ok {
+	if ok, err := st.Heard(ctx, projectID, EventCreated, s.env.Clock.Now()); err != nil || !ok {
 		return err
 	}
 	if err := s.fillAssignments(ctx, st, projectID, vs); err != nil {

@@ -140,12 +140,36 @@ const copyEventsMin = 64
 
 var eventCopyColumns = []string{"project_id", "id", "type", "entity_id", "created_at", "data"}
 
+// Heard implements promotype.EventStore, from the transaction's memo of
+// the listeners when it has one (AppendEvents then reads no more).
+func (s *Store) Heard(ctx context.Context, projectID, typ string, at promotype.Time) (bool, error) {
+	if !storable(projectID) {
+		return false, nil
+	}
+	rows, err := s.readListeners(ctx, []string{projectID})
+	if err != nil {
+		return false, err
+	}
+	for _, r := range rows {
+		if r.hears(projectID, typ, at) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // listenerRow is what AppendEvents reads of an active configuration.
 type listenerRow struct {
 	ProjectID string          `bun:"project_id"`
 	CreatedAt time.Time       `bun:"created_at"`
 	Events    json.RawMessage `bun:"events"`
 	events    []string        // Events decoded
+}
+
+// hears reports whether the configuration hears an event of type typ of
+// the project created at at.
+func (r *listenerRow) hears(projectID, typ string, at promotype.Time) bool {
+	return r.ProjectID == projectID && !r.CreatedAt.After(at.Time) && slices.Contains(r.events, typ)
 }
 
 // listenerMemo is the active configurations a transaction read, by project.
@@ -171,8 +195,7 @@ func (s *Store) readListeners(ctx context.Context, projects []string) ([]listene
 		}
 	}
 	var rows []listenerRow
-	err := s.db.NewRaw(`SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
-		WHERE project_id IN (?) AND (doc->>'active')::boolean`, bun.In(projects)).Scan(ctx, &rows)
+	err := selectPrepared(ctx, s.db, listenersStatement, &rows, projects)
 	if err != nil {
 		return nil, fail("read webhook listeners", err, nil)
 	}
@@ -195,29 +218,14 @@ func (s *Store) readListeners(ctx context.Context, projects []string) ([]listene
 	return rows, nil
 }
 
+var listenersStatement = rawPrepared(`SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
+	WHERE project_id = ANY($1::text[]) AND (doc->>'active')::boolean`)
+
 // forgetListeners drops the transaction's memo after a configuration write.
 func (s *Store) forgetListeners() {
 	if s.listeners != nil {
 		s.listeners.byProject = nil
 	}
-}
-
-// Listened implements promotype.EventStore: the active configurations
-// AppendEvents reads (once per transaction).
-func (s *Store) Listened(ctx context.Context, projectID, typ string) (bool, error) {
-	if !storableKeys(projectID, typ) {
-		return false, nil
-	}
-	rows, err := s.readListeners(ctx, []string{projectID})
-	if err != nil {
-		return false, err
-	}
-	for _, r := range rows {
-		if slices.Contains(r.events, typ) {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // heardEvents keeps the events some active configuration of their project,
@@ -240,7 +248,7 @@ func (s *Store) heardEvents(ctx context.Context, events []*promotype.Event) ([]*
 	out := events[:0:0]
 	for _, e := range events {
 		for _, r := range rows {
-			if r.ProjectID == e.ProjectID && !r.CreatedAt.After(e.CreatedAt.Time) && slices.Contains(r.events, e.Type) {
+			if r.hears(e.ProjectID, e.Type, e.CreatedAt) {
 				out = append(out, e)
 				break
 			}

@@ -55,7 +55,7 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 	err := s.write(ctx, func(d *data, u *undo) error {
 		n := len(d.outbox.events)
 		for _, e := range events {
-			if heard(d, e) {
+			if d.heard(e) {
 				d.outbox.events = append(d.outbox.events, e.Clone())
 			}
 		}
@@ -67,6 +67,15 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 		s.d.outbox.feed.wake()
 	}
 	return err
+}
+
+// Heard implements promotype.EventStore.
+func (s *Store) Heard(ctx context.Context, projectID, typ string, at promotype.Time) (bool, error) {
+	heard := false
+	s.read(ctx, func(d *data) {
+		heard = heard || d.heard(&promotype.Event{ProjectID: projectID, Type: typ, CreatedAt: at})
+	})
+	return heard, nil
 }
 
 // Events returns copies of the outbox's events of projectID, oldest first
@@ -118,22 +127,9 @@ func (s *Store) FanOutEvents(ctx context.Context, limit int, plan func(*promotyp
 	return events, stored, nil
 }
 
-// Listened implements promotype.EventStore.
-func (s *Store) Listened(ctx context.Context, projectID, typ string) (out bool, err error) {
-	s.read(ctx, func(d *data) {
-		for _, w := range d.settings.webhooks.rows[projectID] {
-			if w.Active && webhook.Listens(w.Events, typ) {
-				out = true
-				return
-			}
-		}
-	})
-	return out, nil
-}
-
 // heard reports whether a configuration hears e (hearing without the
 // copies, for every append).
-func heard(d *data, e *promotype.Event) bool {
+func (d *data) heard(e *promotype.Event) bool {
 	for _, w := range d.settings.webhooks.rows[e.ProjectID] {
 		if webhook.Hears(w, e) {
 			return true
