@@ -260,17 +260,20 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 	return nil, &redemption.LimitError{Limit: redemption.LimitPoints, Key: id}
 }
 
+// spendBalances sets a spend's gift and loyalty balances (arguments:
+// credits, points, credits, points); a spend of neither leaves data as it is.
+const spendBalances = `data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.data ELSE
+	jsonb_set(jsonb_set(v.data,
+		'{gift,balance}', to_jsonb(COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint), false),
+		'{loyalty_card,balance}', to_jsonb(COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint), false) END`
+
 // spendStatement is SpendVoucher's conditional update: $1 project, $2
 // voucher id, $3 quantity, $4 credits, $5 points.
 var spendStatement = newPrepared(func(db bun.IDB) string {
 	q, c, p := placeholder(3), placeholder(4), placeholder(5)
 	return db.NewUpdate().Model((*voucherRow)(nil)).
 		Set("redeemed_quantity = v.redeemed_quantity + ?::bigint", q).
-		Set(`data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.data ELSE
-			jsonb_set(jsonb_set(v.data,
-				'{gift,balance}', to_jsonb(COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint), false),
-				'{loyalty_card,balance}', to_jsonb(COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint), false) END`,
-			c, p, c, p).
+		Set(spendBalances, c, p, c, p).
 		Where("v.project_id = ? AND v.id = ? AND v.binned_at IS NULL", placeholder(1), placeholder(2)).
 		Where("(v.reserved_until IS NULL OR (?::bigint <= 0 AND ?::bigint <= 0 AND ?::bigint <= 0))", q, c, p).
 		Where("(?::bigint <= 0 OR v.redemption_quantity IS NULL OR v.redeemed_quantity + ?::bigint <= v.redemption_quantity)", q, q).
@@ -638,11 +641,7 @@ func (s *Store) SpendReserved(ctx context.Context, projectID, voucherID string, 
 		}
 		_, err = st.db.NewUpdate().Model((*voucherRow)(nil)).
 			Set("redeemed_quantity = v.redeemed_quantity + ?", sp.Quantity).
-			Set(`data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.data ELSE
-			jsonb_set(jsonb_set(v.data,
-				'{gift,balance}', to_jsonb(COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint), false),
-				'{loyalty_card,balance}', to_jsonb(COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint), false) END`,
-				sp.Credits, sp.Points, sp.Credits, sp.Points).
+			Set(spendBalances, sp.Credits, sp.Points, sp.Credits, sp.Points).
 			Where("v.project_id = ? AND v.id = ?", projectID, voucherID).Exec(ctx)
 		if err != nil {
 			return fail("spend voucher", err, nil)
