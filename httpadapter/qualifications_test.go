@@ -26,6 +26,7 @@ func TestQualifications(t *testing.T) {
 	h := newHarness(t)
 	clientKeyed(t, h)
 	ids := validationFixture(h)
+	qualificationExtras(h, ids)
 	const q = "/v1/qualifications"
 	h.run(t, "qualifications", []step{
 		{"all_default", qualification(q, `{"customer":{"source_id":"alice"},"order":{"amount":20000}}`, ids), 200},
@@ -35,6 +36,10 @@ func TestQualifications(t *testing.T) {
 		{"promotion_stacks", qualification(q, `{"scenario":"PROMOTION_STACKS","order":{"amount":20000}}`, ids), 200},
 		{"gift_locked_credits", qualification(q, `{"session":{"type":"LOCK"},"order":{"amount":20000},`+
 			`"options":{"filters":{"voucher_type":{"conditions":{"$is":["GIFT_VOUCHER"]}}}}}`, ids), 200},
+		{"campaigns_and_cards", qualification(q, `{"order":{"amount":20000},"options":{"limit":10,"expand":["validation_rules"],"filters":{"junction":"or",`+
+			`"resource_type":{"conditions":{"$is":["campaign"]}},"voucher_type":{"conditions":{"$is":["LOYALTY_CARD"]}}}}}`, ids), 200},
+		{"audience_only_rules", qualification(q, `{"scenario":"AUDIENCE_ONLY","order":{"amount":100},"options":{"expand":["validation_rules"],`+
+			`"filters":{"code":{"conditions":{"$is":["BIGCART"]}}}}}`, ids), 200},
 		{"unknown_filter", qualification(q, `{"options":{"filters":{"colour":{"conditions":{"$is":["red"]}}}}}`, ids), 400},
 		{"limit_above_50", qualification(q, `{"options":{"limit":51}}`, ids), 400},
 	})
@@ -46,6 +51,23 @@ func TestQualifications(t *testing.T) {
 	if rec.Code != http.StatusOK {
 		t.Errorf("client qualification = %d\n%s", rec.Code, rec.Body)
 	}
+}
+
+// qualificationExtras adds to the validation fixture what only
+// qualifications show: a campaign of codes (offered while it has a free
+// one, its rule checked through that code) and alice's loyalty card, whose
+// campaign pays with points (10 points for 1.00).
+func qualificationExtras(h *harness, ids map[string]string) {
+	post := func(target, body string) map[string]any {
+		return h.mustDo(req{method: http.MethodPost, target: target, body: body}, http.StatusOK)
+	}
+	ids["coupons"] = post("/v1/campaigns", `{"name":"Coupons","vouchers_count":2,"validation_rules":["`+ids["bigCart"]+`"],`+
+		`"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":700}}}`)["id"].(string)
+	h.runActions()
+	coin := post("/v1/rewards", `{"name":"Pay with points","type":"COIN","parameters":{"coin":{"exchange_ratio":1,"points_ratio":10}}}`)["id"].(string)
+	loyalty := h.mustDo(req{method: http.MethodGet, target: "/v1/campaigns/Loyalty"}, http.StatusOK)["id"].(string)
+	post("/v1/rewards/"+coin+"/assignments", `{"campaign":"`+loyalty+`","parameters":{"loyalty":{"points":1}}}`)
+	post("/v1/publications", `{"voucher":"AnsvocvP","customer":{"source_id":"alice"}}`)
 }
 
 func init() {
