@@ -131,10 +131,11 @@ func (g *gathering) public(ctx context.Context) error {
 
 // campaigns reads the campaigns with a free code, newest first: under the
 // DEFAULT sorting the first one that cannot make the page ends the read
-// (every later one sorts after it), so the first batches are small.
+// (every later one sorts after it), so the batches start at a page and
+// double.
 func (g *gathering) campaigns(ctx context.Context) error {
 	var after *OfferKey
-	batch := min(MaxQualificationSource, 4*(g.opts.limit+1))
+	batch := g.opts.limit + 1
 	for {
 		offers, err := g.q.store.CampaignOffers(ctx, g.projectID, after, batch)
 		if err != nil {
@@ -167,7 +168,7 @@ func (g *gathering) campaigns(ctx context.Context) error {
 		}
 		last := offers[len(offers)-1].Campaign
 		after = &OfferKey{CreatedAt: last.CreatedAt, ID: last.ID}
-		batch = MaxQualificationSource
+		batch = min(2*batch, MaxQualificationSource)
 	}
 }
 

@@ -88,6 +88,10 @@ func (g *gathering) qualified(st *Step, lo int, c *qcand) *Qualified {
 	if res.Order != nil {
 		q.discounted = res.Order.TotalAppliedDiscountAmount
 	}
+	// The redeemable's own rules come before its campaign's.
+	if progs := g.r.cands[s.Index].Programs; len(progs) > 0 && progs[0].RuleID != "" {
+		q.ValidationRuleID = &progs[0].RuleID
+	}
 	if g.r.expand["redeemable"] {
 		q.Metadata = res.Metadata
 	}
@@ -133,9 +137,8 @@ func (g *gathering) qualified(st *Step, lo int, c *qcand) *Qualified {
 }
 
 // page cuts the page from the best kept (the cursor's group first
-// skipped), tells the next page's cursor, and reads the page's rule
-// assignments (validation_rule_id; the assignments themselves with expand
-// validation_rules).
+// skipped), tells the next page's cursor, and with expand
+// validation_rules reads the page's rule assignments.
 func (g *gathering) page(ctx context.Context) (QualifiedList, error) {
 	if len(g.tied) > 0 {
 		slices.SortFunc(g.tied, func(a, b *Qualified) int { return compareKeys(a.CreatedAt, a.ID, b.CreatedAt, b.ID) })
@@ -155,6 +158,9 @@ func (g *gathering) page(ctx context.Context) (QualifiedList, error) {
 	}
 	if l.Data == nil {
 		l.Data = []*Qualified{}
+	}
+	if !slices.Contains(g.opts.expand, "validation_rules") {
+		return l, nil
 	}
 	return l, g.assignments(ctx, l.Data)
 }
@@ -181,9 +187,7 @@ func (g *gathering) next(data []*Qualified, next *Qualified) *Cursor {
 }
 
 // assignments reads the rule assignments of the page's redeemables, one
-// read per object type: each gets validation_rule_id (its own first rule,
-// else its campaign's) and, with expand validation_rules, the assignments
-// with how their rules fared.
+// read per object type, and sets them with how their rules fared.
 func (g *gathering) assignments(ctx context.Context, page []*Qualified) error {
 	byType := map[string][]string{}
 	for _, q := range page {
@@ -203,24 +207,18 @@ func (g *gathering) assignments(ctx context.Context, page []*Qualified) error {
 			found[[2]string{typ, id}] = as
 		}
 	}
-	expand := slices.Contains(g.opts.expand, "validation_rules")
 	for _, q := range page {
-		var as []*QualifiedAssignment
+		as := []*QualifiedAssignment{}
 		for _, o := range q.rules {
 			for _, a := range found[o] {
-				if q.ValidationRuleID == nil {
-					q.ValidationRuleID = &a.RuleID
+				qa, err := g.fared(ctx, a)
+				if err != nil {
+					return err
 				}
-				if expand {
-					qa, err := g.fared(ctx, a)
-					if err != nil {
-						return err
-					}
-					as = append(as, qa)
-				}
+				as = append(as, qa)
 			}
 		}
-		if expand && q.Object != ObjectPromotionStack {
+		if q.Object != ObjectPromotionStack {
 			q.ValidationRulesAssignments = promotype.NewList(as, len(as), promotype.Query{})
 		}
 	}
