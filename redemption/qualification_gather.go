@@ -23,9 +23,10 @@ type gathering struct {
 	vp        ValidationParams
 	rules     *StackingRules
 	opts      *qualificationOptions
-	cands     []qcand      // the batch
-	kept      []*Qualified // the best limit+1 so far, in the page's order
-	tied      []*Qualified // created at the cursor's instant (Cursor.Skip)
+	cands     []qcand        // the batch
+	pending   []*HeldVoucher // wallet and public vouchers read, not resolved yet
+	kept      []*Qualified   // the best limit+1 so far, in the page's order
+	tied      []*Qualified   // created at the cursor's instant (Cursor.Skip)
 	// coins: a loyalty campaign's pay-with-points (COIN) reward, nil when
 	// it has none; read once per campaign.
 	coins map[string]*reward.Reward
@@ -75,6 +76,11 @@ func (g *gathering) gather(ctx context.Context) error {
 		if err := g.public(ctx); err != nil {
 			return err
 		}
+	}
+	if err := g.vouchers(ctx); err != nil { // what is left of the wallet and the public vouchers
+		return err
+	}
+	if public {
 		if err := g.campaigns(ctx); err != nil {
 			return err
 		}
@@ -97,7 +103,7 @@ func (g *gathering) wallet(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := g.vouchers(ctx, hs); err != nil {
+		if err := g.queue(ctx, hs...); err != nil {
 			return err
 		}
 		if len(hs) < MaxQualificationSource {
@@ -115,12 +121,10 @@ func (g *gathering) public(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		hs := make([]*HeldVoucher, len(pv))
-		for i, v := range pv {
-			hs[i] = &HeldVoucher{Voucher: v}
-		}
-		if err := g.vouchers(ctx, hs); err != nil {
-			return err
+		for _, v := range pv {
+			if err := g.queue(ctx, &HeldVoucher{Voucher: v}); err != nil {
+				return err
+			}
 		}
 		if len(pv) < MaxQualificationSource {
 			return nil
@@ -167,6 +171,9 @@ func (g *gathering) campaigns(ctx context.Context) error {
 			return nil
 		}
 		last := offers[len(offers)-1].Campaign
+		if g.pruned(last.CreatedAt, last.ID) {
+			return nil // the campaigns still unread sort after the last one read
+		}
 		after = &OfferKey{CreatedAt: last.CreatedAt, ID: last.ID}
 		batch = min(2*batch, MaxQualificationSource)
 	}
@@ -198,10 +205,22 @@ func (g *gathering) stacks(ctx context.Context) error {
 	}
 }
 
-// vouchers resolves a batch of candidate vouchers (a voucher both held
-// and public once), their rule assignments, campaigns and loyalty
-// rewards read in one batch each, and evaluates them.
-func (g *gathering) vouchers(ctx context.Context, vs []*HeldVoucher) error {
+// queue adds vouchers read from the wallet or the public ones; a full
+// batch is resolved and evaluated.
+func (g *gathering) queue(ctx context.Context, hs ...*HeldVoucher) error {
+	g.pending = append(g.pending, hs...)
+	if len(g.pending) < MaxQualificationSource {
+		return nil
+	}
+	return g.vouchers(ctx)
+}
+
+// vouchers resolves the pending vouchers (a voucher both held and public
+// once), their rule assignments, campaigns and loyalty rewards read in one
+// batch each, and evaluates them.
+func (g *gathering) vouchers(ctx context.Context) error {
+	vs := g.pending
+	g.pending = nil
 	seen := map[string]bool{}
 	var ids, camps, loyalty []string
 	keep := vs[:0:0]
@@ -274,11 +293,8 @@ func (g *gathering) add(ctx context.Context, c qcand) (more bool, err error) {
 	if o := g.opts; o.startingAfter != nil && !o.startingAfter.admits(c.createdAt) {
 		return true, nil
 	}
-	if g.opts.sorting == SortDefault && len(g.kept) > g.opts.limit && !g.opts.startingAfter.tied(c.createdAt) {
-		last := g.kept[len(g.kept)-1]
-		if compareKeys(c.createdAt, c.id, last.CreatedAt, last.ID) > 0 {
-			return false, nil
-		}
+	if g.pruned(c.createdAt, c.id) {
+		return false, nil
 	}
 	if f := g.opts.filters; f != nil && !f.early(c.attrs(nil)) {
 		return true, nil
@@ -308,6 +324,17 @@ func (g *gathering) add(ctx context.Context, c qcand) (more bool, err error) {
 	}
 	g.cands = append(g.cands, c)
 	return true, nil
+}
+
+// pruned reports whether, under the DEFAULT sorting, a redeemable of key
+// (at, id) sorts after a full page kept (not one of the cursor's tied
+// group, which are sorted out at the end).
+func (g *gathering) pruned(at promotype.Time, id string) bool {
+	if g.opts.sorting != SortDefault || len(g.kept) <= g.opts.limit || g.opts.startingAfter.tied(at) {
+		return false
+	}
+	last := g.kept[len(g.kept)-1]
+	return compareKeys(at, id, last.CreatedAt, last.ID) > 0
 }
 
 // fits reports whether resolved candidate c passes the filters and the
