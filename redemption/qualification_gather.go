@@ -141,7 +141,7 @@ func (g *gathering) campaigns(ctx context.Context) error {
 	var after *OfferKey
 	batch := g.opts.limit + 1
 	for {
-		offers, err := g.q.store.CampaignOffers(ctx, g.projectID, after, batch)
+		offers, err := g.q.store.CampaignOffers(ctx, g.projectID, after, g.bound(), batch)
 		if err != nil {
 			return err
 		}
@@ -324,6 +324,16 @@ func (g *gathering) add(ctx context.Context, c qcand) (more bool, err error) {
 	}
 	g.cands = append(g.cands, c)
 	return true, nil
+}
+
+// bound is the key a candidate must sort before to make the page: under
+// the DEFAULT sorting with a full page kept, its last; nil otherwise.
+func (g *gathering) bound() *OfferKey {
+	if g.opts.sorting != SortDefault || len(g.kept) <= g.opts.limit || g.opts.startingAfter != nil && g.opts.startingAfter.Skip > 0 {
+		return nil
+	}
+	last := g.kept[len(g.kept)-1]
+	return &OfferKey{CreatedAt: last.CreatedAt, ID: last.ID}
 }
 
 // pruned reports whether, under the DEFAULT sorting, a redeemable of key

@@ -29,8 +29,9 @@ type QualificationStore interface {
 	// voucher, each with its first free one (the live, active voucher
 	// without a holder of lowest id: the one a publication gives next),
 	// newest first (created_at descending, then id ascending), after the
-	// campaign at after (nil: from the newest).
-	CampaignOffers(ctx context.Context, projectID string, after *OfferKey, limit int) ([]*CampaignOffer, error)
+	// campaign at after (nil: from the newest) and before the key until
+	// (nil: to the oldest).
+	CampaignOffers(ctx context.Context, projectID string, after, until *OfferKey, limit int) ([]*CampaignOffer, error)
 	// CampaignsByID returns the live campaigns among ids (in no order;
 	// missing ones left out): the candidate vouchers' campaigns in one read.
 	CampaignsByID(ctx context.Context, projectID string, ids []string) ([]*campaign.Campaign, error)

@@ -815,7 +815,7 @@ func (s *Store) CampaignsByID(ctx context.Context, projectID string, ids []strin
 // newest first (promo_campaigns_offer_idx, 0033), each joined to its free
 // voucher of lowest id (promo_vouchers_free_idx, 0022), then the
 // campaigns read by primary key.
-func (s *Store) CampaignOffers(ctx context.Context, projectID string, after *redemption.OfferKey, limit int) ([]*redemption.CampaignOffer, error) {
+func (s *Store) CampaignOffers(ctx context.Context, projectID string, after, until *redemption.OfferKey, limit int) ([]*redemption.CampaignOffer, error) {
 	out := []*redemption.CampaignOffer{}
 	if !storable(projectID) || limit < 1 {
 		return out, nil
@@ -824,6 +824,10 @@ func (s *Store) CampaignOffers(ctx context.Context, projectID string, after *red
 	if after != nil {
 		keyset = "AND (c.created_at < ? OR (c.created_at = ? AND c.id > ?))"
 		args = append(args, sqlTime(after.CreatedAt), sqlTime(after.CreatedAt), after.ID)
+	}
+	if until != nil {
+		keyset += " AND (c.created_at > ? OR (c.created_at = ? AND c.id < ?))"
+		args = append(args, sqlTime(until.CreatedAt), sqlTime(until.CreatedAt), until.ID)
 	}
 	args = append(args, limit)
 	var rows []voucherRow

@@ -560,38 +560,56 @@ func (s *Store) CampaignsByID(ctx context.Context, projectID string, ids []strin
 // STANDALONE), newest first, each with its free voucher of lowest id (from
 // the free index and the campaign's generated slabs), those without one
 // left out.
-func (s *Store) CampaignOffers(ctx context.Context, projectID string, after *redemption.OfferKey, limit int) (out []*redemption.CampaignOffer, err error) {
+func (s *Store) CampaignOffers(ctx context.Context, projectID string, after, until *redemption.OfferKey, limit int) (out []*redemption.CampaignOffer, err error) {
 	s.read(ctx, func(d *data) {
 		out = []*redemption.CampaignOffer{}
-		var camps []*campaign.Campaign
+		p := d.campaigns.vouchers[projectID]
+		if p == nil || limit < 1 {
+			return
+		}
+		var slabs map[string][]*slab // the generated vouchers by campaign, once one is looked for
+		slabsOf := func(id string) []*slab {
+			if slabs == nil {
+				slabs = map[string][]*slab{}
+				for _, sl := range p.slabs {
+					if sl.template.Active && sl.template.HolderID == nil {
+						slabs[sl.campaignID] = append(slabs[sl.campaignID], sl)
+					}
+				}
+			}
+			return slabs[id]
+		}
+		// The first limit campaigns with a free voucher, selected without
+		// sorting them all: a campaign is looked at only when it would
+		// enter the selection.
+		order := func(a, b *redemption.CampaignOffer) int {
+			return offerOrder(a.Campaign, b.Campaign.CreatedAt.Time, b.Campaign.ID)
+		}
 		for _, c := range d.campaigns.campaigns.rows[projectID] {
 			if c.BinnedAt != nil || !c.Active || c.Type == campaign.Standalone ||
 				(c.CampaignType != campaign.DiscountCoupons && c.CampaignType != campaign.GiftVouchers) {
 				continue
 			}
-			if after != nil && offerOrder(c, after.CreatedAt.Time, after.ID) <= 0 {
+			if (after != nil && offerOrder(c, after.CreatedAt.Time, after.ID) <= 0) ||
+				(until != nil && offerOrder(c, until.CreatedAt.Time, until.ID) >= 0) {
 				continue
 			}
-			camps = append(camps, c)
-		}
-		slices.SortFunc(camps, func(a, b *campaign.Campaign) int { return offerOrder(a, b.CreatedAt.Time, b.ID) })
-		p := d.campaigns.vouchers[projectID]
-		if p == nil {
-			return
-		}
-		slabs := map[string][]*slab{}
-		for _, sl := range p.slabs {
-			if sl.template.Active && sl.template.HolderID == nil {
-				slabs[sl.campaignID] = append(slabs[sl.campaignID], sl)
+			if len(out) == limit && offerOrder(c, out[limit-1].Campaign.CreatedAt.Time, out[limit-1].Campaign.ID) > 0 {
+				continue
+			}
+			v := p.firstFree(c.ID, slabsOf(c.ID))
+			if v == nil {
+				continue
+			}
+			o := &redemption.CampaignOffer{Campaign: c, Voucher: v}
+			i, _ := slices.BinarySearchFunc(out, o, order)
+			out = slices.Insert(out, i, o)
+			if len(out) > limit {
+				out = out[:limit]
 			}
 		}
-		for _, c := range camps {
-			if len(out) == limit {
-				return
-			}
-			if v := p.firstFree(c.ID, slabs[c.ID]); v != nil {
-				out = append(out, &redemption.CampaignOffer{Campaign: c.Clone(), Voucher: v})
-			}
+		for _, o := range out {
+			o.Campaign = o.Campaign.Clone()
 		}
 	})
 	return out, nil

@@ -815,7 +815,7 @@ func testQualificationStore(t *testing.T, newStore Factory) {
 // testCampaignOffers: the campaigns a qualification offers are the live,
 // active DISCOUNT_COUPONS and GIFT_VOUCHERS campaigns that are not
 // STANDALONE and hold a free voucher, newest first, each with its free
-// voucher of lowest id (held alone or generated), after a keyset cursor.
+// voucher of lowest id (held alone or generated), between keyset bounds.
 // camp_002 (generated, at 2) holds v_006 and the batch v_b1_*; cust_1
 // holds v_b1_0001.
 func testCampaignOffers(t *testing.T, s storage.Store, p, other string) {
@@ -835,15 +835,21 @@ func testCampaignOffers(t *testing.T, s storage.Store, p, other string) {
 	for _, v := range []*voucher.Voucher{taken, discountVoucher(p, newest.ID, 22), discountVoucher(p, newest.ID, 21), discountVoucher(p, off.ID, 23)} {
 		must(t, s.InsertVoucher(ctx, v))
 	}
-	offers := func(project string, after *redemption.OfferKey, limit int) []string {
+	offers := func(project string, after *redemption.OfferKey, limit int, until ...*redemption.OfferKey) []string {
 		t.Helper()
-		os, err := s.CampaignOffers(ctx, project, after, limit)
+		var u *redemption.OfferKey
+		if len(until) > 0 {
+			u = until[0]
+		}
+		os, err := s.CampaignOffers(ctx, project, after, u, limit)
 		must(t, err)
 		return ids(os, func(o *redemption.CampaignOffer) string { return o.Campaign.ID + ":" + o.Voucher.ID })
 	}
 	diff(t, "offers", []string{"camp_012:v_021", "camp_002:v_006"}, offers(p, nil, 10))
 	diff(t, "offers, limit 1", []string{"camp_012:v_021"}, offers(p, nil, 1))
 	diff(t, "offers after camp_012", []string{"camp_002:v_006"}, offers(p, &redemption.OfferKey{CreatedAt: at(12), ID: "camp_012"}, 10))
+	diff(t, "offers until camp_002", []string{"camp_012:v_021"}, offers(p, nil, 10, &redemption.OfferKey{CreatedAt: at(2), ID: "camp_002"}))
+	diff(t, "offers until before camp_002", []string{"camp_012:v_021", "camp_002:v_006"}, offers(p, nil, 10, &redemption.OfferKey{CreatedAt: at(2), ID: "camp_003"}))
 	// Publishing the first free one offers the next (a generated one).
 	_, _, err := s.PublishVoucher(ctx, p, "v_006", "cust_2", at(14))
 	must(t, err)
