@@ -71,8 +71,9 @@ func qualificationExtras(h *harness, ids map[string]string) {
 }
 
 func init() {
-	// A's public voucher, tier and stack, and a voucher published to A's
-	// customer: B's qualifications show none of them.
+	// A's public voucher, tier and stack, a voucher published to A's
+	// customer and a campaign of codes: B's qualifications show none of
+	// them.
 	isolationSeeds = append(isolationSeeds, func(h *harness, ids map[string]string) {
 		post := func(target, body string) map[string]any {
 			return h.mustDo(req{method: http.MethodPost, target: target, body: body}, http.StatusOK)
@@ -83,6 +84,10 @@ func init() {
 		ids["qualStack"] = post("/v1/promotions/"+camp+"/stacks", `{"name":"Qual iso stack","tiers":{"ids":["`+ids["qualTier"]+`"]}}`)["id"].(string)
 		post("/v1/vouchers/QUAL-ISO-HELD", `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}`)
 		ids["qualHeld"] = post("/v1/publications", `{"voucher":"QUAL-ISO-HELD","customer":{"source_id":"qual-iso-alice"}}`)["voucher"].(map[string]any)["code"].(string)
+		// A campaign of codes: qualifications offer it as a campaign item.
+		ids["qualCampaign"] = post("/v1/campaigns", `{"name":"Qual iso coupons","vouchers_count":2,`+
+			`"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`)["id"].(string)
+		h.runActions()
 	})
 	all := `{"customer":{"source_id":"qual-iso-alice"},"order":{"amount":5000},"options":{"limit":50}}`
 	stacks := `{"scenario":"PROMOTION_STACKS","order":{"amount":5000},"options":{"limit":50}}`
