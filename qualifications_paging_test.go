@@ -27,7 +27,10 @@ func walkQualifications(t *testing.T, fx fixture, body string, limit int) []stri
 			t.Fatal("the pages never end")
 		}
 		in := js[redemption.QualificationParams](t, body)
-		in.Options = &redemption.QualificationOptions{Limit: &limit, StartingAfter: after}
+		if in.Options == nil {
+			in.Options = &redemption.QualificationOptions{}
+		}
+		in.Options.Limit, in.Options.StartingAfter = &limit, after
 		q := must[*redemption.Qualification](t)(fx.eng.Qualifications().Qualify(ctx, fx.project, in))
 		for _, r := range q.Redeemables.Data {
 			got = append(got, r.Object+":"+r.ID)
@@ -44,9 +47,9 @@ func walkQualifications(t *testing.T, fx fixture, body string, limit int) []stri
 	}
 }
 
-// TestQualificationPagingTies: redeemables sharing one created_at, paged
-// one at a time, come each exactly once, in the order of one page holding
-// them all (created_at descending, then id).
+// TestQualificationPagingTies: redeemables (vouchers and campaigns)
+// sharing one created_at, paged one at a time, come each exactly once, in
+// the order of one page holding them all (created_at descending, then id).
 func TestQualificationPagingTies(t *testing.T) {
 	eachStore(t, func(t *testing.T, fx fixture) {
 		for i := range 4 { // one instant: CODE0..3
@@ -54,6 +57,11 @@ func TestQualificationPagingTies(t *testing.T) {
 			in.Code = promotype.Ptr(fmt.Sprintf("CODE%d", i))
 			createVoucher(t, fx, in)
 		}
+		for i := range 2 { // campaigns of codes at the same instant
+			must[*campaign.Campaign](t)(fx.eng.Campaigns().Create(ctx, fx.project, js[campaign.Params](t, fmt.Sprintf(
+				`{"name":"Tied %d","vouchers_count":1,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10}}}`, i))))
+		}
+		must[int](t)(fx.eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 10}))
 		fx.clock.Advance(1e9)
 		for i := range 3 { // a later instant: LATER0..2
 			in := js[voucher.Params](t, `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}`)
@@ -62,7 +70,7 @@ func TestQualificationPagingTies(t *testing.T) {
 		}
 		body := `{"order":{"amount":1000}}`
 		want := walkQualifications(t, fx, body, 50)
-		if len(want) != 7 {
+		if len(want) != 9 {
 			t.Fatalf("one page: %v", want)
 		}
 		for _, limit := range []int{1, 2, 3} {
@@ -75,6 +83,12 @@ func TestQualificationPagingTies(t *testing.T) {
 		in.Options = &redemption.QualificationOptions{Limit: promotype.Ptr(50), StartingAfter: redemption.CursorAt(at)}
 		q := must[*redemption.Qualification](t)(fx.eng.Qualifications().Qualify(ctx, fx.project, in))
 		diff(t, "before the later instant", want[3:], qualifiedIDsInOrder(q))
+		for _, limit := range []int{1, 2} { // BEST_DEAL pages by created_at too: nothing is lost or repeated here
+			got := walkQualifications(t, fx, `{"order":{"amount":1000},"options":{"sorting_rule":"BEST_DEAL"}}`, limit)
+			slices.Sort(got)
+			sorted := slices.Sorted(slices.Values(want))
+			diff(t, fmt.Sprintf("BEST_DEAL pages of %d", limit), sorted, got)
+		}
 	})
 }
 

@@ -32,6 +32,8 @@ func TestQualifications(t *testing.T) {
 		{"all_default", qualification(q, `{"customer":{"source_id":"alice"},"order":{"amount":20000}}`, ids), 200},
 		{"all_expanded_best_deal", qualification(q, `{"order":{"items":[{"product_id":"{watchflix}","quantity":1},{"product_id":"{roses}","quantity":2}]},`+
 			`"options":{"limit":4,"expand":["redeemable","category","validation_rules"],"sorting_rule":"BEST_DEAL"}}`, ids), 200},
+		{"all_best_deal_page_2", qualification(q, `{"order":{"items":[{"product_id":"{watchflix}","quantity":1},{"product_id":"{roses}","quantity":2}]},`+
+			`"options":{"limit":4,"sorting_rule":"BEST_DEAL","starting_after":"9999-12-31T23:59:59.999000004Z"}}`, ids), 200},
 		{"filtered_tiers", qualification(q, `{"order":{"amount":20000},"options":{"filters":{"resource_type":{"conditions":{"$is":["promotion_tier"]}}}}}`, ids), 200},
 		{"promotion_stacks", qualification(q, `{"scenario":"PROMOTION_STACKS","order":{"amount":20000}}`, ids), 200},
 		{"gift_locked_credits", qualification(q, `{"session":{"type":"LOCK"},"order":{"amount":20000},`+

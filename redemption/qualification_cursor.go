@@ -22,6 +22,11 @@ const maxCursorSkip = 999_999
 // before it), and Skip in the nanoseconds below the millisecond, so that
 // a page ending inside a group of redeemables sharing a created_at is
 // followed by the rest of the group, not by the next instant.
+//
+// Under BEST_DEAL and LEAST_DEAL, whose order is not by created_at, the
+// next page's cursor is At = OffsetAt (9999-12-31T23:59:59.999Z) with Skip
+// the count of redeemables the pages so far showed: the next page goes on
+// in the same order after them.
 type Cursor struct {
 	At   promotype.Time
 	Skip int
@@ -29,6 +34,19 @@ type Cursor struct {
 
 // CursorAt returns the cursor of the redeemables created before at.
 func CursorAt(at promotype.Time) *Cursor { return &Cursor{At: at} }
+
+// OffsetAt is the instant of a cursor that counts redeemables in the
+// sorting rule's order instead of bounding created_at.
+var OffsetAt = promotype.NewTime(time.Date(9999, 12, 31, 23, 59, 59, 999_000_000, time.UTC))
+
+// offset is how many redeemables of the sorting rule's order c skips (an
+// OffsetAt cursor; 0 otherwise).
+func (c *Cursor) offset() int {
+	if c == nil || !c.At.Equal(OffsetAt) {
+		return 0
+	}
+	return c.Skip
+}
 
 // MarshalJSON writes the cursor as an RFC 3339 date-time.
 func (c Cursor) MarshalJSON() ([]byte, error) {
@@ -65,7 +83,7 @@ func (c *Cursor) UnmarshalJSON(b []byte) error {
 // admits reports whether a redeemable created at t may be on the page
 // after c (those at c.At are sorted out after evaluation, see tied).
 func (c *Cursor) admits(t promotype.Time) bool {
-	if c == nil {
+	if c == nil || c.offset() > 0 {
 		return true
 	}
 	return t.Before(c.At.Time) || (c.Skip > 0 && t.Equal(c.At))
@@ -74,5 +92,5 @@ func (c *Cursor) admits(t promotype.Time) bool {
 // tied reports whether a redeemable created at t is in the group the
 // cursor skips part of.
 func (c *Cursor) tied(t promotype.Time) bool {
-	return c != nil && c.Skip > 0 && t.Equal(c.At)
+	return c != nil && c.Skip > 0 && t.Equal(c.At) && c.offset() == 0
 }

@@ -25,7 +25,7 @@ type gathering struct {
 	opts      *qualificationOptions
 	cands     []qcand        // the batch
 	pending   []*HeldVoucher // wallet and public vouchers read, not resolved yet
-	kept      []*Qualified   // the best limit+1 so far, in the page's order
+	kept      []*Qualified   // the best window() so far, in the page's order
 	tied      []*Qualified   // created at the cursor's instant (Cursor.Skip)
 	// coins: a loyalty campaign's pay-with-points (COIN) reward, nil when
 	// it has none; read once per campaign.
@@ -138,7 +138,10 @@ func (g *gathering) public(ctx context.Context) error {
 // (every later one sorts after it), so the batches start at a page and
 // double.
 func (g *gathering) campaigns(ctx context.Context) error {
-	var after *OfferKey
+	var after *OfferKey // from the cursor's instant (its group included: any id sorts after "")
+	if sa := g.opts.startingAfter; sa != nil && sa.offset() == 0 {
+		after = &OfferKey{CreatedAt: sa.At}
+	}
 	batch := g.opts.limit + 1
 	for {
 		offers, err := g.q.store.CampaignOffers(ctx, g.projectID, after, g.bound(), batch)
@@ -329,7 +332,7 @@ func (g *gathering) add(ctx context.Context, c qcand) (more bool, err error) {
 // bound is the key a candidate must sort before to make the page: under
 // the DEFAULT sorting with a full page kept, its last; nil otherwise.
 func (g *gathering) bound() *OfferKey {
-	if g.opts.sorting != SortDefault || len(g.kept) <= g.opts.limit || g.opts.startingAfter != nil && g.opts.startingAfter.Skip > 0 {
+	if g.opts.sorting != SortDefault || len(g.kept) < g.window() || g.opts.startingAfter != nil && g.opts.startingAfter.Skip > 0 {
 		return nil
 	}
 	last := g.kept[len(g.kept)-1]
@@ -340,7 +343,7 @@ func (g *gathering) bound() *OfferKey {
 // (at, id) sorts after a full page kept (not one of the cursor's tied
 // group, which are sorted out at the end).
 func (g *gathering) pruned(at promotype.Time, id string) bool {
-	if g.opts.sorting != SortDefault || len(g.kept) <= g.opts.limit || g.opts.startingAfter.tied(at) {
+	if g.opts.sorting != SortDefault || len(g.kept) < g.window() || g.opts.startingAfter.tied(at) {
 		return false
 	}
 	last := g.kept[len(g.kept)-1]

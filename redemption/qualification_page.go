@@ -25,7 +25,7 @@ func (g *gathering) flush(ctx context.Context) error {
 	return nil
 }
 
-// keep adds q to the best limit+1 so far (those at the cursor's instant
+// keep adds q to the best window() so far (those at the cursor's instant
 // wait in tied: the cursor skips the first of them).
 func (g *gathering) keep(q *Qualified) {
 	if g.opts.startingAfter.tied(q.CreatedAt) {
@@ -35,17 +35,22 @@ func (g *gathering) keep(q *Qualified) {
 	g.insert(q)
 }
 
-// insert puts q in its place among the kept, at most limit+1 of them.
+// insert puts q in its place among the kept, at most window of them.
 func (g *gathering) insert(q *Qualified) {
 	i, _ := slices.BinarySearchFunc(g.kept, q, func(a, b *Qualified) int { return compareQualified(a, b, g.opts.sorting) })
-	if i > g.opts.limit {
+	w := g.window()
+	if i >= w {
 		return
 	}
 	g.kept = slices.Insert(g.kept, i, q)
-	if len(g.kept) > g.opts.limit+1 {
-		g.kept = g.kept[:g.opts.limit+1]
+	if len(g.kept) > w {
+		g.kept = g.kept[:w]
 	}
 }
+
+// window is how many of the best redeemables a page needs: those an
+// offset cursor skips, the page, and one to tell has_more.
+func (g *gathering) window() int { return g.opts.startingAfter.offset() + g.opts.limit + 1 }
 
 // evaluate validates each candidate of the batch alone (a stack with its
 // tiers, as a validation of the stack) and returns those that apply.
@@ -149,12 +154,12 @@ func (g *gathering) page(ctx context.Context) (QualifiedList, error) {
 			g.insert(q)
 		}
 	}
-	limit := g.opts.limit
-	l := QualifiedList{Object: "list", DataRef: promotype.DataRefData, Data: g.kept[:min(len(g.kept), limit)]}
+	skip, limit := min(g.opts.startingAfter.offset(), len(g.kept)), g.opts.limit
+	l := QualifiedList{Object: "list", DataRef: promotype.DataRefData, Data: g.kept[skip:min(len(g.kept), skip+limit)]}
 	l.Total = len(l.Data)
-	if len(g.kept) > limit {
+	if len(g.kept) > skip+limit {
 		l.HasMore = true
-		l.MoreStartingAfter = g.next(l.Data, g.kept[limit])
+		l.MoreStartingAfter = g.next(l.Data, g.kept[skip+limit])
 	}
 	if l.Data == nil {
 		l.Data = []*Qualified{}
@@ -167,12 +172,15 @@ func (g *gathering) page(ctx context.Context) (QualifiedList, error) {
 
 // next is the cursor after data when next follows it: the last
 // redeemable's created_at, with the count of the redeemables so far at that
-// instant when next shares it (the DEFAULT order only: the others do not
-// page by created_at).
+// instant when next shares it; under BEST_DEAL and LEAST_DEAL the count of
+// redeemables shown so far (an OffsetAt cursor).
 func (g *gathering) next(data []*Qualified, next *Qualified) *Cursor {
+	if g.opts.sorting != SortDefault {
+		return &Cursor{At: OffsetAt, Skip: g.opts.startingAfter.offset() + len(data)}
+	}
 	last := data[len(data)-1]
 	cur := &Cursor{At: last.CreatedAt}
-	if g.opts.sorting != SortDefault || !next.CreatedAt.Equal(last.CreatedAt) {
+	if !next.CreatedAt.Equal(last.CreatedAt) {
 		return cur
 	}
 	for _, q := range data {
