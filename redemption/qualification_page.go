@@ -37,7 +37,10 @@ func (g *gathering) keep(q *Qualified) {
 
 // insert puts q in its place among the kept, at most window of them.
 func (g *gathering) insert(q *Qualified) {
-	i, _ := slices.BinarySearchFunc(g.kept, q, func(a, b *Qualified) int { return compareQualified(a, b, g.opts.sorting) })
+	i, found := slices.BinarySearchFunc(g.kept, q, func(a, b *Qualified) int { return compareQualified(a, b, g.opts.sorting) })
+	if found && g.kept[i].Object == q.Object && g.kept[i].ID == q.ID {
+		return // read twice (held and public in two batches)
+	}
 	w := g.window()
 	if i >= w {
 		return
