@@ -8,6 +8,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotion"
+	"github.com/promoengine/promo/storage"
 )
 
 // A tier created through one engine is validated by another over the same
@@ -17,16 +18,7 @@ func TestPromotionSnapshotAcrossReplicas(t *testing.T) {
 	for name, pair := range replicaFactories {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			sa, sb := pair(t)
-			a, err := promo.New(sa, promo.WithLogger(quietLogger()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := promo.New(sb, promo.WithLogger(quietLogger()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+			a, b := replicaEngines(t, pair)
 			p := must[*project.Project](t)(a.Projects().Create(ctx, project.Params{Name: "Shop"}))
 			c := must[*campaign.Campaign](t)(a.Campaigns().Create(ctx, p.ID, decode[campaign.Params](t, `{"name":"Promos","campaign_type":"PROMOTION"}`)))
 			in := decode[promotion.ValidationParams](t, `{"order":`+cart72100+`}`)
@@ -51,4 +43,20 @@ func TestPromotionSnapshotAcrossReplicas(t *testing.T) {
 			}
 		})
 	}
+}
+
+// replicaEngines are two engines over the two stores of pair, as two
+// replicas over the same data, closed when t ends.
+func replicaEngines(t *testing.T, pair func(t *testing.T) (storage.Store, storage.Store)) (a, b *promo.Engine) {
+	t.Helper()
+	sa, sb := pair(t)
+	var err error
+	if a, err = promo.New(sa, promo.WithLogger(quietLogger())); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = promo.New(sb, promo.WithLogger(quietLogger())); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+	return a, b
 }

@@ -18,16 +18,7 @@ func TestStackingRulesAcrossReplicas(t *testing.T) {
 	for name, pair := range replicaFactories {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			sa, sb := pair(t)
-			a, err := promo.New(sa, promo.WithLogger(quietLogger()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := promo.New(sb, promo.WithLogger(quietLogger()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+			a, b := replicaEngines(t, pair)
 			p := must[*project.Project](t)(a.Projects().Create(ctx, project.Params{Name: "Shop"}))
 			in := decode[redemption.ValidationParams](t, `{"order":{"amount":1000},"redeemables":[
 				{"object":"voucher","id":"A"},{"object":"voucher","id":"B"}]}`)
