@@ -11,9 +11,10 @@ import (
 
 // ServiceStore is the port of Service: projects, and what a new project is
 // made with (its built-in shipping product, its first key pair and the
-// grant of a management key).
+// grant of a management key), and its users.
 type ServiceStore interface {
 	Store
+	UserStore
 	catalog.Store
 	auth.Store
 }

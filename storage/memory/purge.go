@@ -14,6 +14,7 @@ import (
 // the known ones.
 func (d *data) dropProject(u *undo, project string) {
 	d.projects.del(u, "", project)
+	dropTable(u, &d.members, project)
 	// Credentials: app keys (announced as deleted), client keys, tokens,
 	// and the management keys' grants.
 	for id, k := range d.appKeys.rows[""] {

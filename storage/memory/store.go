@@ -19,6 +19,7 @@ import (
 // data is the whole state, guarded by Store.mu.
 type data struct {
 	projects   table[project.Project]
+	members    table[project.Member] // project users: project → user id → row (project.go)
 	appKeys    table[auth.AppKey]
 	clientKeys table[auth.ClientKey]
 	mgmtKeys   table[auth.ManagementKey]
@@ -67,6 +68,7 @@ var _ storage.Store = (*Store)(nil)
 func New() *Store {
 	return &Store{mu: &sync.RWMutex{}, d: &data{
 		projects:   newTable[project.Project](),
+		members:    newTable[project.Member](),
 		appKeys:    newTable[auth.AppKey](),
 		clientKeys: newTable[auth.ClientKey](),
 		mgmtKeys:   newTable[auth.ManagementKey](),

@@ -29,6 +29,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Projects", testProjects},
 		{"ProjectManagement", testProjectManagement},
 		{"ProjectDeletion", testProjectDeletion},
+		{"ProjectUsers", testProjectUsers},
 		{"Keys", testKeys},
 		{"ClientKeys", testClientKeys},
 		{"Tokens", testTokens},
