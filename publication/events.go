@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/voucher"
 )
@@ -51,6 +52,11 @@ func (s *Service) emit(ctx context.Context, st ServiceStore, p *Publication, c *
 	ev, err := promotype.NewEvent(s.env, p.ProjectID, EventSucceeded, p.ID, eventData(p, pc, first))
 	if err != nil {
 		return err
+	}
+	if c != nil {
+		ev.For(p.CustomerID, customer.ActivityPublicationSucceeded).InCampaign(c.ID, string(c.CampaignType))
+	} else {
+		ev.For(p.CustomerID, customer.ActivityPublicationSucceeded)
 	}
 	return st.AppendEvents(ctx, append(events, ev)...)
 }

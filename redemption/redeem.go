@@ -605,10 +605,12 @@ func sameTime(a, b *promotype.Time) bool {
 
 // emit appends a redemption event about r (data as OpenAPIWebhooks
 // documents it: customer, order, campaign, voucher, promotion_tier,
-// redemption, created_at).
+// redemption, created_at), entered in the activity log of r's customer
+// as customer.<typ>.
 func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string, r *Redemption, o *order.Order) error {
 	data := map[string]any{"redemption": r, "customer": r.Customer, "order": o, "voucher": r.Voucher,
 		"promotion_tier": r.PromotionTier, "campaign": nil, "created_at": r.Date}
+	var campaignType string
 	if r.Ledger.CampaignID != "" {
 		c, err := st.GetCampaign(ctx, r.Ledger.ProjectID, r.Ledger.CampaignID)
 		switch {
@@ -617,12 +619,14 @@ func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string
 			return err
 		default:
 			data["campaign"] = c
+			campaignType = string(c.CampaignType)
 		}
 	}
 	ev, err := promotype.NewEvent(s.env, r.Ledger.ProjectID, typ, r.ID, data)
 	if err != nil {
 		return err
 	}
+	ev.For(deref(r.CustomerID), "customer."+typ).InCampaign(r.Ledger.CampaignID, campaignType)
 	return st.AppendEvents(ctx, ev)
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
 )
@@ -45,6 +46,7 @@ func (d *data) dropProject(u *undo, project string) {
 	dropKeyed(u, &d.collections, project)
 	dropTable(u, &d.locations, project)
 	dropKeyed(u, &d.customers, project)
+	dropWhere(u, d.activities, func(k [2]string, _ []*customer.Activity) bool { return k[0] == project })
 	dropKeyed(u, &d.orders, project)
 
 	dropKeyed(u, &d.campaigns.campaigns, project)

@@ -53,6 +53,8 @@ type data struct {
 	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
 
 	importPages map[string][]byte // project + action + page → the input rows of a bulk action (imports.go)
+
+	activities map[[2]string][]*customer.Activity // (project, customer) → its activity log, in append order (customer.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.
@@ -122,6 +124,7 @@ func New() *Store {
 		settings:       newSettingsData(),
 		pubData:        newPubData(),
 		importPages:    map[string][]byte{},
+		activities:     map[[2]string][]*customer.Activity{},
 		exports:        newExportData(),
 	}}
 }

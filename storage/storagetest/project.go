@@ -9,6 +9,7 @@ import (
 
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
@@ -204,7 +205,7 @@ func seedProjectRows(t *testing.T, s storage.Store, p string, n int) {
 	must(t, s.InsertWebhook(ctx, hook(p, fmt.Sprintf("wh_%03d", n), 1, true, "customer.created")))
 	must(t, s.InsertMetadataSchema(ctx, &project.MetadataSchema{ID: fmt.Sprintf("ms_%03d", n), ProjectID: p, RelatedObject: "product", CreatedAt: at(1)}))
 	must(t, s.InsertCustomEvent(ctx, &project.CustomEvent{ID: fmt.Sprintf("evcus_%03d", n), ProjectID: p, Type: "visit", CustomerID: "cust_1", Metadata: promotype.Metadata{}, CreatedAt: at(2)}))
-	appendEvents(t, s, event(p, fmt.Sprintf("evt_%03d", n), 1, "customer.created"))
+	appendEvents(t, s, event(p, fmt.Sprintf("evt_%03d", n), 1, "customer.created").For("cust_1", "customer.created"))
 	must(t, s.InsertAppKey(ctx, appKey(p, fmt.Sprintf("app-%03d", n))))
 	must(t, s.InsertToken(ctx, token(p, fmt.Sprintf("app-%03d", n), n, 0), 10))
 	must(t, s.InsertClientKey(ctx, &auth.ClientKey{AppID: fmt.Sprintf("client-%03d", n), ProjectID: p, SecretHash: auth.Hash("c"),
@@ -231,7 +232,7 @@ func testProjectDeletion(t *testing.T, newStore Factory) {
 		Reward, Location, Key, Token                                                            bool
 		ClientKeys, Exports                                                                     int
 		Collection, RewardAssignment                                                            bool
-		Users                                                                                   int
+		Users, Activities                                                                       int
 	}
 	q := promotype.Query{Limit: 100, OrderBy: "created_at"}
 	look := func(p string, n int) view {
@@ -274,9 +275,12 @@ func testProjectDeletion(t *testing.T, newStore Factory) {
 		us, err := s.ListMembers(ctx, p)
 		must(t, err)
 		v.Users = len(us)
+		as, err := s.ListActivities(ctx, p, "cust_1", customer.ActivityQuery{Limit: 10})
+		must(t, err)
+		v.Activities = len(as)
 		return v
 	}
-	full := view{1, 1, 1, 1, 1, 1, 1, 1, 1, true, true, true, true, 1, 1, true, true, 1}
+	full := view{1, 1, 1, 1, 1, 1, 1, 1, 1, true, true, true, true, 1, 1, true, true, 1, 1}
 	diff(t, "A seeded", full, look(a, 1))
 	diff(t, "B seeded", full, look(b, 2))
 	// Each project's event fanned out to its configuration: a sendout each.

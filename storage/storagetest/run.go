@@ -42,6 +42,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Locations", testLocations},
 		{"Customers", testCustomers},
 		{"CustomerList", testCustomerList},
+		{"CustomerActivities", testCustomerActivities},
 		{"Orders", testOrders},
 		{"Campaigns", testCampaigns},
 		{"CategoryWrites", testCategoryWrites},
