@@ -44,7 +44,8 @@ type ActivityList struct {
 type ActivityQuery struct {
 	// Limit is the number of rows to return.
 	Limit int
-	// Desc orders newest first; then by id in the same direction.
+	// Desc orders newest first. Rows of the same time are in the order
+	// they were appended (reversed by Desc).
 	Desc bool
 	// After is an activity id: only rows after it in the order (none when
 	// no activity of the customer has that id).

@@ -21,7 +21,8 @@ const (
 )
 
 // emit appends the events of publication p (presented) of vouchers vs of
-// campaign c (nil for a voucher without one) through st.
+// campaign c (nil for a voucher without one) through st; publication.succeeded
+// enters the customer's activity log.
 func (s *Service) emit(ctx context.Context, st ServiceStore, p *Publication, c *campaign.Campaign, vs []*voucher.Voucher) error {
 	var pc *campaign.Campaign
 	if c != nil {
@@ -53,10 +54,9 @@ func (s *Service) emit(ctx context.Context, st ServiceStore, p *Publication, c *
 	if err != nil {
 		return err
 	}
+	ev.For(p.CustomerID, customer.ActivityPublicationSucceeded)
 	if c != nil {
-		ev.For(p.CustomerID, customer.ActivityPublicationSucceeded).InCampaign(c.ID, string(c.CampaignType))
-	} else {
-		ev.For(p.CustomerID, customer.ActivityPublicationSucceeded)
+		ev.InCampaign(c.ID, string(c.CampaignType))
 	}
 	return st.AppendEvents(ctx, append(events, ev)...)
 }

@@ -186,6 +186,7 @@ type activityRow struct {
 	ProjectID    string    `bun:"project_id"`
 	CustomerID   string    `bun:"customer_id"`
 	CreatedAt    time.Time `bun:"created_at"`
+	Seq          int64     `bun:"seq,autoincrement"` // numbered by the database
 	ID           string    `bun:"id"`
 	Type         string    `bun:"type"`
 	CampaignID   *string   `bun:"campaign_id"`
@@ -273,8 +274,8 @@ func orEmpty(p *string) string {
 }
 
 // ListActivities implements customer.ActivityStore: one statement over the
-// log's index, after the cursor row (a subquery: an unknown cursor gives
-// no rows).
+// log's index (time, then write order), after the cursor row (a subquery:
+// an unknown cursor gives no rows).
 func (s *Store) ListActivities(ctx context.Context, projectID, customerID string, q customer.ActivityQuery) ([]*customer.Activity, error) {
 	out := []*customer.Activity{}
 	if !storableKeys(projectID, customerID) || !storable(q.After) || (q.Types != nil && len(storableList(q.Types)) == 0) {
@@ -287,7 +288,7 @@ func (s *Store) ListActivities(ctx context.Context, projectID, customerID string
 	var rows []activityRow
 	sel := s.db.NewSelect().Model(&rows).Where("project_id = ? AND customer_id = ?", projectID, customerID)
 	if q.After != "" {
-		sel = sel.Where("(created_at, id) "+cmp+" (SELECT created_at, id FROM promo_customer_activities WHERE project_id = ? AND customer_id = ? AND id = ?)",
+		sel = sel.Where("(created_at, seq) "+cmp+" (SELECT created_at, seq FROM promo_customer_activities WHERE project_id = ? AND customer_id = ? AND id = ?)",
 			projectID, customerID, q.After)
 	}
 	if q.Start != nil {
@@ -305,7 +306,7 @@ func (s *Store) ListActivities(ctx context.Context, projectID, customerID string
 	if q.Types != nil {
 		sel = sel.Where("type IN (?)", bun.In(storableList(q.Types)))
 	}
-	if err := sel.OrderExpr("created_at " + dir + ", id " + dir).Limit(int64(q.Limit)).Scan(ctx); err != nil {
+	if err := sel.OrderExpr("created_at " + dir + ", seq " + dir).Limit(int64(q.Limit)).Scan(ctx); err != nil {
 		return nil, fail("list customer activities", err, nil)
 	}
 	for i := range rows {

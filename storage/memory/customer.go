@@ -2,10 +2,8 @@ package memory
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
@@ -80,14 +78,12 @@ func (d *data) appendActivity(u *undo, e *promotype.Event) {
 func (s *Store) ListActivities(ctx context.Context, projectID, customerID string, q customer.ActivityQuery) (out []*customer.Activity, err error) {
 	var rows []*customer.Activity
 	s.read(ctx, func(d *data) { rows = slices.Clone(d.activities[[2]string{projectID, customerID}]) })
-	order := func(a, b *customer.Activity) int {
-		c := cmp.Or(a.CreatedAt.Time.Compare(b.CreatedAt.Time), strings.Compare(a.ID, b.ID))
-		if q.Desc {
-			return -c
-		}
-		return c
+	// By time, then in the order they were appended (a stable sort of the
+	// log, which is in append order).
+	slices.SortStableFunc(rows, func(a, b *customer.Activity) int { return a.CreatedAt.Time.Compare(b.CreatedAt.Time) })
+	if q.Desc {
+		slices.Reverse(rows)
 	}
-	slices.SortFunc(rows, order)
 	if q.After != "" {
 		i := slices.IndexFunc(rows, func(a *customer.Activity) bool { return a.ID == q.After })
 		if i < 0 {

@@ -238,7 +238,7 @@ func activityIDs(t *testing.T, s customer.ActivityStore, p, cust string, q custo
 // testCustomerActivities: AppendEvents enters every event with an Activity
 // in its customer's log, heard by a webhook or not, in the appending
 // transaction (rolled back with it, and with a failed savepoint); the log
-// lists by time then id in either direction after a cursor, with its
+// lists by time then append order in either direction after a cursor, with its
 // filters; DeleteActivities counts and removes one customer's log, rows of
 // its own transaction included.
 func testCustomerActivities(t *testing.T, newStore Factory) {
@@ -285,7 +285,12 @@ func testCustomerActivities(t *testing.T, newStore Factory) {
 	must(t, err)
 	want := &customer.Activity{ID: "evt_3", Type: "customer.redemption.succeeded", Data: red.Data, CreatedAt: at(3), GroupID: "evt_3",
 		ProjectID: p, CustomerID: "cust_1", CampaignID: "camp_1", CampaignType: "DISCOUNT_COUPONS"}
-	diff(t, "the row after evt_2 (a tie on time: by id)", []*customer.Activity{want}, rows)
+	diff(t, "the row after evt_2 (a tie on time: in append order)", []*customer.Activity{want}, rows)
+	// Ties on time keep the order of appending, whatever the ids.
+	appendEvents(t, s, activity(p, "evt_zz", "cust_3", "customer.created", 1, "", ""), activity(p, "evt_aa", "cust_3", "customer.updated", 1, "", ""))
+	diff(t, "ties in append order", []string{"evt_zz", "evt_aa"}, activityIDs(t, s, p, "cust_3", customer.ActivityQuery{Limit: 10}))
+	diff(t, "ties in append order, reversed", []string{"evt_aa", "evt_zz"}, activityIDs(t, s, p, "cust_3", customer.ActivityQuery{Limit: 10, Desc: true}))
+	diff(t, "after a tie", []string{"evt_aa"}, activityIDs(t, s, p, "cust_3", customer.ActivityQuery{Limit: 10, After: "evt_zz"}))
 
 	for _, tc := range []struct {
 		name string
