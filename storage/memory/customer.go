@@ -61,7 +61,8 @@ func (s *Store) DeleteCustomer(ctx context.Context, projectID, id string) error 
 func (d *data) appendActivity(u *undo, e *promotype.Event) {
 	k := [2]string{e.ProjectID, e.Activity.CustomerID}
 	old, had := d.activities[k]
-	d.activities[k] = append(old[:len(old):len(old)], &customer.Activity{
+	// In place: old's length excludes the new row, so the undo restores it.
+	d.activities[k] = append(old, &customer.Activity{
 		ID: e.ID, Type: e.Activity.Type, Data: bytes.Clone(e.Data), CreatedAt: e.CreatedAt, GroupID: e.ID,
 		ProjectID: e.ProjectID, CustomerID: e.Activity.CustomerID, CampaignID: e.Activity.CampaignID, CampaignType: e.Activity.CampaignType,
 	})
