@@ -35,9 +35,9 @@ type ActivityList struct {
 	DataRef string      `json:"data_ref"`
 	Data    []*Activity `json:"data"`
 	HasMore bool        `json:"has_more"`
-	// MoreStartingAfter is the starting_after_id of the next page (only
-	// when HasMore).
-	MoreStartingAfter *string `json:"more_starting_after,omitempty"`
+	// MoreStartingAfter is the starting_after_id of the next page (null
+	// on the last page), as a card's transaction list answers.
+	MoreStartingAfter *string `json:"more_starting_after"`
 }
 
 // ActivityQuery is what a store lists of one customer's log.
