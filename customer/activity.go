@@ -96,8 +96,12 @@ const (
 	ActivityRollbackFailed       = "customer.redemption.rollback.failed"
 	ActivityOrderCreated         = "customer.order.created"
 	ActivityOrderUpdated         = "customer.order.updated"
+	ActivityOrderPaid            = "customer.order.paid"
+	ActivityOrderCanceled        = "customer.order.canceled"
+	ActivityOrderFulfilled       = "customer.order.fulfilled"
 	ActivityGiftBalanceAdded     = "customer.voucher.gift.balance_added"
 	ActivityLoyaltyPointsAdded   = "customer.voucher.loyalty_card.points_added"
+	ActivityVoucherDeleted       = "customer.voucher.deleted"
 )
 
 // Activity categories: what the customer (or the API on its behalf) did,
@@ -180,7 +184,8 @@ func (p ActivityParams) query() (ActivityQuery, error) {
 // recordedActivities are the activity types the engine writes.
 var recordedActivities = []string{ActivityCreated, ActivityUpdated, ActivityDeleted, ActivityCustomEvent,
 	ActivityPublicationSucceeded, ActivityRedemptionSucceeded, ActivityRedemptionFailed, ActivityRollbackSucceeded,
-	ActivityRollbackFailed, ActivityOrderCreated, ActivityOrderUpdated, ActivityGiftBalanceAdded, ActivityLoyaltyPointsAdded}
+	ActivityRollbackFailed, ActivityOrderCreated, ActivityOrderUpdated, ActivityOrderPaid, ActivityOrderCanceled,
+	ActivityOrderFulfilled, ActivityGiftBalanceAdded, ActivityLoyaltyPointsAdded, ActivityVoucherDeleted}
 
 // Activities returns a page of the activity log of the customer ref (id or
 // source id), newest first unless p.Order says otherwise, keyset-paged by

@@ -8,7 +8,7 @@ import (
 // A customer's activity log, as the engine writes it from its changes:
 // created, updated, an order, a redemption (with its order's payment), a
 // rollback (cancelling the order), a custom event, the publication of a
-// gift card and its top-up,
+// gift card, its top-up and its deletion,
 // listed newest first or oldest first, paged by starting_after_id, and
 // filtered; a permanent deletion deletes the log.
 func TestCustomerActivity(t *testing.T) {
@@ -31,6 +31,8 @@ func TestCustomerActivity(t *testing.T) {
 	do(http.MethodPost, "/v1/vouchers/GIFT-1", `{"type":"GIFT_VOUCHER","gift":{"amount":1000}}`)
 	do(http.MethodPost, "/v1/publications", `{"voucher":"GIFT-1","customer":{"source_id":"alice"}}`)
 	do(http.MethodPost, "/v1/vouchers/GIFT-1/balance", `{"amount":500}`)
+	h.clock.Advance(1e9)
+	h.mustDo(req{method: http.MethodDelete, target: "/v1/vouchers/GIFT-1"}, http.StatusNoContent)
 
 	const log = "/v1/customers/alice/activity"
 	h.run(t, "customer_activity", []step{
@@ -42,6 +44,7 @@ func TestCustomerActivity(t *testing.T) {
 		{"oldest_first_next_page", req{method: http.MethodGet, target: log + "?order=created_at&limit=3&starting_after_id=" + next}, 200},
 		{"category_effect", req{method: http.MethodGet, target: log + "?category=EFFECT"}, 200},
 		{"type", req{method: http.MethodGet, target: log + "?type=customer.order.created"}, 200},
+		{"category_and_type", req{method: http.MethodGet, target: log + "?category=ACTION&type=customer.order.paid"}, 200},
 		{"campaign", req{method: http.MethodGet, target: log + "?campaign_id=" + camp + "&campaign_type=DISCOUNT_COUPONS"}, 200},
 		{"dates", req{method: http.MethodGet, target: log + "?start_date=2026-01-01T00:00:02Z&end_date=2026-01-01T00:00:02Z"}, 200},
 		{"by_id_other_customer", req{method: http.MethodGet, target: "/v1/customers/bob/activity"}, 200},

@@ -2,10 +2,15 @@ package order
 
 import (
 	"context"
-	"strings"
 
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
 )
+
+// statusActivity is the activity of an order's status becoming one.
+var statusActivity = map[Status]string{
+	StatusPaid: customer.ActivityOrderPaid, StatusCanceled: customer.ActivityOrderCanceled, StatusFulfilled: customer.ActivityOrderFulfilled,
+}
 
 // LogActivity enters a change of order o (normalized, just written) in
 // its customer's activity log through st, the change's transaction:
@@ -17,12 +22,12 @@ func LogActivity(ctx context.Context, st promotype.EventStore, env promotype.Env
 	if o.CustomerID == nil {
 		return nil
 	}
-	types := []string{"customer.order.updated"}
+	types := []string{customer.ActivityOrderUpdated}
 	if was == "" {
-		types[0] = "customer.order.created"
+		types[0] = customer.ActivityOrderCreated
 	}
-	if o.Status != was && o.Status != StatusCreated {
-		types = append(types, "customer.order."+strings.ToLower(string(o.Status)))
+	if t := statusActivity[o.Status]; t != "" && o.Status != was {
+		types = append(types, t)
 	}
 	events := make([]*promotype.Event, len(types))
 	for i, typ := range types {
