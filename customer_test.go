@@ -1,6 +1,7 @@
 package promo_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,8 @@ import (
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/storage"
 )
 
 func TestCustomerUpsertGet(t *testing.T) {
@@ -121,5 +124,52 @@ func TestOrderCustomers(t *testing.T) {
 		wantErr(t, err, 404, "not_found")
 		_, err = orders.Create(ctx, f.project, order.Params{Customer: &customer.Params{ID: promo.Ptr("cust_nope")}})
 		wantErr(t, err, 404, "not_found")
+	})
+}
+
+// TestCustomerUpsertSeen: the upsert a redemption uses after its
+// evaluation looked the customer up. Found none: it creates one as Upsert
+// does, and when the customer was created meanwhile (the source id is
+// taken) it updates that one instead of failing or creating a second.
+// Found one: a request changing nothing answers it as seen, one with
+// changes updates it.
+func TestCustomerUpsertSeen(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		env := promotype.Env{Clock: f.clock, IDs: &promotype.SequentialIDs{}}
+		upsert := func(in customer.Params, seen *customer.Customer) (c *customer.Customer, err error) {
+			err = f.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+				c, err = customer.UpsertSeen(ctx, tx, env, f.project, in, seen)
+				return err
+			})
+			return c, err
+		}
+		get := func() *customer.Customer {
+			return must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "carol"))
+		}
+		created := must[*customer.Customer](t)(upsert(customer.Params{SourceID: promo.Ptr("carol"), Name: promo.Ptr("Carol")}, nil))
+		if stored := get(); stored.ID != created.ID || stored.Name == nil || *stored.Name != "Carol" {
+			t.Errorf("created %+v, stored %+v", created, stored)
+		}
+
+		f.clock.Advance(time.Minute)
+		again := must[*customer.Customer](t)(upsert(customer.Params{SourceID: promo.Ptr("carol"), Email: promo.Ptr("carol@example.com")}, nil))
+		if again.ID != created.ID || again.Name == nil || *again.Name != "Carol" || again.Email == nil || *again.Email != "carol@example.com" {
+			t.Errorf("the taken source id: got %+v, want customer %s updated", again, created.ID)
+		}
+		list := must[*promotype.List[*customer.Customer]](t)(f.eng.Customers().List(ctx, f.project, customer.ListParams{}))
+		if list.Total != 1 {
+			t.Errorf("%d customers, want 1", list.Total)
+		}
+
+		seen := get()
+		f.clock.Advance(time.Minute)
+		same := must[*customer.Customer](t)(upsert(customer.Params{SourceID: promo.Ptr("carol")}, seen))
+		if same.ID != seen.ID || !same.UpdatedAt.Equal(*seen.UpdatedAt) || !get().UpdatedAt.Equal(*seen.UpdatedAt) {
+			t.Errorf("naming the seen customer changed it: %+v", same)
+		}
+		changed := must[*customer.Customer](t)(upsert(customer.Params{SourceID: promo.Ptr("carol"), Phone: promo.Ptr("+48 2")}, seen))
+		if changed.ID != seen.ID || get().Phone == nil || *get().Phone != "+48 2" {
+			t.Errorf("a change to the seen customer: %+v", changed)
+		}
 	})
 }

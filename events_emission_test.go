@@ -212,7 +212,13 @@ func TestEventsEmittedByOperations(t *testing.T) {
 		{"vouchers imported", func(t *testing.T) []outboxEvent {
 			must[*async.Ref](t)(e.Vouchers().ImportToCampaign(ctx, p, coupons.ID, []voucher.ImportItem{{Code: promo.Ptr("IMP-1")}, {Code: promo.Ptr("IMP-2")}}))
 			runPending(t, f.fixture)
-			return []outboxEvent{ev("campaign.vouchers.aded", coupons.ID, "campaign", "count=")}
+			imp1 := must[*voucher.Voucher](t)(e.Vouchers().Get(ctx, p, "IMP-1"))
+			imp2 := must[*voucher.Voucher](t)(e.Vouchers().Get(ctx, p, "IMP-2"))
+			return []outboxEvent{
+				ev("voucher.created", imp1.ID, "voucher", "campaign"),
+				ev("voucher.created", imp2.ID, "voucher", "campaign"),
+				ev("campaign.vouchers.aded", coupons.ID, "campaign", "count="),
+			}
 		}},
 		{"standalone voucher create with a rule", func(t *testing.T) []outboxEvent {
 			alone = must[*voucher.Voucher](t)(e.Vouchers().Create(ctx, p, voucher.Params{Code: promo.Ptr("ALONE"), Type: promo.Ptr(campaign.DiscountVoucher),

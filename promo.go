@@ -130,7 +130,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 		e.campaigns, e.tiers, e.stacks, e.actions, voucher.CheckCodeSpace)
 
 	e.stackingRules = redemption.NewStackingRulesService(store, storage.TxFor(store, func(s storage.Tx) redemption.Store { return s }), e.env)
-	e.validations = redemption.NewService(store, e.env, e.promotions.Snapshot)
+	e.validations = redemption.NewService(store, e.env, e.promotions.Snapshot, e.stackingRules)
 	e.qualifications = redemption.NewQualificationService(store, e.validations)
 	e.redemptions = redemption.NewRedemptionService(store, storage.TxFor(store, func(s storage.Tx) redemption.RedeemStore { return s }), e.env, e.validations, e.vouchers)
 	if cfg.noCombining {

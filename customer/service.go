@@ -2,6 +2,7 @@ package customer
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/promoengine/promo/promotype"
@@ -80,7 +81,38 @@ func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, 
 		}
 		return c.normalize(), updatedActivity(ctx, st, env, c)
 	}
-	c = &Customer{ID: env.IDs.NewID(promotype.PrefixCustomer), ProjectID: projectID, CreatedAt: env.Clock.Now()}
+	return create(ctx, st, env, projectID, in)
+}
+
+// UpsertSeen is Upsert for a customer the caller looked up moments ago
+// (before its transaction): seen is what it found, nil for none. When in
+// changes nothing of seen, seen is the answer and nothing is read or
+// written; when the caller found none, it inserts first (one statement
+// instead of a read and an insert) and upserts as Upsert does when the
+// insert finds the source id taken (a concurrent request created the
+// customer meanwhile). Under read committed this is what Upsert's own read
+// would see: neither locks the customer's row.
+func UpsertSeen(ctx context.Context, st Store, env promotype.Env, projectID string, in Params, seen *Customer) (*Customer, error) {
+	switch {
+	case seen != nil:
+		if in.changes() || (in.SourceID != nil && (seen.SourceID == nil || *seen.SourceID != *in.SourceID)) ||
+			(in.ID != nil && *in.ID != seen.ID) {
+			return Upsert(ctx, st, env, projectID, in)
+		}
+		return seen.Clone().normalize(), nil
+	case in.ID != nil || in.SourceID == nil:
+		return Upsert(ctx, st, env, projectID, in)
+	}
+	c, err := create(ctx, st, env, projectID, in)
+	if errors.Is(err, promotype.ErrDuplicateFound) {
+		return Upsert(ctx, st, env, projectID, in)
+	}
+	return c, err
+}
+
+// create stores a new customer from in and its customer.created event.
+func create(ctx context.Context, st Store, env promotype.Env, projectID string, in Params) (*Customer, error) {
+	c := &Customer{ID: env.IDs.NewID(promotype.PrefixCustomer), ProjectID: projectID, CreatedAt: env.Clock.Now()}
 	in.apply(c)
 	if err := st.InsertCustomer(ctx, c); err != nil {
 		return nil, err

@@ -170,13 +170,18 @@ type Store interface {
 	CustomerPage(ctx context.Context, projectID string, p Page) ([]*customer.Customer, error)
 	OrderPage(ctx context.Context, projectID string, p Page) ([]*order.Order, error)
 	PublicationPage(ctx context.Context, projectID string, p Page) ([]*publication.Publication, error)
+	// TransactionPage pages the project's voucher transactions (order
+	// created_at; filters created_at, voucher_id, campaign_id).
+	TransactionPage(ctx context.Context, projectID string, p Page) ([]*redemption.Transaction, error)
 }
 
 // JobStore is what the export job's transactions need: the export port,
 // the async action port (the job's checkpoint) and the campaigns (the
-// names of the campaign columns).
+// names of the campaign columns); and what a transactions export of one
+// card or campaign reads to find it.
 type JobStore interface {
 	Store
 	async.Store
 	campaign.CampaignStore
+	VoucherReader
 }

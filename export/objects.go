@@ -21,6 +21,7 @@ const (
 	ObjectPublication      = "publication"
 	ObjectOrder            = "order"
 	ObjectPointsExpiration = "points_expiration"
+	ObjectTransactions     = "voucher_transactions"
 )
 
 // object is what an exported object accepts and how its records become
@@ -79,8 +80,8 @@ func pageOf[T any](read func(Store) func(context.Context, string, Page) ([]T, er
 	}
 }
 
-// objects are the exported objects this engine produces. voucher_transactions
-// (in the hosted enum) is not among them.
+// objects are the exported objects this engine produces: every one of the
+// hosted enum of POST /v1/exports.
 var objects = map[string]*object{
 	ObjectVoucher: {
 		spec: promotype.ListSpec{
@@ -148,9 +149,32 @@ var objects = map[string]*object{
 			return s.PublicationPage
 		}, (*publication.Publication).Field, func(p *publication.Publication) string { return p.ID }, publicationCell),
 	},
+	ObjectTransactions: {
+		// The gift and loyalty card ledger (GET /v1/vouchers/{code}/
+		// transactions), with the filters, orders and fields of the
+		// OpenAPI's VoucherTransactionsExportParameters and
+		// ExportVoucherTransactionsFilters.
+		spec: promotype.ListSpec{
+			Orders:       []string{"created_at"},
+			DefaultOrder: "-created_at",
+			Fields: map[string]promotype.FieldKind{
+				"created_at":  promotype.FieldTime,
+				"voucher_id":  promotype.FieldString,
+				"campaign_id": promotype.FieldString,
+			},
+		},
+		defaults: transactionFields,
+		fields:   transactionFields,
+		page: pageOf(func(s Store) func(context.Context, string, Page) ([]*redemption.Transaction, error) {
+			return s.TransactionPage
+		}, (*redemption.Transaction).Field, func(t *redemption.Transaction) string { return t.ID }, transactionCell),
+	},
 	ObjectPointsExpiration: {
-		// Loyalty points never expire in this engine (no expiration
-		// buckets are kept), so the file has its header only.
+		// Loyalty points never expire in this engine: a loyalty campaign's
+		// expiration_rules are stored and shown but no points are ever
+		// dated, bucketed or expired (no POINTS_EXPIRATION transaction
+		// exists). So there is nothing to list and the file has its
+		// header only; the filters and order are still checked.
 		spec: promotype.ListSpec{
 			Orders:       []string{"created_at", "expires_at", "id"},
 			DefaultOrder: "-expires_at",
@@ -167,6 +191,11 @@ var objects = map[string]*object{
 		},
 	},
 }
+
+// transactionFields are the columns of a transactions export, in the
+// order of the OpenAPI's example (every one by default).
+var transactionFields = []string{"id", "type", "source_id", "reason", "balance", "amount", "created_at",
+	"voucher_id", "campaign_id", "details", "related_transaction_id", "source"}
 
 // allowed reports whether obj may export field.
 func (o *object) allowed(field string) bool {

@@ -299,3 +299,54 @@ func publicationCell(ctx context.Context, r *reader, p *publication.Publication,
 	}
 	return metadataCell(p.Metadata, f), nil
 }
+
+// transactionCell writes one column of a voucher transaction's row. A gift
+// card's balance and amount are in the main unit (as a voucher export's
+// gift_balance), a loyalty card's in points; amount is signed (negative
+// when the card lost credits or points); details is the JSON object the
+// transaction lists show.
+func transactionCell(_ context.Context, _ *reader, t *redemption.Transaction, f string) (string, error) {
+	b := t.Details.Balance
+	switch f {
+	case "id":
+		return t.ID, nil
+	case "type":
+		return t.Type, nil
+	case "source_id":
+		return strCell(t.SourceID), nil
+	case "reason":
+		return strCell(t.Reason), nil
+	case "source":
+		return strCell(t.Source), nil
+	case "balance", "amount":
+		if b == nil {
+			return "", nil
+		}
+		n, gift := b.Balance, b.Type == redemption.BalanceGift
+		if f == "amount" {
+			switch {
+			case b.Amount != nil:
+				n = *b.Amount
+			case b.Points != nil:
+				n = *b.Points
+			default:
+				return "", nil
+			}
+		}
+		if gift {
+			return moneyCell(n), nil
+		}
+		return intCell(n), nil
+	case "created_at":
+		return timeCell(&t.CreatedAt), nil
+	case "voucher_id":
+		return t.VoucherID, nil
+	case "campaign_id":
+		return strCell(t.CampaignID), nil
+	case "related_transaction_id":
+		return strCell(t.RelatedTransactionID), nil
+	case "details":
+		return jsonCell(t.Details), nil
+	}
+	return "", nil
+}

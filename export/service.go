@@ -85,10 +85,7 @@ type plan struct {
 func prepare(e *Export, now promotype.Time) (*plan, error) {
 	obj, ok := objects[e.ExportedObject]
 	if !ok {
-		if e.ExportedObject == "voucher_transactions" {
-			return nil, invalid("Exports of voucher_transactions are not supported")
-		}
-		return nil, invalid("Property .exported_object must be one of voucher, redemption, customer, publication, order, points_expiration")
+		return nil, invalid("Property .exported_object must be one of voucher, redemption, customer, publication, order, points_expiration, voucher_transactions")
 	}
 	p := &plan{obj: obj, fields: e.Parameters.Fields}
 	if len(p.fields) > maxFields {

@@ -28,6 +28,12 @@ func (s *server) exportRoutes() []route {
 		{http.MethodDelete, "/v1/exports/{exportId}", appKey, noContent(func(c *call) error {
 			return exports.Delete(c.ctx(), c.projectID, c.path("exportId"))
 		})},
+		{http.MethodPost, "/v1/vouchers/{code}/transactions/export", appKey, withBody(func(c *call, in export.TransactionsParams) (*export.Export, error) {
+			return exports.ExportVoucherTransactions(c.ctx(), c.projectID, c.path("code"), in)
+		})},
+		{http.MethodPost, "/v1/campaigns/{campaignId}/transactions/export", appKey, withBody(func(c *call, in export.TransactionsParams) (*export.Export, error) {
+			return exports.ExportCampaignTransactions(c.ctx(), c.projectID, c.path("campaignId"), in)
+		})},
 	}
 }
 

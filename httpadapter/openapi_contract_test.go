@@ -142,18 +142,22 @@ var tolerated = []tolerance{
 	{collectionProducts, "/data/*/image_url", "Value is not nullable", collectionMembers},
 	{collectionProducts, "/data/*/updated_at", "Value is not nullable", collectionMembers},
 	{collectionProducts, "/data/*/attributes", "value must be an array", collectionMembers},
+	{"", "/parameters/filters/*/conditions/$in/*", "maximum string length is 1", transactionsExportIn},
+	{"POST /v1/campaigns/{campaignId}/transactions/export", "/parameters/filters/junction", "value is not one of the allowed values", transactionsExportJunction},
 	{"POST /v1/campaigns/{campaignId}/vouchers", "", "status is not supported",
 		"the OpenAPI documents only the 200 of one voucher; a bulk add starts an async generation, answered 202 {async_action_id} as the operation's description says"},
 }
 
 const (
-	geojsonNumbers      = "the OpenAPI types GeoJSON coordinates as integers; they are longitudes and latitudes (numbers), as the spec says"
-	voucherDiscountNull = "a voucher's discount: the OpenAPI's own voucher examples (gift card, loyalty card) answer \"discount\": null"
-	redemptionVoucher   = "a redemption's voucher is the voucher as GET /v1/vouchers/{code} answers it: the objects of the other voucher types are null"
-	publicationChannel  = "a publication's channel is the one the request names (\"API\" by default): the OpenAPI's own create example answers \"channel\": \"myown\" though its schema enumerates only API"
-	failedOrderNull     = "a failed redemption keeps \"order\": null (the reference's failed-redemption examples, redemption.md §3)"
-	collectionProducts  = "GET /v1/product-collections/{productCollectionId}/products"
-	collectionMembers   = "a collection's products and SKUs answer as GET /v1/products and /v1/skus do: the OpenAPI's own example has \"image_url\": null, \"updated_at\": null and a SKU's attributes as an object"
+	geojsonNumbers             = "the OpenAPI types GeoJSON coordinates as integers; they are longitudes and latitudes (numbers), as the spec says"
+	voucherDiscountNull        = "a voucher's discount: the OpenAPI's own voucher examples (gift card, loyalty card) answer \"discount\": null"
+	redemptionVoucher          = "a redemption's voucher is the voucher as GET /v1/vouchers/{code} answers it: the objects of the other voucher types are null"
+	publicationChannel         = "a publication's channel is the one the request names (\"API\" by default): the OpenAPI's own create example answers \"channel\": \"myown\" though its schema enumerates only API"
+	failedOrderNull            = "a failed redemption keeps \"order\": null (the reference's failed-redemption examples, redemption.md §3)"
+	collectionProducts         = "GET /v1/product-collections/{productCollectionId}/products"
+	transactionsExportIn       = "the transactions exports' filter conditions type each $in value as a string of at most 1 character; the OpenAPI's own answers hold ids there (\"camp_5pgKwSKsAeQtFkRz6mfKpxxD\")"
+	transactionsExportJunction = "the export echoes the request's junction as spelled; the OpenAPI's own campaign transactions export answer has \"junction\": \"AND\""
+	collectionMembers          = "a collection's products and SKUs answer as GET /v1/products and /v1/skus do: the OpenAPI's own example has \"image_url\": null, \"updated_at\": null and a SKU's attributes as an object"
 )
 
 // untolerated returns the validation errors of err that no tolerance names.

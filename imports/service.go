@@ -43,6 +43,7 @@ func NewService(store JobStore, tx, bulk promotype.TxFunc[JobStore], env promoty
 	s.registerVouchers(reg)
 	s.registerCustomers(reg)
 	s.registerOrders(reg)
+	s.registerPurges(reg)
 	return s
 }
 

@@ -28,6 +28,7 @@ type Store interface {
 	InsertProducts(ctx context.Context, ps []*catalog.Product) (rejected []int, err error)
 	// InsertSKUs is InsertProducts for SKUs.
 	InsertSKUs(ctx context.Context, ss []*catalog.SKU) (rejected []int, err error)
+	MetadataPurgeStore
 }
 
 // JobStore is what the bulk jobs work through: this port, the async

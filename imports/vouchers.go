@@ -226,9 +226,14 @@ func (s *Service) voucherRows(ctx context.Context, tx JobStore, projectID string
 	for _, k := range rejected {
 		_ = o.fail(at[k], promotype.Duplicate("voucher", "Duplicated voucher exists with code %s", vs[k].Code))
 	}
-	stored := int64(len(vs) - len(rejected))
-	o.done += stored
-	return stored, nil
+	stored := voucher.Kept(vs, rejected)
+	// voucher.created for each, in the chunk's transaction, as a voucher
+	// created alone has (nothing built when no webhook listens).
+	if err := s.svc.Vouchers.EmitCreated(ctx, tx, projectID, stored); err != nil {
+		return 0, err
+	}
+	o.done += int64(len(stored))
+	return int64(len(stored)), nil
 }
 
 // checkVoucherMeta checks the metadata of the items of a chunk, outside
@@ -353,7 +358,12 @@ func (s *Service) registerVouchers(reg *async.Registry) {
 			if err != nil || stored == 0 {
 				return err
 			}
-			return tx.AddCampaignVouchers(ctx, projectID, c.ID, stored)
+			if err := tx.AddCampaignVouchers(ctx, projectID, c.ID, stored); err != nil {
+				return err
+			}
+			// As CAMPAIGN.VOUCHERS_IMPORT tells of its vouchers (once, with
+			// their count), each chunk tells of the vouchers it added.
+			return s.svc.Campaigns.EmitCampaignByID(ctx, tx, campaign.EventVouchersAdded, projectID, c.ID, map[string]any{"count": stored})
 		},
 		key: func(a CampaignVouchersCSV, rec []string) string {
 			return deref(newColumns(a.Header, voucherColumns, nil).get(rec, "code"))

@@ -81,6 +81,11 @@ type EventStore interface {
 	// event with an Activity enters its customer's activity log, heard or
 	// not, in the same transaction.
 	AppendEvents(ctx context.Context, events ...*Event) error
+	// Heard reports whether AppendEvents would keep an event of type typ
+	// of the project created at at: whether an active configuration of
+	// the project, existing by then, lists it. A change asks before it
+	// builds an event's data (encoding, reads), which nobody may hear.
+	Heard(ctx context.Context, projectID, typ string, at Time) (bool, error)
 }
 
 // NewEvent returns an event (id from env.OutboxID) of type typ about
@@ -108,11 +113,46 @@ func (e *Event) Clone() *Event {
 }
 
 // AppendEvent appends one event (see NewEvent) through st, the transaction
-// of the change it tells of.
+// of the change it tells of, when a configuration hears it (st.Heard).
 func AppendEvent(ctx context.Context, st EventStore, env Env, projectID, typ, entityID string, data any) error {
-	ev, err := NewEvent(env, projectID, typ, entityID, data)
+	return AppendEventFunc(ctx, st, env, projectID, typ, entityID, func() (any, error) { return data, nil })
+}
+
+// AppendEventFunc is AppendEvent for data that costs something to gather
+// (reads of the transaction): data is called only when a configuration
+// hears the event.
+func AppendEventFunc(ctx context.Context, st EventStore, env Env, projectID, typ, entityID string, data func() (any, error)) error {
+	if heard, err := st.Heard(ctx, projectID, typ, env.Clock.Now()); err != nil || !heard {
+		return err
+	}
+	d, err := data()
 	if err != nil {
 		return err
 	}
+	ev, err := NewEvent(env, projectID, typ, entityID, d)
+	if err != nil {
+		return err
+	}
+	return st.AppendEvents(ctx, ev)
+}
+
+// AppendEventFor is AppendEventFunc for an event that also enters a
+// customer's activity log as a (nil, or without a customer, for none):
+// such an event is built whether or not a configuration hears it, since
+// the log is written either way (AppendEvents keeps the activity and drops
+// an unheard event).
+func AppendEventFor(ctx context.Context, st EventStore, env Env, projectID, typ, entityID string, a *Activity, data func() (any, error)) error {
+	if a == nil || a.CustomerID == "" {
+		return AppendEventFunc(ctx, st, env, projectID, typ, entityID, data)
+	}
+	d, err := data()
+	if err != nil {
+		return err
+	}
+	ev, err := NewEvent(env, projectID, typ, entityID, d)
+	if err != nil {
+		return err
+	}
+	ev.Activity = a
 	return st.AppendEvents(ctx, ev)
 }

@@ -260,26 +260,30 @@ func capDelta(ds []CounterDelta, key string, max int64) {
 	}
 }
 
-// distinctDeltas are the changes of the distinct-customers counters that
-// follow the campaign-customer counters ds just changed, read back in the
-// same transaction (the writes lock them until it ends): a customer whose
-// count went from 0 counts once more, one whose count fell to 0 once less.
-// caps are the limits on the customers counters, by key.
-// The second result names, for each change, the campaign-customer key it
-// follows.
-func distinctDeltas(ctx context.Context, st LedgerStore, projectID string, ds []CounterDelta, caps map[string]int64) ([]CounterDelta, []string, error) {
+// campCustKeys are the campaign-customer counters among ds, whose values
+// after the change distinctDeltas needs (AddCountersRead reads them with
+// the change).
+func campCustKeys(ds []CounterDelta) []string {
 	var keys []string
 	for _, d := range ds {
 		if strings.Contains(d.Key, ":h:"+histCampCust) {
 			keys = append(keys, d.Key)
 		}
 	}
+	return keys
+}
+
+// distinctDeltas are the changes of the distinct-customers counters that
+// follow the campaign-customer counters ds just changed: now holds their
+// values after the change, read in the same transaction (the writes lock
+// them until it ends). A customer whose count went from 0 counts once
+// more, one whose count fell to 0 once less. caps are the limits on the
+// customers counters, by key. The second result names, for each change,
+// the campaign-customer key it follows.
+func distinctDeltas(now map[string]int64, ds []CounterDelta, caps map[string]int64) ([]CounterDelta, []string) {
+	keys := campCustKeys(ds)
 	if len(keys) == 0 {
-		return nil, nil, nil
-	}
-	now, err := st.Counters(ctx, projectID, keys...)
-	if err != nil {
-		return nil, nil, err
+		return nil, nil
 	}
 	net := map[string]int64{}
 	for _, d := range ds {
@@ -311,7 +315,7 @@ func distinctDeltas(ctx context.Context, st LedgerStore, projectID string, ds []
 		}
 		out, from = append(out, cd), append(from, k)
 	}
-	return out, from, nil
+	return out, from
 }
 
 // isCustomersKey reports whether k is a distinct-customers counter (a

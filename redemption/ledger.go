@@ -242,6 +242,11 @@ type LedgerStore interface {
 	// be exceeded refuses with a *LimitError (the caller's transaction
 	// undoes the others).
 	AddCounters(ctx context.Context, projectID string, ds ...CounterDelta) error
+	// AddCountersRead is AddCounters that also returns the values, after
+	// it, of the keys in read (0 for a counter never added to), as
+	// Counters would in the same transaction; on a database the keys ds
+	// changes are read by the same statements.
+	AddCountersRead(ctx context.Context, projectID string, read []string, ds ...CounterDelta) (map[string]int64, error)
 	// Counters returns the values of keys (0 for a counter never added to).
 	Counters(ctx context.Context, projectID string, keys ...string) (map[string]int64, error)
 	// LockOrder holds the order id until the transaction ends, so that

@@ -331,7 +331,13 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		}
 	}
 	if w.in.Customer != nil {
-		c, err := customer.Upsert(ctx, st, w.s.env, w.projectID, *w.in.Customer)
+		var c *customer.Customer
+		var err error
+		if w.r.custID != nil { // evaluation looked the customer up
+			c, err = customer.UpsertSeen(ctx, st, w.s.env, w.projectID, *w.in.Customer, w.r.cust)
+		} else {
+			c, err = customer.Upsert(ctx, st, w.s.env, w.projectID, *w.in.Customer)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -400,10 +406,11 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	}
 	head.Order = order.Normalized(o.Clone())
 	all := append(slices.Clone(w.counters), w.totals...)
-	if err := st.AddCounters(ctx, w.projectID, inKeyOrder(all)...); err != nil {
+	now, err := st.AddCountersRead(ctx, w.projectID, campCustKeys(w.counters), inKeyOrder(all)...)
+	if err != nil {
 		return nil, err
 	}
-	if err := w.distinct(ctx, st, children, caps); err != nil {
+	if err := w.distinct(ctx, st, now, children, caps); err != nil {
 		return nil, err
 	}
 	if err := w.spend(ctx, st); err != nil {
@@ -563,11 +570,11 @@ func (w *write) historyCounters(children []*Redemption, steps []*Step) map[strin
 }
 
 // distinct counts the customers whose first redemption in a campaign (and
-// period) this is, after the campaign-customer counters moved.
-func (w *write) distinct(ctx context.Context, st RedeemStore, children []*Redemption, caps map[string]int64) error {
-	ds, from, err := distinctDeltas(ctx, st, w.projectID, w.counters, caps)
-	if err != nil || len(ds) == 0 {
-		return err
+// period) this is, after the campaign-customer counters moved (to now).
+func (w *write) distinct(ctx context.Context, st RedeemStore, now map[string]int64, children []*Redemption, caps map[string]int64) error {
+	ds, from := distinctDeltas(now, w.counters, caps)
+	if len(ds) == 0 {
+		return nil
 	}
 	if err := st.AddCounters(ctx, w.projectID, ds...); err != nil {
 		return err
@@ -608,26 +615,23 @@ func sameTime(a, b *promotype.Time) bool {
 // redemption, created_at), entered in the activity log of r's customer
 // as customer.<typ>.
 func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string, r *Redemption, o *order.Order) error {
-	data := map[string]any{"redemption": r, "customer": r.Customer, "order": o, "voucher": r.Voucher,
-		"promotion_tier": r.PromotionTier, "campaign": nil, "created_at": r.Date}
-	var campaignType string
-	if r.Ledger.CampaignID != "" {
-		c, err := st.GetCampaign(ctx, r.Ledger.ProjectID, r.Ledger.CampaignID)
-		switch {
-		case errors.Is(err, promotype.ErrNotFound):
-		case err != nil:
-			return err
-		default:
-			data["campaign"] = c
-			campaignType = string(c.CampaignType)
+	a := &promotype.Activity{CustomerID: deref(r.CustomerID), Type: "customer." + typ, CampaignID: r.Ledger.CampaignID}
+	return promotype.AppendEventFor(ctx, st, s.env, r.Ledger.ProjectID, typ, r.ID, a, func() (any, error) {
+		data := map[string]any{"redemption": r, "customer": r.Customer, "order": o, "voucher": r.Voucher,
+			"promotion_tier": r.PromotionTier, "campaign": nil, "created_at": r.Date}
+		if r.Ledger.CampaignID != "" {
+			c, err := st.GetCampaign(ctx, r.Ledger.ProjectID, r.Ledger.CampaignID)
+			switch {
+			case errors.Is(err, promotype.ErrNotFound):
+			case err != nil:
+				return nil, err
+			default:
+				data["campaign"] = c
+				a.CampaignType = string(c.CampaignType)
+			}
 		}
-	}
-	ev, err := promotype.NewEvent(s.env, r.Ledger.ProjectID, typ, r.ID, data)
-	if err != nil {
-		return err
-	}
-	ev.For(deref(r.CustomerID), "customer."+typ).InCampaign(r.Ledger.CampaignID, campaignType)
-	return st.AppendEvents(ctx, ev)
+		return data, nil
+	})
 }
 
 func deref(p *string) string {

@@ -289,13 +289,11 @@ func (rb *rollbacker) undo(ctx context.Context, c *Redemption, id string, child 
 			deltas = append(deltas, CounterDelta{Key: customerKey(*c.CustomerID, name), Delta: 1})
 		}
 	}
-	if err := rb.st.AddCounters(ctx, rb.projectID, inKeyOrder(slices.Clone(deltas))...); err != nil {
-		return nil, err
-	}
-	distinct, _, err := distinctDeltas(ctx, rb.st, rb.projectID, rr.Ledger.Counters, nil)
+	now, err := rb.st.AddCountersRead(ctx, rb.projectID, campCustKeys(rr.Ledger.Counters), inKeyOrder(slices.Clone(deltas))...)
 	if err != nil {
 		return nil, err
 	}
+	distinct, _ := distinctDeltas(now, rr.Ledger.Counters, nil)
 	if err := rb.st.AddCounters(ctx, rb.projectID, distinct...); err != nil {
 		return nil, err
 	}

@@ -45,11 +45,13 @@ type Service struct {
 	store     ServiceStore
 	env       promotype.Env
 	snapshots Snapshots
+	rules     *rulesCache // the project's stacking rules (stacking_cache.go)
 }
 
-// NewService returns the validation service over store.
-func NewService(store ServiceStore, env promotype.Env, snapshots Snapshots) *Service {
-	return &Service{store: store, env: env, snapshots: snapshots}
+// NewService returns the validation service over store; it reads the
+// stacking rules through rules' cache, which rules' writes keep current.
+func NewService(store ServiceStore, env promotype.Env, snapshots Snapshots, rules *StackingRulesService) *Service {
+	return &Service{store: store, env: env, snapshots: snapshots, rules: rules.cache}
 }
 
 // Validate checks the request's redeemables together against its order
@@ -107,7 +109,7 @@ func (s *Service) prepare(ctx context.Context, projectID string, in ValidationPa
 	if err := checkRedeemables(in.Redeemables); err != nil {
 		return nil, err
 	}
-	rules, err := effective(ctx, s.store, projectID)
+	rules, err := s.rules.effective(ctx, s.store, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -267,8 +269,9 @@ type resolver struct {
 	periods   Periods                       // of now, in the project's time zone
 	amount    int64                         // the request's order amount (campaign.orders.amount)
 	customer  *customer.Params
-	custID    *string // the stored customer's id ("" when none), once looked up
-	explain   bool    // options.explain: candidates carry why they are not usable
+	custID    *string            // the stored customer's id ("" when none), once looked up
+	cust      *customer.Customer // the stored customer custID names (nil when none)
+	explain   bool               // options.explain: candidates carry why they are not usable
 
 	cands []Candidate
 	shows []show
@@ -363,6 +366,7 @@ func (r *resolver) customerID(ctx context.Context) (string, error) {
 		if c != nil {
 			id = c.ID
 		}
+		r.cust = c
 	}
 	r.custID = &id
 	return id, nil

@@ -14,12 +14,13 @@ type StackingRulesService struct {
 	store Store
 	tx    promotype.TxFunc[Store]
 	env   promotype.Env
+	cache *rulesCache // what validations read (stacking_cache.go), told of every write
 }
 
 // NewStackingRulesService returns the service over store; tx runs a
 // function in one transaction of it.
 func NewStackingRulesService(store Store, tx promotype.TxFunc[Store], env promotype.Env) *StackingRulesService {
-	return &StackingRulesService{store: store, tx: tx, env: env}
+	return &StackingRulesService{store: store, tx: tx, env: env, cache: newRulesCache()}
 }
 
 // errRulesExist is the 409 of a second create.
@@ -75,6 +76,7 @@ func (s *StackingRulesService) Create(ctx context.Context, projectID string, in 
 		}
 		return nil
 	})
+	s.cache.changed(projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -113,12 +115,14 @@ func (s *StackingRulesService) Update(ctx context.Context, projectID, id string,
 		out = r
 		return nil
 	})
+	s.cache.changed(projectID)
 	return out, err
 }
 
 // Delete removes the stored rules with id: the project is back to the
 // defaults.
 func (s *StackingRulesService) Delete(ctx context.Context, projectID, id string) error {
+	defer s.cache.changed(projectID)
 	return s.tx(ctx, func(ctx context.Context, st Store) error {
 		if _, err := stored(ctx, st, projectID, id); err != nil {
 			return err

@@ -156,13 +156,22 @@ func (p TransactionPage) Matches(t *Transaction) bool {
 	return promotype.Query{Filter: p.Filter}.Match(t.Field)
 }
 
-// Field returns a filterable field of t (TransactionFields).
+// Field returns a filterable field of t: those of TransactionFields, and
+// campaign_id and created_at (the filters and order of a transactions
+// export).
 func (t *Transaction) Field(name string) promotype.Value {
 	switch name {
 	case "id":
 		return promotype.Value{Str: t.ID}
 	case "voucher_id":
 		return promotype.Value{Str: t.VoucherID}
+	case "campaign_id":
+		if t.CampaignID == nil {
+			return promotype.Value{Null: true}
+		}
+		return promotype.Value{Str: *t.CampaignID}
+	case "created_at":
+		return promotype.Value{Time: t.CreatedAt}
 	}
 	return promotype.Value{Null: true}
 }

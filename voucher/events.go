@@ -42,20 +42,9 @@ func (s *Service) emit(ctx context.Context, st ServiceStore, typ string, v *Vouc
 	if _, err := s.Present(ctx, st, v); err != nil {
 		return nil, err
 	}
-	var c *campaign.Campaign
-	if v.CampaignID != nil {
-		var err error
-		c, err = st.GetCampaign(ctx, v.ProjectID, *v.CampaignID)
-		switch {
-		case errors.Is(err, promotype.ErrNotFound):
-			c = nil
-		case err != nil:
-			return nil, err
-		default:
-			if c, err = s.campaigns.PresentFull(ctx, st, c); err != nil {
-				return nil, err
-			}
-		}
+	c, err := s.eventCampaign(ctx, st, v, nil)
+	if err != nil {
+		return nil, err
 	}
 	ev, err := promotype.NewEvent(s.env, v.ProjectID, typ, v.ID, map[string]any{"voucher": v, "campaign": c})
 	if err != nil {
@@ -68,6 +57,33 @@ func (s *Service) emit(ctx context.Context, st ServiceStore, typ string, v *Vouc
 		}
 	}
 	return v, st.AppendEvents(ctx, ev)
+}
+
+// eventCampaign is the campaign of v as its events show it (PresentFull;
+// nil for a voucher without one or whose campaign is gone), read through
+// st once per cache (nil: no cache).
+func (s *Service) eventCampaign(ctx context.Context, st ServiceStore, v *Voucher, cache map[string]*campaign.Campaign) (*campaign.Campaign, error) {
+	if v.CampaignID == nil {
+		return nil, nil
+	}
+	if c, ok := cache[*v.CampaignID]; ok {
+		return c, nil
+	}
+	c, err := st.GetCampaign(ctx, v.ProjectID, *v.CampaignID)
+	switch {
+	case errors.Is(err, promotype.ErrNotFound):
+		c = nil
+	case err != nil:
+		return nil, err
+	default:
+		if c, err = s.campaigns.PresentFull(ctx, st, c); err != nil {
+			return nil, err
+		}
+	}
+	if cache != nil {
+		cache[*v.CampaignID] = c
+	}
+	return c, nil
 }
 
 // created records the events of a voucher just created through st:
@@ -86,4 +102,59 @@ func (s *Service) created(ctx context.Context, st ServiceStore, v *Voucher) (*Vo
 func (s *Service) related(ctx context.Context, st ServiceStore, v *Voucher) (rule.Related, error) {
 	pv, err := s.Present(ctx, st, v.Clone())
 	return rule.Related{Type: rule.RelatedVoucher, ID: v.ID, Object: pv}, err
+}
+
+// EmitCreated records voucher.created for vouchers vs of project projectID
+// just stored through st by an import (the caller's transaction), each
+// with the payload of a voucher created alone (data {voucher, campaign},
+// as emit writes it); vs are presented in place. Nothing is built when no
+// active webhook configuration of the project lists voucher.created, so
+// an import without listeners costs one read per call.
+func (s *Service) EmitCreated(ctx context.Context, st ServiceStore, projectID string, vs []*Voucher) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	if ok, err := st.Heard(ctx, projectID, EventCreated, s.env.Clock.Now()); err != nil || !ok {
+		return err
+	}
+	if err := s.fillAssignments(ctx, st, projectID, vs); err != nil {
+		return err
+	}
+	p := presenter{s: s, st: st, campaigns: map[string]*string{}, categories: map[string]*campaign.Category{}}
+	camps := map[string]*campaign.Campaign{}
+	evs := make([]*promotype.Event, 0, len(vs))
+	for _, v := range vs {
+		if err := p.present(ctx, v); err != nil {
+			return err
+		}
+		c, err := s.eventCampaign(ctx, st, v, camps)
+		if err != nil {
+			return err
+		}
+		ev, err := promotype.NewEvent(s.env, projectID, EventCreated, v.ID, map[string]any{"voucher": v, "campaign": c})
+		if err != nil {
+			return err
+		}
+		evs = append(evs, ev)
+	}
+	return st.AppendEvents(ctx, evs...)
+}
+
+// Kept returns the vouchers of vs an insert stored: all but those at the
+// indexes rejected (InsertVouchers' answer); vs itself when none was.
+func Kept(vs []*Voucher, rejected []int) []*Voucher {
+	if len(rejected) == 0 {
+		return vs
+	}
+	taken := make([]bool, len(vs))
+	for _, k := range rejected {
+		taken[k] = true
+	}
+	out := make([]*Voucher, 0, len(vs)-len(rejected))
+	for k, v := range vs {
+		if !taken[k] {
+			out = append(out, v)
+		}
+	}
+	return out
 }

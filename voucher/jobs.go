@@ -498,11 +498,17 @@ func (s *Service) importChunk(ctx context.Context, tx JobStore, c *campaign.Camp
 			next.Failed = append(next.Failed, f)
 		}
 	}
-	stored := int64(len(vs) - len(rejected))
+	kept := Kept(vs, rejected)
+	stored := int64(len(kept))
 	if stored > 0 {
 		if err := tx.AddCampaignVouchers(ctx, cur.ProjectID, c.ID, stored); err != nil {
 			return err
 		}
+	}
+	// voucher.created for each, in the chunk's transaction, as a voucher
+	// created alone has (nothing built when no webhook listens).
+	if err := s.EmitCreated(ctx, tx, cur.ProjectID, kept); err != nil {
+		return err
 	}
 	next.Done += stored
 	next.Next = hi

@@ -72,6 +72,7 @@ func withDeadline(ctx context.Context, d time.Duration) (context.Context, contex
 // context has an earlier deadline). [Open] adds it with
 // DefaultQueryTimeout; a host that builds its own *bun.DB adds it itself.
 func AddQueryDeadline(db *bun.DB, d time.Duration) {
+	queryDeadlines.Store(db, d) // for the prepared statements (prepared.go)
 	if d > 0 {
 		db.AddQueryHook(queryDeadline{d})
 	}

@@ -380,3 +380,18 @@ func (s *Store) OrderPage(ctx context.Context, projectID string, pg export.Page)
 func (s *Store) PublicationPage(ctx context.Context, projectID string, pg export.Page) ([]*publication.Publication, error) {
 	return pageOf(ctx, s.db, publicationColumns, []string{"created_at", "customer_id", "voucher_code", "channel"}, true, "pub", "", projectID, pg, (*publicationRow).domain)
 }
+
+// exportTransactionColumns are the filter and order fields of a
+// transactions export.
+var exportTransactionColumns = columns{
+	"id":          {"id", promotype.FieldString},
+	"voucher_id":  {"voucher_id", promotype.FieldString},
+	"campaign_id": {"campaign_id", promotype.FieldString},
+	"created_at":  {"created_at", promotype.FieldTime},
+}
+
+// TransactionPage implements export.Store: off the index (project_id,
+// created_at, id) of migration 0035.
+func (s *Store) TransactionPage(ctx context.Context, projectID string, pg export.Page) ([]*redemption.Transaction, error) {
+	return pageOf(ctx, s.db, exportTransactionColumns, []string{"created_at"}, false, "t", "", projectID, pg, (*transactionRow).domain)
+}

@@ -88,11 +88,14 @@ func getLive[R any, P row[R, D], D any](ctx context.Context, db bun.IDB, k keyed
 		return zero, notFound()
 	}
 	var r R
-	q := db.NewSelect().Model(&r).Where(k.alias+".project_id = ? AND "+k.alias+"."+column+" = ?", projectID, key)
-	if k.live != "" {
-		q = q.Where(k.alias + "." + k.live)
-	}
-	if err := q.Scan(ctx); err != nil {
+	st := cachedStatement(k.table+"."+column, func(db bun.IDB) string {
+		q := db.NewSelect().Model(new(R)).Where(k.alias+".project_id = ? AND "+k.alias+"."+column+" = ?", placeholder(1), placeholder(2))
+		if k.live != "" {
+			q = q.Where(k.alias + "." + k.live)
+		}
+		return q.String()
+	})
+	if err := getPrepared(ctx, db, st, &r, projectID, key); err != nil {
 		return zero, getErr("get "+k.kind, err, notFound)
 	}
 	return P(&r).domain()

@@ -19,6 +19,8 @@ import (
 // Bun formats every argument into the SQL text itself, so unless dsn names a
 // default_query_exec_mode, queries go over the simple protocol: one round
 // trip each, instead of pgx preparing and caching every distinct query text.
+// The few statements of the hot paths that the store prepares itself get
+// generic plans (plan_cache_mode force_generic_plan, unless dsn sets it).
 //
 // The pool keeps up to 4 connections per CPU (at least 4), all of which may
 // idle, each closed after 5 idle minutes or 30 minutes of life; a host
@@ -42,6 +44,12 @@ func Open(dsn string, opts ...OpenOption) (*bun.DB, error) {
 	}
 	if !strings.Contains(dsn, "default_query_exec_mode") {
 		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	}
+	if _, set := cfg.RuntimeParams["plan_cache_mode"]; !set {
+		// The prepared statements of the hot paths (prepared.go) are
+		// lookups by key whose generic plan is the right one; PostgreSQL's
+		// default would plan the array-parameter ones again on every call.
+		cfg.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
 	}
 	sqldb := stdlib.OpenDB(*cfg)
 	conns := max(4, 4*runtime.GOMAXPROCS(0))

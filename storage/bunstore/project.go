@@ -173,7 +173,11 @@ func (t docTable[T]) get(ctx context.Context, db bun.IDB, projectID, where, arg 
 		return nil, t.notFound(arg)
 	}
 	var r docRow
-	err := db.NewSelect().Model(&r).ModelTableExpr(t.table+" AS d").Where("d.project_id = ? AND d."+where+" = ?", projectID, arg).Scan(ctx)
+	st := cachedStatement(t.table+"."+where, func(db bun.IDB) string {
+		return db.NewSelect().Model((*docRow)(nil)).ModelTableExpr(t.table+" AS d").
+			Where("d.project_id = ? AND d."+where+" = ?", placeholder(1), placeholder(2)).String()
+	})
+	err := getPrepared(ctx, db, st, &r, projectID, arg)
 	if err != nil {
 		return nil, getErr("get "+t.resource, err, func() error { return t.notFound(arg) })
 	}

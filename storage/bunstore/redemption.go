@@ -5,12 +5,12 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
@@ -239,20 +239,7 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 		return nil, promotype.NotFound("voucher", id)
 	}
 	var rows []voucherRow
-	err := s.db.NewUpdate().Model(&rows).
-		Set("redeemed_quantity = v.redeemed_quantity + ?", sp.Quantity).
-		Set(`data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.data ELSE
-			jsonb_set(jsonb_set(v.data,
-				'{gift,balance}', to_jsonb(COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint), false),
-				'{loyalty_card,balance}', to_jsonb(COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint), false) END`,
-			sp.Credits, sp.Points, sp.Credits, sp.Points).
-		Where("v.project_id = ? AND v.id = ? AND v.binned_at IS NULL", projectID, id).
-		Where("(v.reserved_until IS NULL OR (?::bigint <= 0 AND ?::bigint <= 0 AND ?::bigint <= 0))", sp.Quantity, sp.Credits, sp.Points).
-		Where("(?::bigint <= 0 OR v.redemption_quantity IS NULL OR v.redeemed_quantity + ?::bigint <= v.redemption_quantity)", sp.Quantity, sp.Quantity).
-		Where("(?::bigint <= 0 OR COALESCE((v.data->'gift'->>'balance')::bigint, 0) >= ?::bigint)", sp.Credits, sp.Credits).
-		Where("(?::bigint <= 0 OR COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) >= ?::bigint)", sp.Points, sp.Points).
-		Returning("v.*").
-		Scan(ctx)
+	err := selectPrepared(ctx, s.db, spendStatement, &rows, projectID, id, sp.Quantity, sp.Credits, sp.Points)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fail("spend voucher", err, nil)
 	}
@@ -273,12 +260,67 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 	return nil, &redemption.LimitError{Limit: redemption.LimitPoints, Key: id}
 }
 
+// spendBalances sets a spend's gift and loyalty balances (arguments:
+// credits, points, credits, points); a spend of neither leaves data as it is.
+const spendBalances = `data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.data ELSE
+	jsonb_set(jsonb_set(v.data,
+		'{gift,balance}', to_jsonb(COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint), false),
+		'{loyalty_card,balance}', to_jsonb(COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint), false) END`
+
+// spendStatement is SpendVoucher's conditional update: $1 project, $2
+// voucher id, $3 quantity, $4 credits, $5 points.
+var spendStatement = newPrepared(func(db bun.IDB) string {
+	q, c, p := placeholder(3), placeholder(4), placeholder(5)
+	return db.NewUpdate().Model((*voucherRow)(nil)).
+		Set("redeemed_quantity = v.redeemed_quantity + ?::bigint", q).
+		Set(spendBalances, c, p, c, p).
+		Where("v.project_id = ? AND v.id = ? AND v.binned_at IS NULL", placeholder(1), placeholder(2)).
+		Where("(v.reserved_until IS NULL OR (?::bigint <= 0 AND ?::bigint <= 0 AND ?::bigint <= 0))", q, c, p).
+		Where("(?::bigint <= 0 OR v.redemption_quantity IS NULL OR v.redeemed_quantity + ?::bigint <= v.redemption_quantity)", q, q).
+		Where("(?::bigint <= 0 OR COALESCE((v.data->'gift'->>'balance')::bigint, 0) >= ?::bigint)", c, c).
+		Where("(?::bigint <= 0 OR COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) >= ?::bigint)", p, p).
+		Returning("v.*").String()
+})
+
 // AddCounters implements redemption.Store. A delta with a Max is one
 // upsert whose conflict branch checks the limit against the locked row;
 // the deltas without one between two such are one multi-row upsert (their
 // sums per key, in key order), so a redemption's many counters cost a few
 // statements. Rows are locked in the order of ds (callers sort by key).
 func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redemption.CounterDelta) error {
+	return s.addCounters(ctx, projectID, ds, nil)
+}
+
+// AddCountersRead implements redemption.Store: the upserts return the
+// values they leave (RETURNING), so the keys of read that ds changes cost
+// no statement of their own.
+func (s *Store) AddCountersRead(ctx context.Context, projectID string, read []string, ds ...redemption.CounterDelta) (map[string]int64, error) {
+	after := make(map[string]int64, len(ds))
+	if err := s.addCounters(ctx, projectID, ds, after); err != nil {
+		return nil, err
+	}
+	out := make(map[string]int64, len(read))
+	var rest []string
+	for _, k := range read {
+		if v, ok := after[k]; ok {
+			out[k] = v
+		} else {
+			rest = append(rest, k)
+		}
+	}
+	if len(rest) > 0 {
+		more, err := s.Counters(ctx, projectID, rest...)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(out, more)
+	}
+	return out, nil
+}
+
+// addCounters applies ds; with after, it records the value each key is
+// left with.
+func (s *Store) addCounters(ctx context.Context, projectID string, ds []redemption.CounterDelta, after map[string]int64) error {
 	for _, d := range ds {
 		if err := checkText("counter", str("key", d.Key), str("project_id", projectID)); err != nil {
 			return err
@@ -286,7 +328,7 @@ func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redempt
 	}
 	for i := 0; i < len(ds); {
 		if ds[i].Max != nil && ds[i].Delta > 0 {
-			if err := s.addCapped(ctx, projectID, ds[i]); err != nil {
+			if err := s.addCapped(ctx, projectID, ds[i], after); err != nil {
 				return err
 			}
 			i++
@@ -296,7 +338,7 @@ func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redempt
 		for j < len(ds) && (ds[j].Max == nil || ds[j].Delta <= 0) {
 			j++
 		}
-		if err := s.addRun(ctx, projectID, ds[i:j]); err != nil {
+		if err := s.addRun(ctx, projectID, ds[i:j], after); err != nil {
 			return err
 		}
 		i = j
@@ -305,27 +347,49 @@ func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redempt
 }
 
 // addCapped adds one delta under its Max.
-func (s *Store) addCapped(ctx context.Context, projectID string, d redemption.CounterDelta) error {
+func (s *Store) addCapped(ctx context.Context, projectID string, d redemption.CounterDelta, after map[string]int64) error {
 	if d.Delta > *d.Max {
 		return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
 	}
-	var n []int64
-	err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value) VALUES (?, ?, ?)
-		ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
-		WHERE c.value + EXCLUDED.value <= ?::bigint
-		RETURNING value`, projectID, d.Key, d.Delta, *d.Max).Scan(ctx, &n)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	added := false
+	err := queryPrepared(ctx, s.db, addCappedStatement, []any{projectID, d.Key, d.Delta, *d.Max}, func(_ *bun.DB, rows *sql.Rows) error {
+		if added = rows.Next(); added && after != nil {
+			var v int64
+			if err := rows.Scan(&v); err != nil {
+				return err
+			}
+			after[d.Key] = v
+		}
+		return nil
+	})
+	if err != nil {
 		return fail("add counter", err, nil)
 	}
-	if len(n) == 0 {
+	if !added {
 		return &redemption.LimitError{Limit: redemption.LimitCounter, Key: d.Key}
 	}
 	return nil
 }
 
+var addCappedStatement = rawPrepared(`INSERT INTO promo_redemption_counters AS c (project_id, key, value) VALUES ($1, $2, $3)
+	ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
+	WHERE c.value + EXCLUDED.value <= $4::bigint
+	RETURNING value`)
+
+var addRunStatement = rawPrepared(`INSERT INTO promo_redemption_counters AS c (project_id, key, value)
+	SELECT $1, u.key, u.value FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
+	ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value`)
+
+var addRunReturningStatement = rawPrepared(`INSERT INTO promo_redemption_counters AS c (project_id, key, value)
+	SELECT $1, u.key, u.value FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
+	ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
+	RETURNING key, value`)
+
+var countersStatement = rawPrepared(`SELECT key, value FROM promo_redemption_counters WHERE project_id = $1 AND key = ANY($2::text[])`)
+
 // addRun adds deltas without a limit in one statement: summed per key
 // (an upsert may touch a row once), applied in key order.
-func (s *Store) addRun(ctx context.Context, projectID string, ds []redemption.CounterDelta) error {
+func (s *Store) addRun(ctx context.Context, projectID string, ds []redemption.CounterDelta, after map[string]int64) error {
 	sums := make(map[string]int64, len(ds))
 	keys := make([]string, 0, len(ds))
 	for _, d := range ds {
@@ -339,10 +403,21 @@ func (s *Store) addRun(ctx context.Context, projectID string, ds []redemption.Co
 	for i, k := range keys {
 		vals[i] = sums[k]
 	}
-	_, err := s.db.NewRaw(`INSERT INTO promo_redemption_counters AS c (project_id, key, value)
-		SELECT ?, u.key, u.value FROM unnest(?::text[], ?::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
-		ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value`,
-		projectID, pgdialect.Array(keys), pgdialect.Array(vals)).Exec(ctx)
+	st := addRunStatement
+	if after != nil {
+		st = addRunReturningStatement
+	}
+	err := queryPrepared(ctx, s.db, st, []any{projectID, keys, vals}, func(_ *bun.DB, rows *sql.Rows) error {
+		for after != nil && rows.Next() {
+			var k string
+			var v int64
+			if err := rows.Scan(&k, &v); err != nil {
+				return err
+			}
+			after[k] = v
+		}
+		return nil
+	})
 	if err != nil {
 		return fail("add counters", err, nil)
 	}
@@ -358,16 +433,19 @@ func (s *Store) Counters(ctx context.Context, projectID string, keys ...string) 
 	if len(keys) == 0 || !storableKeys(append([]string{projectID}, keys...)...) {
 		return out, nil
 	}
-	var rows []struct {
-		Key   string `bun:"key"`
-		Value int64  `bun:"value"`
-	}
-	err := s.db.NewRaw("SELECT key, value FROM promo_redemption_counters WHERE project_id = ? AND key IN (?)", projectID, bun.In(keys)).Scan(ctx, &rows)
+	err := queryPrepared(ctx, s.db, countersStatement, []any{projectID, keys}, func(_ *bun.DB, rows *sql.Rows) error {
+		for rows.Next() {
+			var k string
+			var v int64
+			if err := rows.Scan(&k, &v); err != nil {
+				return err
+			}
+			out[k] = v
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, fail("read counters", err, nil)
-	}
-	for _, r := range rows {
-		out[r.Key] = r.Value
 	}
 	return out, nil
 }
@@ -563,11 +641,7 @@ func (s *Store) SpendReserved(ctx context.Context, projectID, voucherID string, 
 		}
 		_, err = st.db.NewUpdate().Model((*voucherRow)(nil)).
 			Set("redeemed_quantity = v.redeemed_quantity + ?", sp.Quantity).
-			Set(`data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.data ELSE
-			jsonb_set(jsonb_set(v.data,
-				'{gift,balance}', to_jsonb(COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint), false),
-				'{loyalty_card,balance}', to_jsonb(COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint), false) END`,
-				sp.Credits, sp.Points, sp.Credits, sp.Points).
+			Set(spendBalances, sp.Credits, sp.Points, sp.Credits, sp.Points).
 			Where("v.project_id = ? AND v.id = ?", projectID, voucherID).Exec(ctx)
 		if err != nil {
 			return fail("spend voucher", err, nil)
@@ -645,6 +719,16 @@ type transactionRow struct {
 	Doc        json.RawMessage `bun:"doc,type:jsonb"`
 }
 
+// domain decodes the transaction's document.
+func (r *transactionRow) domain() (*redemption.Transaction, error) {
+	t := new(redemption.Transaction)
+	if err := decodeJSON(r.Doc, t); err != nil {
+		return nil, err
+	}
+	t.ProjectID = r.ProjectID
+	return t, nil
+}
+
 // InsertTransactions implements redemption.Store.
 func (s *Store) InsertTransactions(ctx context.Context, ts ...*redemption.Transaction) error {
 	if len(ts) == 0 {
@@ -716,12 +800,11 @@ func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemp
 	if err := sel.OrderExpr("t.seq "+dir).Limit(int64(p.Limit)).Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fail("list transactions", err, nil)
 	}
-	for _, row := range rows {
-		t := new(redemption.Transaction)
-		if err := decodeJSON(row.Doc, t); err != nil {
+	for i := range rows {
+		t, err := rows[i].domain()
+		if err != nil {
 			return nil, err
 		}
-		t.ProjectID = row.ProjectID
 		out = append(out, t)
 	}
 	return out, nil

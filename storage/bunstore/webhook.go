@@ -87,9 +87,11 @@ func (r *eventRow) domain() *promotype.Event {
 const eventsChannel = "promo_events"
 
 // AppendEvents writes events to the outbox and notifies eventsChannel, in
-// one statement. PostgreSQL sends the notification when the transaction
-// commits (never when it rolls back), once per transaction and schema.
-// The events' activities go to the transaction's buffer (appendActivities).
+// one statement (many events in a bulk transaction, an import's: COPY,
+// then the notification). PostgreSQL sends the notification when the
+// transaction commits (never when it rolls back), once per transaction and
+// schema. The events' activities go to the transaction's buffer
+// (appendActivities).
 func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) error {
 	hooked := events[:0:0]
 	for _, e := range events {
@@ -116,6 +118,21 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 		rows[i] = eventRow{ProjectID: e.ProjectID, ID: e.ID, Type: e.Type, EntityID: e.EntityID,
 			CreatedAt: sqlTime(e.CreatedAt), Data: data}
 	}
+	if len(rows) >= copyEventsMin {
+		copied, err := copyNew(ctx, s.db, "promo_events", eventCopyColumns, len(rows), func(i int) []any {
+			r := &rows[i]
+			return []any{r.ProjectID, r.ID, r.Type, r.EntityID, r.CreatedAt, []byte(r.Data)}
+		})
+		if err != nil {
+			return err
+		}
+		if copied {
+			if _, err := s.db.ExecContext(ctx, "SELECT pg_notify(?, coalesce(current_schema(), ''))", eventsChannel); err != nil {
+				return fail("notify events", err, nil)
+			}
+			return nil
+		}
+	}
 	insert := s.db.NewInsert().Model(&rows).Returning("NULL")
 	_, err = s.db.NewSelect().With("ins", insert).
 		ColumnExpr("pg_notify(?, coalesce(current_schema(), ''))", eventsChannel).Exec(ctx)
@@ -125,12 +142,42 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 	return nil
 }
 
+// copyEventsMin is how many events AppendEvents copies (COPY, in a bulk
+// transaction) rather than inserts: an import's chunk appends thousands.
+const copyEventsMin = 64
+
+var eventCopyColumns = []string{"project_id", "id", "type", "entity_id", "created_at", "data"}
+
+// Heard implements promotype.EventStore, from the transaction's memo of
+// the listeners when it has one (AppendEvents then reads no more).
+func (s *Store) Heard(ctx context.Context, projectID, typ string, at promotype.Time) (bool, error) {
+	if !storable(projectID) {
+		return false, nil
+	}
+	rows, err := s.readListeners(ctx, []string{projectID})
+	if err != nil {
+		return false, err
+	}
+	for _, r := range rows {
+		if r.hears(projectID, typ, at) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // listenerRow is what AppendEvents reads of an active configuration.
 type listenerRow struct {
 	ProjectID string          `bun:"project_id"`
 	CreatedAt time.Time       `bun:"created_at"`
 	Events    json.RawMessage `bun:"events"`
 	events    []string        // Events decoded
+}
+
+// hears reports whether the configuration hears an event of type typ of
+// the project created at at.
+func (r *listenerRow) hears(projectID, typ string, at promotype.Time) bool {
+	return r.ProjectID == projectID && !r.CreatedAt.After(at.Time) && slices.Contains(r.events, typ)
 }
 
 // listenerMemo is the active configurations a transaction read, by project.
@@ -156,8 +203,7 @@ func (s *Store) readListeners(ctx context.Context, projects []string) ([]listene
 		}
 	}
 	var rows []listenerRow
-	err := s.db.NewRaw(`SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
-		WHERE project_id IN (?) AND (doc->>'active')::boolean`, bun.In(projects)).Scan(ctx, &rows)
+	err := selectPrepared(ctx, s.db, listenersStatement, &rows, projects)
 	if err != nil {
 		return nil, fail("read webhook listeners", err, nil)
 	}
@@ -179,6 +225,9 @@ func (s *Store) readListeners(ctx context.Context, projects []string) ([]listene
 	}
 	return rows, nil
 }
+
+var listenersStatement = rawPrepared(`SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
+	WHERE project_id = ANY($1::text[]) AND (doc->>'active')::boolean`)
 
 // forgetListeners drops the transaction's memo after a configuration write.
 func (s *Store) forgetListeners() {
@@ -207,7 +256,7 @@ func (s *Store) heardEvents(ctx context.Context, events []*promotype.Event) ([]*
 	out := events[:0:0]
 	for _, e := range events {
 		for _, r := range rows {
-			if r.ProjectID == e.ProjectID && !r.CreatedAt.After(e.CreatedAt.Time) && slices.Contains(r.events, e.Type) {
+			if r.hears(e.ProjectID, e.Type, e.CreatedAt) {
 				out = append(out, e)
 				break
 			}

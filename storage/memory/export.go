@@ -221,3 +221,19 @@ func (s *Store) PublicationPage(ctx context.Context, projectID string, pg export
 	})
 	return out, nil
 }
+
+// TransactionPage implements export.Store: a scan of the project's
+// transactions per page.
+func (s *Store) TransactionPage(ctx context.Context, projectID string, pg export.Page) (out []*redemption.Transaction, err error) {
+	s.read(ctx, func(d *data) {
+		all := d.transactions.byProject[projectID]
+		rows := make(map[string]*redemption.Transaction, len(all))
+		for _, t := range all {
+			rows[t.ID] = t
+		}
+		out = page(rows, pg, (*redemption.Transaction).Field, transactionID, nil, (*redemption.Transaction).Clone)
+	})
+	return out, nil
+}
+
+func transactionID(t *redemption.Transaction) string { return t.ID }

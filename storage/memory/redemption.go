@@ -170,6 +170,14 @@ func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redempt
 	})
 }
 
+// AddCountersRead implements redemption.Store.
+func (s *Store) AddCountersRead(ctx context.Context, projectID string, read []string, ds ...redemption.CounterDelta) (map[string]int64, error) {
+	if err := s.AddCounters(ctx, projectID, ds...); err != nil {
+		return nil, err
+	}
+	return s.Counters(ctx, projectID, read...)
+}
+
 // Counters implements redemption.Store.
 func (s *Store) Counters(ctx context.Context, projectID string, keys ...string) (map[string]int64, error) {
 	out := make(map[string]int64, len(keys))

@@ -55,7 +55,7 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 	err := s.write(ctx, func(d *data, u *undo) error {
 		n := len(d.outbox.events)
 		for _, e := range events {
-			if e.Type != "" && heard(d, e) {
+			if e.Type != "" && d.heard(e) {
 				d.outbox.events = append(d.outbox.events, e.Clone())
 			}
 			if e.Activity != nil {
@@ -70,6 +70,15 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 		s.d.outbox.feed.wake()
 	}
 	return err
+}
+
+// Heard implements promotype.EventStore.
+func (s *Store) Heard(ctx context.Context, projectID, typ string, at promotype.Time) (bool, error) {
+	heard := false
+	s.read(ctx, func(d *data) {
+		heard = heard || d.heard(&promotype.Event{ProjectID: projectID, Type: typ, CreatedAt: at})
+	})
+	return heard, nil
 }
 
 // Events returns copies of the outbox's events of projectID, oldest first
@@ -123,7 +132,7 @@ func (s *Store) FanOutEvents(ctx context.Context, limit int, plan func(*promotyp
 
 // heard reports whether a configuration hears e (hearing without the
 // copies, for every append).
-func heard(d *data, e *promotype.Event) bool {
+func (d *data) heard(e *promotype.Event) bool {
 	for _, w := range d.settings.webhooks.rows[e.ProjectID] {
 		if webhook.Hears(w, e) {
 			return true

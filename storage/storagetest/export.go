@@ -30,6 +30,7 @@ func testExports(t *testing.T, newStore Factory) {
 		{"Chunks", testExportChunks},
 		{"VoucherPages", testVoucherPages},
 		{"OtherPages", testOtherPages},
+		{"TransactionPages", testTransactionPages},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
 	}
@@ -333,4 +334,40 @@ func testOtherPages(t *testing.T, s storage.Store) {
 		want := expect(reds, q, key, id)
 		diff(t, what, want, walk(t, what, q, 2, s.RedemptionPage, p, key, id))
 	}
+}
+
+// testTransactionPages walks the voucher transactions of a project (the
+// voucher_transactions export): ties of created_at, cards with and without
+// a campaign, the filters the export accepts.
+func testTransactionPages(t *testing.T, s storage.Store) {
+	p := newProject(t, s, "proj_a")
+	other := newProject(t, s, "proj_b")
+	cards := []*voucher.Voucher{giftCard(p, 1, 100), giftCard(p, 2, 100), giftCard(p, 3, 100)}
+	cards[0].CampaignID, cards[1].CampaignID = ptr("camp_1"), ptr("camp_2")
+	var all []*redemption.Transaction
+	for n := 1; n <= 11; n++ {
+		tr := movement(p, fmt.Sprintf("vtx_%02d", 20-n), cards[n%3], redemption.TxCreditsAddition, int64(n), n/3)
+		must(t, s.InsertTransactions(ctx, tr))
+		all = append(all, tr)
+	}
+	must(t, s.InsertTransactions(ctx, movement(other, "vtx_05", giftCard(other, 1, 5), redemption.TxCreditsAddition, 1, 1)))
+	key, id := (*redemption.Transaction).Field, func(tr *redemption.Transaction) string { return tr.ID }
+	for _, q := range orders("created_at") {
+		for _, f := range []promotype.Filter{{}, oneCond("voucher_id", promotype.OpIn, cards[1].ID, cards[2].ID),
+			oneCond("campaign_id", promotype.OpIsUnknown), oneCond("created_at", promotype.OpAfter, at(1).UTC().Format(promotype.TimeLayout))} {
+			f, err := f.Resolve(map[string]promotype.FieldKind{"voucher_id": promotype.FieldString,
+				"campaign_id": promotype.FieldString, "created_at": promotype.FieldTime}, at(0))
+			must(t, err)
+			q.Filter = f
+			what := fmt.Sprintf("transactions by %s desc=%v %v", q.OrderBy, q.Desc, f.Conditions)
+			want := expect(all, q, key, id)
+			for _, n := range []int{1, 4, 100} {
+				diff(t, what, want, walk(t, what, q, n, s.TransactionPage, p, key, id))
+			}
+		}
+	}
+	// The records are whole: a page holds the transaction as stored.
+	page, err := s.TransactionPage(ctx, p, export.Page{Query: promotype.Query{OrderBy: "id", Limit: 1}})
+	must(t, err)
+	diff(t, "a page's transaction", all[len(all)-1], page[0])
 }

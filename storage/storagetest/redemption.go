@@ -292,6 +292,19 @@ func testRedemptionCounters(t *testing.T, newStore Factory) {
 	got, err = s.Counters(ctx, "proj_b", k1)
 	must(t, err)
 	diff(t, "other project", map[string]int64{k1: 0}, got)
+
+	// AddCountersRead answers the values after the change: of capped and
+	// unlimited keys it changes, and of keys it does not change.
+	got, err = s.AddCountersRead(ctx, p, []string{k1, k2, "fresh", "untouched"},
+		redemption.CounterDelta{Key: k1, Delta: 1, Max: ptr(int64(2))}, redemption.CounterDelta{Key: k2, Delta: -2},
+		redemption.CounterDelta{Key: "fresh", Delta: 4}, redemption.CounterDelta{Key: "other", Delta: 1})
+	must(t, err)
+	diff(t, "AddCountersRead", map[string]int64{k1: 2, k2: 3, "fresh": 4, "untouched": 0}, got)
+	_, err = s.AddCountersRead(ctx, p, []string{k1}, redemption.CounterDelta{Key: k1, Delta: 1, Max: ptr(int64(2))})
+	wantLimit(t, "AddCountersRead over the max", err, redemption.LimitCounter)
+	got, err = s.Counters(ctx, p, k1, k2, "fresh", "other")
+	must(t, err)
+	diff(t, "after AddCountersRead", map[string]int64{k1: 2, k2: 3, "fresh": 4, "other": 1}, got)
 }
 
 // testRedemptionConcurrency: limits hold under concurrent redemptions and

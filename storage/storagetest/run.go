@@ -72,7 +72,8 @@ func Run(t *testing.T, newStore Factory) {
 		{"Brandings", testBrandings},
 		{"CustomEvents", testCustomEvents},
 		{"Outbox", testOutbox},
-		{"Imports", testImports}, // imports.go
+		{"Imports", testImports},             // imports.go
+		{"MetadataPurge", testMetadataPurge}, // metadata_purge.go
 
 		{"Aliasing", testAliasing},
 		{"ListOrderAndPaging", testListOrderAndPaging},

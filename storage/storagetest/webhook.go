@@ -606,4 +606,30 @@ func testOutboxDropsUnheard(t *testing.T, newStore Factory) {
 		t.Errorf("fan-out = %d events, %d sendouts; want the two heard, 2", events, sendouts)
 	}
 	diff(t, "heard events", map[string][]string{"evt_2": {"wh_other"}, "evt_3": {"wh_late"}}, pl.seen)
+
+	// Heard answers what AppendEvents keeps, in a transaction and out of one.
+	cases := []struct {
+		project, typ string
+		minute       int
+		want         bool
+	}{
+		{p, "campaign.created", 10, false}, // only the inactive and the later configuration list it
+		{p, "voucher.created", 10, true},
+		{p, "campaign.created", 30, true}, // the configuration created then hears it
+		{p, "campaign.deleted", 40, false},
+		{q, "campaign.created", 0, true},
+		{"proj_c", "campaign.created", 40, false},
+	}
+	for _, c := range cases {
+		got, err := s.Heard(ctx, c.project, c.typ, at(c.minute))
+		must(t, err)
+		var inTx bool
+		must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) (err error) {
+			inTx, err = tx.Heard(ctx, c.project, c.typ, at(c.minute))
+			return err
+		}))
+		if got != c.want || inTx != c.want {
+			t.Errorf("Heard(%s, %s, minute %d) = %v (in a transaction %v), want %v", c.project, c.typ, c.minute, got, inTx, c.want)
+		}
+	}
 }
