@@ -29,13 +29,15 @@ func LogActivity(ctx context.Context, st promotype.EventStore, env promotype.Env
 	if t := statusActivity[o.Status]; t != "" && o.Status != was {
 		types = append(types, t)
 	}
-	events := make([]*promotype.Event, len(types))
-	for i, typ := range types {
-		ev, err := promotype.NewActivity(env, o.ProjectID, *o.CustomerID, typ, o.ID, map[string]any{"order": o})
-		if err != nil {
-			return err
-		}
-		events[i] = ev
+	first, err := promotype.NewActivity(env, o.ProjectID, *o.CustomerID, types[0], o.ID, map[string]any{"order": o})
+	if err != nil {
+		return err
+	}
+	events := []*promotype.Event{first}
+	for _, typ := range types[1:] { // the same data, encoded once
+		ev := *first
+		ev.ID = env.OutboxID(promotype.PrefixEvent)
+		events = append(events, ev.For(*o.CustomerID, typ))
 	}
 	return st.AppendEvents(ctx, events...)
 }
