@@ -85,7 +85,14 @@ func ExampleEngine_Projects() {
 	//   "timezone": "Europe/Warsaw",
 	//   "created_at": "2026-01-02T10:00:00.000Z",
 	//   "object": "project",
-	//   "webhook_token": "whtok_proj_00000000000000000001"
+	//   "webhook_token": "whtok_proj_00000000000000000001",
+	//   "client_trusted_domains": [],
+	//   "client_redeem_enabled": true,
+	//   "client_publish_enabled": false,
+	//   "client_list_vouchers_enabled": false,
+	//   "client_create_customer_enabled": true,
+	//   "client_loyalty_events_enabled": true,
+	//   "client_set_voucher_expiration_date_enabled": false
 	// }
 }
 

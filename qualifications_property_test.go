@@ -16,6 +16,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
 )
@@ -31,7 +32,9 @@ type qualWorld struct {
 	public    []string // codes of the standalone vouchers (no holder)
 	held      map[string][]string
 	stacks    []string
-	redeemed  int // successful history redemptions
+	campaigns []string // campaigns of codes given by publication
+	coin      string   // the pay-with-points reward of the loyalty campaign
+	redeemed  int      // successful history redemptions
 }
 
 // qualRules are the rules the world's redeemables draw from: items,
@@ -126,11 +129,30 @@ func newQualWorld(t *testing.T, f fixture, rng *rand.Rand) *qualWorld {
 	if rs := pick(); len(rs) > 0 {
 		must[*rule.Assignment](t)(eng.ValidationRules().Assign(ctx, p, rs[0], rule.AssignmentParams{RelatedObjectType: "campaign", RelatedObjectID: camp}, false))
 	}
+	gifts := must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p, js[campaign.Params](t,
+		fmt.Sprintf(`{"name":"Gifts","campaign_type":"GIFT_VOUCHERS","vouchers_count":2,"voucher":{"type":"GIFT_VOUCHER","gift":{"amount":%d}},"validation_rules":%s}`,
+			100+rng.IntN(2000), quoted(firstOf(pick())))))).ID
+	w.campaigns = []string{camp, gifts}
+	// Loyalty cards: their campaign pays with points (a random rate).
+	club := must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p, js[campaign.Params](t,
+		`{"name":"Club","campaign_type":"LOYALTY_PROGRAM","vouchers_count":3,"voucher":{"type":"LOYALTY_CARD","loyalty_card":{"points":0}}}`))).ID
+	w.coin = must[*reward.Reward](t)(eng.Rewards().Create(ctx, p, js[reward.Params](t, fmt.Sprintf(
+		`{"name":"Pay with points","type":"COIN","parameters":{"coin":{"exchange_ratio":%d,"points_ratio":%d}}}`, 1+rng.IntN(3), 1+rng.IntN(20))))).ID
+	must[*reward.Assignment](t)(eng.Rewards().CreateAssignment(ctx, p, w.coin, js[reward.AssignmentParams](t,
+		`{"campaign":"`+club+`","parameters":{"loyalty":{"points":1}}}`)))
 	must[int](t)(eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 100}))
 	for range 5 {
 		c := w.customers[rng.IntN(len(w.customers))]
 		pub := must[*publication.Publication](t)(eng.Publications().Create(ctx, p, publication.CreateParams{
 			Campaign: &publication.CampaignRef{Name: promotype.Ptr("Coupons")}, Customer: &customer.Params{SourceID: &c}}))
+		w.held[c] = append(w.held[c], pub.Voucher.Code)
+	}
+	for _, c := range w.customers[:2] {
+		pub := must[*publication.Publication](t)(eng.Publications().Create(ctx, p, publication.CreateParams{
+			Campaign: &publication.CampaignRef{Name: promotype.Ptr("Club")}, Customer: &customer.Params{SourceID: &c}}))
+		if n := rng.IntN(3) * rng.IntN(600); n > 0 { // some cards hold no points
+			must[*redemption.Balance](t)(eng.Redemptions().AddBalance(ctx, p, pub.Voucher.Code, redemption.BalanceParams{Amount: promotype.Ptr(int64(n))}))
+		}
 		w.held[c] = append(w.held[c], pub.Voucher.Code)
 	}
 	// History: redemptions use up quantities, budgets and per-customer
@@ -174,11 +196,29 @@ func (w *qualWorld) request(rng *rand.Rand, extra string) string {
 }
 
 // validateAlone validates one redeemable with the request's order and
-// customer; it returns whether it applies and the discount it gives.
+// customer; it returns whether it applies and the discount it gives. A
+// campaign is validated through the code a publication would give next
+// (its free voucher of lowest id; none: it does not apply); a loyalty card
+// pays with all its points for the pay-with-points reward (without points
+// it pays nothing: it does not apply).
 func (w *qualWorld) validateAlone(t *testing.T, req redemption.QualificationParams, object, id string) (bool, int64) {
 	t.Helper()
+	red := redemption.RedeemableParams{Object: object, ID: id}
+	if object == "campaign" {
+		if red.Object, red.ID = "voucher", w.nextCode(t, id); red.ID == "" {
+			return false, 0
+		}
+	}
+	if object == "voucher" {
+		if v, err := w.eng.Vouchers().Get(ctx, w.project, red.ID); err == nil && v.Type == campaign.LoyaltyCard {
+			if v.LoyaltyCard.Balance == 0 {
+				return false, 0 // it pays nothing: not a redeemable for this order
+			}
+			red.Reward = &redemption.RewardParams{ID: w.coin, Points: promotype.Ptr(v.LoyaltyCard.Balance)}
+		}
+	}
 	v := must[*redemption.Validation](t)(w.eng.Validations().Validate(ctx, w.project, redemption.ValidationParams{
-		Redeemables: []redemption.RedeemableParams{{Object: object, ID: id}}, Order: req.Order, Customer: req.Customer}))
+		Redeemables: []redemption.RedeemableParams{red}, Order: req.Order, Customer: req.Customer}))
 	if !v.Valid {
 		return false, 0
 	}
@@ -188,12 +228,34 @@ func (w *qualWorld) validateAlone(t *testing.T, req redemption.QualificationPara
 	return true, v.Order.TotalAppliedDiscountAmount
 }
 
+// firstOf is ids' first id alone (none when empty): a campaign takes at
+// most one rule.
+func firstOf(ids []string) []string { return ids[:min(1, len(ids))] }
+
+// nextCode is the code a publication of campaign id gives next: its
+// active voucher without holder of lowest id ("" when none is left).
+func (w *qualWorld) nextCode(t *testing.T, id string) string {
+	t.Helper()
+	l := must[*promotype.List[*voucher.Voucher]](t)(w.eng.Vouchers().List(ctx, w.project, voucher.ListParams{
+		ListParams: promotype.ListParams{Limit: 100}, CampaignID: &id}))
+	best := ""
+	var code string
+	for _, v := range l.Data {
+		if v.Active && v.HolderID == nil && (best == "" || v.ID < best) {
+			best, code = v.ID, v.Code
+		}
+	}
+	return code
+}
+
 // TestQualificationProperty: on random projects with quantities,
 // per-customer limits, campaign budgets and redemption history, every
 // redeemable a qualification returns (each scenario but AUDIENCE_ONLY,
 // which ignores the order's rules by definition) validates as APPLICABLE
-// alone for the same order and customer, with the same discount; and ALL
-// misses none of the tiers, public vouchers and wallet vouchers that do.
+// alone for the same order and customer, with the same discount (a
+// campaign through the code it would give, a loyalty card paying with its
+// points); and ALL misses none of the tiers, public vouchers, wallet
+// vouchers and loyalty cards, and campaigns that do.
 func TestQualificationProperty(t *testing.T) {
 	seeds := 6
 	if testing.Short() {
@@ -212,7 +274,7 @@ func TestQualificationProperty(t *testing.T) {
 			w := newQualWorld(t, f, rng)
 			t.Logf("seed %d: %d history redemptions", seed, w.redeemed)
 			scenarios := []string{"ALL", "CUSTOMER_WALLET", "PRODUCTS", "PRODUCTS_DISCOUNT", "PROMOTION_STACKS", "PRODUCTS_BY_CUSTOMER", "PRODUCTS_DISCOUNT_BY_CUSTOMER"}
-			checked := 0
+			checked, seen := 0, map[string]int{}
 			for i := range 25 {
 				sc := scenarios[i%len(scenarios)]
 				body := w.request(rng, `"scenario":"`+sc+`","options":{"limit":50,"sorting_rule":"BEST_DEAL"},`)
@@ -221,6 +283,10 @@ func TestQualificationProperty(t *testing.T) {
 				got := map[string]bool{}
 				for _, r := range q.Redeemables.Data {
 					got[r.Object+":"+r.ID] = true
+					seen[r.Object]++
+					if r.Result.LoyaltyCard != nil {
+						seen["loyalty_card"]++
+					}
 					ok, disc := w.validateAlone(t, req, r.Object, r.ID)
 					if !ok || disc != r.Order.TotalAppliedDiscountAmount {
 						t.Errorf("seed %d %s: %s %s qualified (discount %d) but validates %v (discount %d)\n%s",
@@ -243,13 +309,16 @@ func TestQualificationProperty(t *testing.T) {
 						cands = append(cands, [2]string{"voucher", code})
 					}
 				}
+				for _, id := range w.campaigns {
+					cands = append(cands, [2]string{"campaign", id})
+				}
 				for _, c := range cands {
 					if ok, _ := w.validateAlone(t, req, c[0], c[1]); ok && !got[c[0]+":"+c[1]] {
 						t.Errorf("seed %d ALL: %s %s validates but is not qualified\n%s", seed, c[0], c[1], body)
 					}
 				}
 			}
-			t.Logf("seed %d: %d qualified redeemables checked", seed, checked)
+			t.Logf("seed %d: %d qualified redeemables checked (by object %v)", seed, checked, seen)
 			if checked == 0 {
 				t.Errorf("seed %d: nothing qualified in 25 requests", seed)
 			}

@@ -13,24 +13,36 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
 )
 
 // qualFixture is the stackable validation fixture plus what the
 // qualification scenarios tell apart: a campaign of generated vouchers
-// (not public), one of them published to ann, a promotion tier on roses
-// only, a promotion stack.
+// (not public; offered as a campaign while it has a free one), one of them
+// published to ann, a loyalty card of ann's whose campaign pays with
+// points, a promotion tier on roses only, a promotion stack.
 func qualFixture(t *testing.T, f *stackFixture) {
 	t.Helper()
 	eng, p := f.eng, f.project
-	must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p, js[campaign.Params](t,
-		`{"name":"Drop","vouchers_count":3,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":150}}}`)))
+	f.ids["drop"] = must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p, js[campaign.Params](t,
+		`{"name":"Drop","vouchers_count":3,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":150}}}`))).ID
+	club := must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p, js[campaign.Params](t,
+		`{"name":"Club","campaign_type":"LOYALTY_PROGRAM","vouchers_count":2,"voucher":{"type":"LOYALTY_CARD","loyalty_card":{"points":500}}}`))).ID
 	must[int](t)(eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 100}))
 	pub := must[*publication.Publication](t)(eng.Publications().Create(ctx, p, publication.CreateParams{
 		Campaign: &publication.CampaignRef{Name: promotype.Ptr("Drop")},
 		Customer: &customer.Params{SourceID: promotype.Ptr("ann"), Metadata: promotype.Metadata{"vip": true}}}))
 	f.ids["annVoucher"] = pub.Voucher.Code
+	// 10 points pay 1.00: ann's 500 points pay 50.00.
+	f.ids["coin"] = must[*reward.Reward](t)(eng.Rewards().Create(ctx, p, js[reward.Params](t,
+		`{"name":"Pay with points","type":"COIN","parameters":{"coin":{"exchange_ratio":1,"points_ratio":10}}}`))).ID
+	must[*reward.Assignment](t)(eng.Rewards().CreateAssignment(ctx, p, f.ids["coin"], js[reward.AssignmentParams](t,
+		`{"campaign":"`+club+`","parameters":{"loyalty":{"points":1}}}`)))
+	card := must[*publication.Publication](t)(eng.Publications().Create(ctx, p, publication.CreateParams{
+		Campaign: &publication.CampaignRef{Name: promotype.Ptr("Club")}, Customer: &customer.Params{SourceID: promotype.Ptr("ann")}}))
+	f.ids["annCard"] = card.Voucher.Code
 	rosesRule := must[*rule.ValidationRule](t)(eng.ValidationRules().Create(ctx, p, js[rule.Params](t, `{"name":"Roses","rules":{"1":{"name":"order.items.any","conditions":{"$is":[{"id":"`+f.ids["roses"]+`","object":"product"}]}},"logic":"1"}}`))).ID
 	onRoses := must[*rule.ValidationRule](t)(eng.ValidationRules().Create(ctx, p, js[rule.Params](t, `{"name":"On roses","applicable_to":{"included":[{"object":"product","id":"`+f.ids["roses"]+`","effect":"APPLY_TO_EVERY"}]}}`))).ID
 	camp := must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p, js[campaign.Params](t, `{"name":"Flowers","campaign_type":"PROMOTION"}`))).ID
@@ -71,6 +83,7 @@ func TestQualificationScenarios(t *testing.T) {
 			public := []string{"voucher:39vnjyS8", "voucher:GNcuPKGe", "voucher:M3X8IwW8", "voucher:a2pl4qJw", "voucher:dBj56oqJ"}
 			tiers := []string{"promotion_tier:" + id("tier30"), "promotion_tier:" + id("tier40"), "promotion_tier:" + id("tier8000"),
 				"promotion_tier:" + id("tierRosesItems")}
+			public = append(public, "campaign:"+id("drop")) // a free code of Drop applies
 			tests := []struct {
 				name  string
 				body  string
@@ -79,8 +92,13 @@ func TestQualificationScenarios(t *testing.T) {
 			}{
 				{name: "ALL, no customer", body: `{` + big + `,"options":{"limit":50}}`, want: append(slices.Clone(public), tiers...)},
 				{name: "ALL, ann", body: `{` + big + `,` + ann + `,"options":{"limit":50}}`,
-					want: append(append(slices.Clone(public), tiers...), "voucher:VIPONLY", "voucher:"+id("annVoucher"))},
-				{name: "CUSTOMER_WALLET", body: `{"scenario":"CUSTOMER_WALLET",` + big + `,` + ann + `}`, want: []string{"voucher:" + id("annVoucher")}},
+					want: append(append(slices.Clone(public), tiers...), "voucher:VIPONLY", "voucher:"+id("annVoucher"), "voucher:"+id("annCard"))},
+				{name: "CUSTOMER_WALLET", body: `{"scenario":"CUSTOMER_WALLET",` + big + `,` + ann + `}`,
+					want: []string{"voucher:" + id("annVoucher"), "voucher:" + id("annCard")}},
+				{name: "CUSTOMER_WALLET, nothing to pay", body: `{"scenario":"CUSTOMER_WALLET","order":{"amount":0},` + ann + `}`,
+					want: []string{"voucher:" + id("annVoucher")}},
+				{name: "filter resource_type campaign", body: `{` + big + `,"options":{"filters":{"resource_type":{"conditions":{"$is":["campaign"]}}}}}`,
+					want: []string{"campaign:" + id("drop")}},
 				{name: "CUSTOMER_WALLET without customer", body: `{"scenario":"CUSTOMER_WALLET",` + big + `}`, want: []string{}},
 				{name: "PRODUCTS", body: `{"scenario":"PRODUCTS",` + roses + `,"options":{"limit":50}}`,
 					want: []string{"promotion_tier:" + id("tierRoses"), "promotion_tier:" + id("tierRosesItems"), "voucher:GNcuPKGe"}},
@@ -93,7 +111,7 @@ func TestQualificationScenarios(t *testing.T) {
 				{name: "filter resource_type", body: `{` + big + `,"options":{"limit":50,"filters":{"resource_type":{"conditions":{"$in":["promotion_tier"]}}}}}`, want: tiers},
 				{name: "filter code", body: `{` + big + `,"options":{"filters":{"code":{"conditions":{"$is":["39vnjyS8"]}}}}}`, want: []string{"voucher:39vnjyS8"}},
 				{name: "filter holder_role", body: `{` + big + `,` + ann + `,"options":{"filters":{"holder_role":{"conditions":{"$is":["OWNER"]}}}}}`,
-					want: []string{"voucher:" + id("annVoucher")}},
+					want: []string{"voucher:" + id("annVoucher"), "voucher:" + id("annCard")}},
 				{name: "filter campaign_type or voucher_type", body: `{` + big + `,"options":{"limit":50,"filters":{"junction":"or",` +
 					`"campaign_type":{"conditions":{"$is":["PROMOTION"]}},"voucher_type":{"conditions":{"$is":["GIFT_VOUCHER"]}}}}}`,
 					want: append([]string{"voucher:M3X8IwW8", "voucher:dBj56oqJ"}, tiers...)},
@@ -126,7 +144,7 @@ func TestQualificationPaging(t *testing.T) {
 			createVoucher(t, fx, in)
 		}
 		var got []string
-		var after *promotype.Time
+		var after *redemption.Cursor
 		for range 5 {
 			q := must[*redemption.Qualification](t)(eng.Qualifications().Qualify(ctx, p, redemption.QualificationParams{
 				Order: js[*order.Params](t, `{"amount":1000}`), Options: &redemption.QualificationOptions{Limit: promotype.Ptr(3), StartingAfter: after}}))

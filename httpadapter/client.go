@@ -19,6 +19,10 @@ import (
 // the same services as their /v1 counterparts; the OpenAPI documents the
 // same request bodies for both, so no field is refused on the client side.
 //
+// The project's client settings (client_*_enabled) gate what they name:
+// redemptions, the customers a redemption or an event would create, and
+// events with loyalty or referral data (project.Service.CheckClient).
+//
 // Not served: the deprecated client endpoints (validate, redeem, publish,
 // customers, consents).
 
@@ -52,12 +56,20 @@ func (s *server) clientRoutes() []route {
 			return s.engine.Qualifications().Qualify(c.ctx(), c.projectID, in)
 		})},
 		{http.MethodPost, "/client/v1/redemptions", clientKey, withBody(func(c *call, in redemption.ValidationParams) (*redemption.Redemptions, error) {
+			if err := s.engine.Projects().CheckClient(c.ctx(), c.projectID, project.ClientRequest{Redeem: true, Customer: in.Customer}); err != nil {
+				return nil, err
+			}
 			return red.Redeem(c.ctx(), c.projectID, in, c.redeemOptions())
 		})},
 		{http.MethodGet, "/client/v1/promotions/tiers", clientKey, s.hostedList("tiers", withoutBody(func(c *call) (*promotype.List[*campaign.PromotionTier], error) {
 			return listTiers(c, pt, "")
 		}))},
 		{http.MethodPost, "/client/v1/events", clientKey, withBody(func(c *call, in project.TrackParams) (*project.Tracked, error) {
+			gate := project.ClientRequest{Customer: in.Customer,
+				LoyaltyEvent: project.CarriesData(in.Loyalty) || project.CarriesData(in.Referral)}
+			if err := s.engine.Projects().CheckClient(c.ctx(), c.projectID, gate); err != nil {
+				return nil, err
+			}
 			return s.engine.CustomEvents().Track(c.ctx(), c.projectID, in)
 		})},
 	}

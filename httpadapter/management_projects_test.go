@@ -39,6 +39,10 @@ func TestManagementProjects(t *testing.T) {
 		{"list", req{method: http.MethodGet, target: "/management/v1/projects"}, 200},
 		{"update", req{method: http.MethodPut, target: mp + second.ID, body: `{"name":"Renamed","description":"Our second shop","timezone":"America/New_York","currency":"USD"}`}, 200},
 		{"get_updated", req{method: http.MethodGet, target: mp + second.ID}, 200},
+		{"update_client_settings", req{method: http.MethodPut, target: mp + second.ID, body: `{"client_trusted_domains":["https://shop.example"],` +
+			`"client_redeem_enabled":false,"client_publish_enabled":true,"client_create_customer_enabled":false}`}, 200},
+		{"update_client_domain_empty", req{method: http.MethodPut, target: mp + second.ID, body: `{"client_trusted_domains":[""]}`}, 400},
+		{"update_client_flag_type", req{method: http.MethodPut, target: mp + second.ID, body: `{"client_redeem_enabled":"no"}`}, 400},
 		{"update_bad_timezone", req{method: http.MethodPut, target: mp + second.ID, body: `{"timezone":"Mars/Olympus"}`}, 400},
 		{"update_empty_name", req{method: http.MethodPut, target: mp + second.ID, body: `{"name":""}`}, 400},
 		{"update_name_type", req{method: http.MethodPut, target: mp + second.ID, body: `{"name":7}`}, 400},

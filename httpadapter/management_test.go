@@ -81,6 +81,7 @@ func init() {
 	isolationRows = append(isolationRows,
 		isolationRow{"get project", http.MethodGet, "/management/v1/projects/{projectId}", ""},
 		isolationRow{"update project", http.MethodPut, "/management/v1/projects/{projectId}", `{"name":"Taken"}`},
+		isolationRow{"update project client settings", http.MethodPut, "/management/v1/projects/{projectId}", `{"client_redeem_enabled":false,"client_trusted_domains":["https://taken.example"]}`},
 		isolationRow{"delete project", http.MethodDelete, "/management/v1/projects/{projectId}", ""},
 	)
 	isolationLists = append(isolationLists,

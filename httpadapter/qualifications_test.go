@@ -26,15 +26,22 @@ func TestQualifications(t *testing.T) {
 	h := newHarness(t)
 	clientKeyed(t, h)
 	ids := validationFixture(h)
+	qualificationExtras(h, ids)
 	const q = "/v1/qualifications"
 	h.run(t, "qualifications", []step{
 		{"all_default", qualification(q, `{"customer":{"source_id":"alice"},"order":{"amount":20000}}`, ids), 200},
 		{"all_expanded_best_deal", qualification(q, `{"order":{"items":[{"product_id":"{watchflix}","quantity":1},{"product_id":"{roses}","quantity":2}]},`+
 			`"options":{"limit":4,"expand":["redeemable","category","validation_rules"],"sorting_rule":"BEST_DEAL"}}`, ids), 200},
+		{"all_best_deal_page_2", qualification(q, `{"order":{"items":[{"product_id":"{watchflix}","quantity":1},{"product_id":"{roses}","quantity":2}]},`+
+			`"options":{"limit":4,"sorting_rule":"BEST_DEAL","starting_after":"9999-12-31T23:59:59.999000004Z"}}`, ids), 200},
 		{"filtered_tiers", qualification(q, `{"order":{"amount":20000},"options":{"filters":{"resource_type":{"conditions":{"$is":["promotion_tier"]}}}}}`, ids), 200},
 		{"promotion_stacks", qualification(q, `{"scenario":"PROMOTION_STACKS","order":{"amount":20000}}`, ids), 200},
 		{"gift_locked_credits", qualification(q, `{"session":{"type":"LOCK"},"order":{"amount":20000},`+
 			`"options":{"filters":{"voucher_type":{"conditions":{"$is":["GIFT_VOUCHER"]}}}}}`, ids), 200},
+		{"campaigns_and_cards", qualification(q, `{"order":{"amount":20000},"options":{"limit":10,"expand":["validation_rules"],"filters":{"junction":"or",`+
+			`"resource_type":{"conditions":{"$is":["campaign"]}},"voucher_type":{"conditions":{"$is":["LOYALTY_CARD"]}}}}}`, ids), 200},
+		{"audience_only_rules", qualification(q, `{"scenario":"AUDIENCE_ONLY","order":{"amount":100},"options":{"expand":["validation_rules"],`+
+			`"filters":{"code":{"conditions":{"$is":["BIGCART"]}}}}}`, ids), 200},
 		{"unknown_filter", qualification(q, `{"options":{"filters":{"colour":{"conditions":{"$is":["red"]}}}}}`, ids), 400},
 		{"limit_above_50", qualification(q, `{"options":{"limit":51}}`, ids), 400},
 	})
@@ -48,9 +55,27 @@ func TestQualifications(t *testing.T) {
 	}
 }
 
+// qualificationExtras adds to the validation fixture what only
+// qualifications show: a campaign of codes (offered while it has a free
+// one, its rule checked through that code) and alice's loyalty card, whose
+// campaign pays with points (10 points for 1.00).
+func qualificationExtras(h *harness, ids map[string]string) {
+	post := func(target, body string) map[string]any {
+		return h.mustDo(req{method: http.MethodPost, target: target, body: body}, http.StatusOK)
+	}
+	ids["coupons"] = post("/v1/campaigns", `{"name":"Coupons","vouchers_count":2,"validation_rules":["`+ids["bigCart"]+`"],`+
+		`"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":700}}}`)["id"].(string)
+	h.runActions()
+	coin := post("/v1/rewards", `{"name":"Pay with points","type":"COIN","parameters":{"coin":{"exchange_ratio":1,"points_ratio":10}}}`)["id"].(string)
+	loyalty := h.mustDo(req{method: http.MethodGet, target: "/v1/campaigns/Loyalty"}, http.StatusOK)["id"].(string)
+	post("/v1/rewards/"+coin+"/assignments", `{"campaign":"`+loyalty+`","parameters":{"loyalty":{"points":1}}}`)
+	post("/v1/publications", `{"voucher":"AnsvocvP","customer":{"source_id":"alice"}}`)
+}
+
 func init() {
-	// A's public voucher, tier and stack, and a voucher published to A's
-	// customer: B's qualifications show none of them.
+	// A's public voucher, tier and stack, a voucher published to A's
+	// customer and a campaign of codes: B's qualifications show none of
+	// them.
 	isolationSeeds = append(isolationSeeds, func(h *harness, ids map[string]string) {
 		post := func(target, body string) map[string]any {
 			return h.mustDo(req{method: http.MethodPost, target: target, body: body}, http.StatusOK)
@@ -61,6 +86,10 @@ func init() {
 		ids["qualStack"] = post("/v1/promotions/"+camp+"/stacks", `{"name":"Qual iso stack","tiers":{"ids":["`+ids["qualTier"]+`"]}}`)["id"].(string)
 		post("/v1/vouchers/QUAL-ISO-HELD", `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}`)
 		ids["qualHeld"] = post("/v1/publications", `{"voucher":"QUAL-ISO-HELD","customer":{"source_id":"qual-iso-alice"}}`)["voucher"].(map[string]any)["code"].(string)
+		// A campaign of codes: qualifications offer it as a campaign item.
+		ids["qualCampaign"] = post("/v1/campaigns", `{"name":"Qual iso coupons","vouchers_count":2,`+
+			`"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`)["id"].(string)
+		h.runActions()
 	})
 	all := `{"customer":{"source_id":"qual-iso-alice"},"order":{"amount":5000},"options":{"limit":50}}`
 	stacks := `{"scenario":"PROMOTION_STACKS","order":{"amount":5000},"options":{"limit":50}}`

@@ -16,6 +16,8 @@ type UpdateParams struct {
 	Name        *string `json:"name"`
 	Description *string `json:"description"`
 	TimeZone    *string `json:"timezone"`
+	// ClientSettingsParams change the client_* settings given.
+	ClientSettingsParams
 }
 
 // Limits of the project fields.
@@ -38,7 +40,7 @@ func (in UpdateParams) validate() error {
 			return promotype.InvalidPayload("Property .timezone must be an IANA time zone name")
 		}
 	}
-	return nil
+	return in.ClientSettingsParams.check()
 }
 
 // List returns the projects among ids (those a management key is granted),
@@ -54,7 +56,8 @@ func (s *Service) List(ctx context.Context, ids []string) (*promotype.List[*Proj
 	return &promotype.List[*Project]{Object: "list", DataRef: promotype.DataRefData, Data: ps, Total: len(ps)}, nil
 }
 
-// Update changes the project id's name, description or time zone. A new
+// Update changes the project id's name, description, time zone or client
+// settings (client_*). A new
 // time zone applies to the validity windows of every validation after the
 // change (the promotion cache is told, env.Change).
 func (s *Service) Update(ctx context.Context, id string, in UpdateParams) (*Project, error) {
@@ -76,6 +79,7 @@ func (s *Service) Update(ctx context.Context, id string, in UpdateParams) (*Proj
 		if in.TimeZone != nil {
 			p.TimeZone = *in.TimeZone
 		}
+		in.ClientSettingsParams.apply(&p.ClientSettings)
 		out = p
 		return tx.UpdateProject(ctx, p)
 	})

@@ -25,6 +25,7 @@ type Project struct {
 	// deliveries (the X-Voucherify-Signature header), as the hosted
 	// management API names it.
 	WebhookToken string `json:"webhook_token"`
+	ClientSettings
 }
 
 // Location returns the project's time zone.
@@ -42,12 +43,16 @@ type Params struct {
 	ID       string `json:"id" validate:"omitempty,min=1,max=100"`
 	Name     string `json:"name" validate:"required,min=1,max=200"`
 	TimeZone string `json:"timezone" validate:"omitempty,max=100"`
+	// ClientSettingsParams are the client_* settings (defaults:
+	// DefaultClientSettings).
+	ClientSettingsParams
 }
 
 // Clone returns a deep copy.
 func (p *Project) Clone() *Project {
 	c := *p
 	c.Description = promotype.ClonePtr(p.Description)
+	c.ClientSettings = p.ClientSettings.Clone()
 	return &c
 }
 
@@ -81,12 +86,17 @@ func New(in Params, env promotype.Env) (*Project, error) {
 	if _, err := time.LoadLocation(in.TimeZone); err != nil {
 		return nil, promotype.InvalidPayload("Property .timezone must be an IANA time zone name")
 	}
+	if err := in.ClientSettingsParams.check(); err != nil {
+		return nil, err
+	}
 	id := in.ID
 	if id == "" {
 		id = env.IDs.NewID(promotype.PrefixProject)
 	}
-	return &Project{ID: id, Name: in.Name, TimeZone: in.TimeZone, CreatedAt: env.Clock.Now(), Object: "project",
-		WebhookToken: newWebhookToken(env.IDs, id)}, nil
+	p := &Project{ID: id, Name: in.Name, TimeZone: in.TimeZone, CreatedAt: env.Clock.Now(), Object: "project",
+		WebhookToken: newWebhookToken(env.IDs, id), ClientSettings: DefaultClientSettings()}
+	in.ClientSettingsParams.apply(&p.ClientSettings)
+	return p, nil
 }
 
 // webhookTokenLength is the number of base62 characters of a webhook token

@@ -6,17 +6,20 @@ import (
 
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
 )
 
-// ServiceStore is the port of Service: projects, and what a new project is
+// ServiceStore is the port of Service: projects, what a new project is
 // made with (its built-in shipping product, its first key pair and the
-// grant of a management key), and its users.
+// grant of a management key), its users, and the customers CheckClient
+// looks up.
 type ServiceStore interface {
 	Store
 	UserStore
 	catalog.Store
 	auth.Store
+	customer.Store // the customers a client-side request would create (CheckClient)
 }
 
 // Service is the project use cases of the management API.

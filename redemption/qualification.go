@@ -34,9 +34,11 @@ const (
 const (
 	DefaultQualificationLimit = 5
 	MaxQualificationLimit     = 50
-	// MaxQualificationSource bounds what one source of candidates gives
-	// (the wallet, the public vouchers, the promotion stacks): a request
-	// never reads more rows than this from each.
+	// MaxQualificationSource bounds one read of a source of candidates
+	// (the tier index, the wallet, the public vouchers, the campaigns, the
+	// promotion stacks): a qualification reads each source in batches of
+	// this many, evaluates a batch and keeps only the best page so far, so
+	// it holds at most a batch and a page, and misses nothing.
 	MaxQualificationSource = 1000
 )
 
@@ -60,8 +62,9 @@ type QualificationParams struct {
 // QualificationOptions are the options of a qualification.
 type QualificationOptions struct {
 	Limit *int `json:"limit"`
-	// StartingAfter is the cursor: only redeemables created before it.
-	StartingAfter *promotype.Time       `json:"starting_after"`
+	// StartingAfter is the cursor: the redeemables created before it (see
+	// Cursor for those sharing its instant).
+	StartingAfter *Cursor               `json:"starting_after"`
 	Filters       *QualificationFilters `json:"filters"`
 	Expand        []string              `json:"expand"` // redeemable, category, validation_rules
 	SortingRule   *string               `json:"sorting_rule"`
@@ -151,44 +154,80 @@ type Qualification struct {
 
 // QualifiedList is one page of qualified redeemables: Total counts the
 // page; HasMore with MoreStartingAfter (the created_at of the page's last
-// redeemable) tell the cursor of the next one.
+// redeemable, with the count of the redeemables of the pages so far
+// sharing it when the next page starts at the same instant) tell the
+// cursor of the next one.
 type QualifiedList struct {
-	Object            string          `json:"object"`
-	DataRef           string          `json:"data_ref"`
-	Data              []*Qualified    `json:"data"`
-	Total             int             `json:"total"`
-	HasMore           bool            `json:"has_more"`
-	MoreStartingAfter *promotype.Time `json:"more_starting_after,omitempty"`
+	Object            string       `json:"object"`
+	DataRef           string       `json:"data_ref"`
+	Data              []*Qualified `json:"data"`
+	Total             int          `json:"total"`
+	HasMore           bool         `json:"has_more"`
+	MoreStartingAfter *Cursor      `json:"more_starting_after,omitempty"`
 }
 
-// Qualified is one redeemable that qualifies: a voucher (id is its code),
-// a promotion tier or a promotion stack (Redeemables holds its tiers),
-// with the order it prices applied alone and what it gives.
+// Qualified is one redeemable that qualifies: a voucher (id is its code;
+// a loyalty card paying with points among them), a promotion tier, a
+// promotion stack (Redeemables holds its tiers) or a campaign (a customer
+// given its next free code could use it), with the order it prices
+// applied alone and what it gives.
 type Qualified struct {
-	ID             string                           `json:"id"`
-	Object         string                           `json:"object"`
-	CreatedAt      promotype.Time                   `json:"created_at"`
-	Result         QualifiedResult                  `json:"result"`
-	Order          *order.Order                     `json:"order,omitempty"`
-	ApplicableTo   *promotype.List[discount.Target] `json:"applicable_to,omitempty"`
-	InapplicableTo *promotype.List[discount.Target] `json:"inapplicable_to,omitempty"`
-	Metadata       promotype.Metadata               `json:"metadata,omitzero"`
-	Categories     []*Category                      `json:"categories,omitzero"`
-	Banner         *string                          `json:"banner,omitempty"`
-	Name           *string                          `json:"name,omitempty"`
-	CampaignName   *string                          `json:"campaign_name,omitempty"`
-	CampaignID     *string                          `json:"campaign_id,omitempty"`
+	ID        string          `json:"id"`
+	Object    string          `json:"object"`
+	CreatedAt promotype.Time  `json:"created_at"`
+	Result    QualifiedResult `json:"result"`
+	Order     *order.Order    `json:"order,omitempty"`
+	// ValidationRuleID is the first validation rule assigned to the
+	// redeemable itself, else to its campaign (none: omitted).
+	ValidationRuleID *string                          `json:"validation_rule_id,omitempty"`
+	ApplicableTo     *promotype.List[discount.Target] `json:"applicable_to,omitempty"`
+	InapplicableTo   *promotype.List[discount.Target] `json:"inapplicable_to,omitempty"`
+	Metadata         promotype.Metadata               `json:"metadata,omitzero"`
+	Categories       []*Category                      `json:"categories,omitzero"`
+	Banner           *string                          `json:"banner,omitempty"`
+	Name             *string                          `json:"name,omitempty"`
+	CampaignName     *string                          `json:"campaign_name,omitempty"`
+	CampaignID       *string                          `json:"campaign_id,omitempty"`
 	// ValidationRulesAssignments, with options.expand validation_rules.
-	ValidationRulesAssignments *promotype.List[*rule.Assignment] `json:"validation_rules_assignments,omitempty"`
-	Redeemables                []*Qualified                      `json:"redeemables,omitempty"`
+	ValidationRulesAssignments *promotype.List[*QualifiedAssignment] `json:"validation_rules_assignments,omitempty"`
+	Redeemables                []*Qualified                          `json:"redeemables,omitempty"`
 
-	discounted int64 // total_applied_discount_amount, for the sorting rules
+	discounted int64       // total_applied_discount_amount, for the sorting rules
+	rules      [][2]string // the objects whose rule assignments apply (type, id)
+}
+
+// Validation statuses of a qualified redeemable's rule assignment.
+const (
+	RulesValid          = "VALID"           // every rule was checked and holds
+	RulesPartiallyValid = "PARTIALLY_VALID" // the rules checked hold; some were not checked
+	RulesInvalid        = "INVALID"         // a rule fails (never on a qualified redeemable)
+)
+
+// QualifiedAssignment is a rule assignment of a qualified redeemable with
+// how its rule fared: VALID when every rule of it was checked,
+// PARTIALLY_VALID when the scenario left some out (AUDIENCE_ONLY checks
+// the customer rules alone), their keys in ValidationOmittedRules.
+type QualifiedAssignment struct {
+	*rule.Assignment
+	ValidationStatus       string   `json:"validation_status"`
+	ValidationOmittedRules []string `json:"validation_omitted_rules"`
 }
 
 // QualifiedResult is what a qualified redeemable gives.
 type QualifiedResult struct {
-	Discount *discount.Discount `json:"discount,omitempty"`
-	Gift     *QualifiedGift     `json:"gift,omitempty"`
+	Discount    *discount.Discount `json:"discount,omitempty"`
+	Gift        *QualifiedGift     `json:"gift,omitempty"`
+	LoyaltyCard *QualifiedLoyalty  `json:"loyalty_card,omitempty"`
+}
+
+// QualifiedLoyalty is a loyalty card that pays with points: the points it
+// ever got, its balance, and its campaign's pay-with-points rate
+// (PointsRatio points are worth ExchangeRatio currency units).
+type QualifiedLoyalty struct {
+	Points        int64             `json:"points"`
+	Balance       int64             `json:"balance"`
+	ExchangeRatio promotype.Decimal `json:"exchange_ratio"`
+	PointsRatio   int64             `json:"points_ratio"`
 }
 
 // QualifiedGift is a gift card's balance, the credits it would give this

@@ -8,17 +8,28 @@ import (
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
 )
 
-// gathering is one qualification's candidates, resolved into r.
+// gathering is one qualification's candidates, read source by source in
+// batches, each batch resolved into r, evaluated and dropped, keeping only
+// the best page so far.
 type gathering struct {
 	q         *QualificationService
 	projectID string
 	r         *resolver
 	req       *Request
+	vp        ValidationParams
+	rules     *StackingRules
 	opts      *qualificationOptions
-	cands     []qcand
+	cands     []qcand        // the batch
+	pending   []*HeldVoucher // wallet and public vouchers read, not resolved yet
+	kept      []*Qualified   // the best window() so far, in the page's order
+	tied      []*Qualified   // created at the cursor's instant (Cursor.Skip)
+	// coins: a loyalty campaign's pay-with-points (COIN) reward, nil when
+	// it has none; read once per campaign.
+	coins map[string]*reward.Reward
 }
 
 // scenario sources: which candidates a scenario reads.
@@ -34,8 +45,8 @@ func (g *gathering) sources() (tiers, held, public, stacks bool) {
 	return true, true, true, false
 }
 
-// gather resolves the scenario's candidates that pass the filters known
-// before resolution and the cursor.
+// gather reads the scenario's sources, each in batches of
+// MaxQualificationSource; a batch is evaluated before the next is read.
 func (g *gathering) gather(ctx context.Context) error {
 	tiers, held, public, stacks := g.sources()
 	if tiers {
@@ -43,39 +54,139 @@ func (g *gathering) gather(ctx context.Context) error {
 			Now: g.r.now, AudienceOnly: g.req.AudienceOnly}
 		for _, t := range g.r.snap.Candidates(req) {
 			c := qcand{object: ObjectPromotionTier, id: t.ID, resourceID: t.ID, createdAt: t.CreatedAt, tier: t}
-			if err := g.add(ctx, c); err != nil {
+			if _, err := g.add(ctx, c); err != nil {
 				return err
 			}
+			if len(g.cands) == MaxQualificationSource {
+				if err := g.flush(ctx); err != nil {
+					return err
+				}
+			}
 		}
-	}
-	var vs []*HeldVoucher
-	if held {
-		id, err := g.r.customerID(ctx)
-		if err != nil {
+		if err := g.flush(ctx); err != nil {
 			return err
 		}
-		if id != "" {
-			hs, err := g.q.store.HeldVouchers(ctx, g.projectID, id, MaxQualificationSource)
-			if err != nil {
-				return err
-			}
-			vs = append(vs, hs...)
+	}
+	if held {
+		if err := g.wallet(ctx); err != nil {
+			return err
 		}
 	}
 	if public {
-		pv, err := g.q.store.PublicVouchers(ctx, g.projectID, MaxQualificationSource)
+		if err := g.public(ctx); err != nil {
+			return err
+		}
+	}
+	if err := g.vouchers(ctx); err != nil { // what is left of the wallet and the public vouchers
+		return err
+	}
+	if public {
+		if err := g.campaigns(ctx); err != nil {
+			return err
+		}
+	}
+	if stacks {
+		return g.stacks(ctx)
+	}
+	return nil
+}
+
+// wallet reads the customer's wallet.
+func (g *gathering) wallet(ctx context.Context) error {
+	id, err := g.r.customerID(ctx)
+	if err != nil || id == "" {
+		return err
+	}
+	after := ""
+	for {
+		hs, err := g.q.store.HeldVouchers(ctx, g.projectID, id, after, MaxQualificationSource)
+		if err != nil {
+			return err
+		}
+		if err := g.queue(ctx, hs...); err != nil {
+			return err
+		}
+		if len(hs) < MaxQualificationSource {
+			return nil
+		}
+		after = hs[len(hs)-1].Key
+	}
+}
+
+// public reads the public vouchers.
+func (g *gathering) public(ctx context.Context) error {
+	after := ""
+	for {
+		pv, err := g.q.store.PublicVouchers(ctx, g.projectID, after, MaxQualificationSource)
 		if err != nil {
 			return err
 		}
 		for _, v := range pv {
-			vs = append(vs, &HeldVoucher{Voucher: v})
+			if err := g.queue(ctx, &HeldVoucher{Voucher: v}); err != nil {
+				return err
+			}
 		}
+		if len(pv) < MaxQualificationSource {
+			return nil
+		}
+		after = pv[len(pv)-1].ID
 	}
-	if err := g.vouchers(ctx, vs); err != nil {
-		return err
+}
+
+// campaigns reads the campaigns with a free code, newest first: under the
+// DEFAULT sorting the first one that cannot make the page ends the read
+// (every later one sorts after it), so the batches start at a page and
+// double.
+func (g *gathering) campaigns(ctx context.Context) error {
+	var after *OfferKey // from the cursor's instant (its group included: any id sorts after "")
+	if sa := g.opts.startingAfter; sa != nil && sa.offset() == 0 {
+		after = &OfferKey{CreatedAt: sa.At}
 	}
-	if stacks {
-		ss, _, err := g.q.store.ListPromotionStacks(ctx, g.projectID, promotype.Query{Limit: MaxQualificationSource, OrderBy: "created_at"})
+	batch := g.opts.limit + 1
+	for {
+		offers, err := g.q.store.CampaignOffers(ctx, g.projectID, after, g.bound(), batch)
+		if err != nil {
+			return err
+		}
+		var ids, camps []string
+		for _, o := range offers {
+			ids, camps = append(ids, o.Voucher.ID), append(camps, o.Campaign.ID)
+			g.r.cacheCampaign(o.Campaign)
+		}
+		if err := g.r.readAssignments(ctx, ids, camps); err != nil {
+			return err
+		}
+		for _, o := range offers {
+			c := qcand{object: ObjectCampaign, id: o.Campaign.ID, resourceID: o.Campaign.ID, createdAt: o.Campaign.CreatedAt,
+				camp: o.Campaign, offer: o.Voucher, voucherTyp: string(o.Voucher.Type)}
+			more, err := g.add(ctx, c)
+			if err != nil {
+				return err
+			}
+			if !more {
+				return g.flush(ctx)
+			}
+		}
+		if err := g.flush(ctx); err != nil {
+			return err
+		}
+		if len(offers) < batch {
+			return nil
+		}
+		last := offers[len(offers)-1].Campaign
+		if g.pruned(last.CreatedAt, last.ID) {
+			return nil // the campaigns still unread sort after the last one read
+		}
+		after = &OfferKey{CreatedAt: last.CreatedAt, ID: last.ID}
+		batch = min(2*batch, MaxQualificationSource)
+	}
+}
+
+// stacks reads the project's promotion stacks.
+func (g *gathering) stacks(ctx context.Context) error {
+	for offset := 0; ; offset += MaxQualificationSource {
+		ss, _, err := g.q.store.ListPromotionStacks(ctx, g.projectID,
+			promotype.Query{Limit: MaxQualificationSource, Offset: offset, OrderBy: "created_at"})
 		if err != nil {
 			return err
 		}
@@ -84,19 +195,37 @@ func (g *gathering) gather(ctx context.Context) error {
 				continue
 			}
 			c := qcand{object: ObjectPromotionStack, id: st.ID, resourceID: st.ID, createdAt: st.CreatedAt, stack: st}
-			if err := g.add(ctx, c); err != nil {
+			if _, err := g.add(ctx, c); err != nil {
 				return err
 			}
 		}
+		if err := g.flush(ctx); err != nil {
+			return err
+		}
+		if len(ss) < MaxQualificationSource {
+			return nil
+		}
 	}
-	return nil
 }
 
-// vouchers resolves the candidate vouchers (a voucher both held and
-// public once), their rule assignments read in one batch.
-func (g *gathering) vouchers(ctx context.Context, vs []*HeldVoucher) error {
+// queue adds vouchers read from the wallet or the public ones; a full
+// batch is resolved and evaluated.
+func (g *gathering) queue(ctx context.Context, hs ...*HeldVoucher) error {
+	g.pending = append(g.pending, hs...)
+	if len(g.pending) < MaxQualificationSource {
+		return nil
+	}
+	return g.vouchers(ctx)
+}
+
+// vouchers resolves the pending vouchers (a voucher both held and public
+// once), their rule assignments, campaigns and loyalty rewards read in one
+// batch each, and evaluates them.
+func (g *gathering) vouchers(ctx context.Context) error {
+	vs := g.pending
+	g.pending = nil
 	seen := map[string]bool{}
-	var ids, camps []string
+	var ids, camps, loyalty []string
 	keep := vs[:0:0]
 	for _, h := range vs {
 		v := h.Voucher
@@ -109,6 +238,9 @@ func (g *gathering) vouchers(ctx context.Context, vs []*HeldVoucher) error {
 		if v.CampaignID != nil && !seen[*v.CampaignID] {
 			seen[*v.CampaignID] = true
 			camps = append(camps, *v.CampaignID)
+			if _, known := g.coins[*v.CampaignID]; v.Type == campaign.LoyaltyCard && !known {
+				loyalty = append(loyalty, *v.CampaignID)
+			}
 		}
 	}
 	if len(keep) == 0 {
@@ -132,39 +264,52 @@ func (g *gathering) vouchers(ctx context.Context, vs []*HeldVoucher) error {
 			g.r.camps[c.ID] = c
 		}
 	}
+	if err := g.readCoins(ctx, loyalty); err != nil {
+		return err
+	}
 	for _, h := range keep {
 		if err := g.addVoucher(ctx, h); err != nil {
 			return err
 		}
 	}
-	return nil
+	return g.flush(ctx)
 }
 
 func (g *gathering) addVoucher(ctx context.Context, h *HeldVoucher) error {
 	v := h.Voucher
+	c := qcand{object: ObjectVoucher, id: v.Code, resourceID: v.ID, createdAt: v.CreatedAt,
+		holderRole: h.Role, voucherTyp: string(v.Type), offer: v}
 	if v.Type == campaign.LoyaltyCard {
-		return nil // a validation needs the reward a card pays for
+		c.reward = g.payWithPoints(v)
+		if c.reward == nil {
+			return nil // a card pays only for a reward: without a COIN one it gives this order nothing
+		}
 	}
-	return g.add(ctx, qcand{object: ObjectVoucher, id: v.Code, resourceID: v.ID, createdAt: v.CreatedAt,
-		holderRole: h.Role, voucherTyp: string(v.Type)}, h)
+	_, err := g.add(ctx, c)
+	return err
 }
 
 // add resolves candidate c unless the cursor or a filter known before
-// resolution leaves it out.
-func (g *gathering) add(ctx context.Context, c qcand, held ...*HeldVoucher) error {
-	if g.opts.startingAfter != nil && !c.createdAt.Before(g.opts.startingAfter.Time) {
-		return nil
+// resolution leaves it out. Under the DEFAULT sorting, a candidate sorting
+// after a full page is not resolved: more is false.
+func (g *gathering) add(ctx context.Context, c qcand) (more bool, err error) {
+	if o := g.opts; o.startingAfter != nil && !o.startingAfter.admits(c.createdAt) {
+		return true, nil
+	}
+	if g.pruned(c.createdAt, c.id) {
+		return false, nil
 	}
 	if f := g.opts.filters; f != nil && !f.early(c.attrs(nil)) {
-		return nil
+		return true, nil
 	}
 	c.lo = len(g.r.cands)
-	var err error
 	switch c.object {
 	case ObjectPromotionTier:
 		err = g.r.tier(ctx, c.id)
 	case ObjectVoucher:
-		err = g.r.resolveVoucher(ctx, held[0].Voucher, RedeemableParams{Object: ObjectVoucher, ID: c.id})
+		err = g.r.resolveVoucher(ctx, c.offer, RedeemableParams{Object: ObjectVoucher, ID: c.id, Reward: c.reward})
+	case ObjectCampaign:
+		err = g.r.resolveVoucher(ctx, c.offer, RedeemableParams{Object: ObjectVoucher, ID: c.offer.Code})
 	case ObjectPromotionStack:
 		for _, id := range c.stack.Tiers.IDs {
 			if err = g.r.tier(ctx, id); err != nil {
@@ -173,15 +318,36 @@ func (g *gathering) add(ctx context.Context, c qcand, held ...*HeldVoucher) erro
 		}
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	c.hi = len(g.r.cands)
 	if !g.fits(&c) {
 		g.r.cands, g.r.shows = g.r.cands[:c.lo], g.r.shows[:c.lo]
-		return nil
+		return true, nil
 	}
 	g.cands = append(g.cands, c)
-	return nil
+	return true, nil
+}
+
+// bound is the key a candidate must sort before to make the page: under
+// the DEFAULT sorting with a full page kept, its last; nil otherwise.
+func (g *gathering) bound() *OfferKey {
+	if g.opts.sorting != SortDefault || len(g.kept) < g.window() || g.opts.startingAfter != nil && g.opts.startingAfter.Skip > 0 {
+		return nil
+	}
+	last := g.kept[len(g.kept)-1]
+	return &OfferKey{CreatedAt: last.CreatedAt, ID: last.ID}
+}
+
+// pruned reports whether, under the DEFAULT sorting, a redeemable of key
+// (at, id) sorts after a full page kept (not one of the cursor's tied
+// group, which are sorted out at the end).
+func (g *gathering) pruned(at promotype.Time, id string) bool {
+	if g.opts.sorting != SortDefault || len(g.kept) < g.window() || g.opts.startingAfter.tied(at) {
+		return false
+	}
+	last := g.kept[len(g.kept)-1]
+	return compareKeys(at, id, last.CreatedAt, last.ID) > 0
 }
 
 // fits reports whether resolved candidate c passes the filters and the
@@ -214,6 +380,11 @@ func (c *qcand) attrs(sh *show) map[string]string {
 		if c.stack.CategoryID != nil {
 			a["category_id"] = *c.stack.CategoryID
 		}
+	case ObjectCampaign:
+		a["campaign_id"], a["campaign_type"], a["voucher_type"] = c.camp.ID, string(c.camp.CampaignType), c.voucherTyp
+		if c.camp.CategoryID != nil {
+			a["category_id"] = *c.camp.CategoryID
+		}
 	}
 	if sh != nil {
 		if sh.campaignID != "" {
@@ -227,130 +398,6 @@ func (c *qcand) attrs(sh *show) map[string]string {
 		}
 	}
 	return a
-}
-
-// evaluate validates each candidate alone (a stack with its tiers, as a
-// validation of the stack) and returns those that apply.
-func (g *gathering) evaluate(rules *StackingRules, req Request) []*Qualified {
-	var out []*Qualified
-	for i := range g.cands {
-		c := &g.cands[i]
-		ev := Evaluate(rules, g.r.cands[c.lo:c.hi], req)
-		if c.object == ObjectPromotionStack {
-			if !ev.Valid {
-				continue
-			}
-			q := &Qualified{ID: c.id, Object: c.object, CreatedAt: c.createdAt, Order: ev.Order,
-				Name: &c.stack.Name, CampaignID: &c.stack.CampaignID, discounted: ev.Order.TotalAppliedDiscountAmount}
-			for k := range ev.Steps {
-				if ev.Steps[k].Status == Applicable {
-					q.Redeemables = append(q.Redeemables, g.qualified(&ev.Steps[k], c.lo, nil))
-				}
-			}
-			out = append(out, q)
-			continue
-		}
-		if len(ev.Steps) == 1 && ev.Steps[0].Status == Applicable {
-			out = append(out, g.qualified(&ev.Steps[0], c.lo, c))
-		}
-	}
-	return out
-}
-
-// qualified presents an applicable step of the candidates starting at lo,
-// as a validation would, in the qualification's shape.
-func (g *gathering) qualified(st *Step, lo int, c *qcand) *Qualified {
-	s := *st
-	s.Index += lo
-	sh := &g.r.shows[s.Index]
-	res := g.r.present(&s)
-	q := &Qualified{ID: res.ID, Object: res.Object, Order: res.Order, ApplicableTo: res.ApplicableTo,
-		InapplicableTo: res.InapplicableTo, Categories: res.Categories, Name: res.Name,
-		CampaignName: res.CampaignName, CampaignID: res.CampaignID}
-	if res.Order != nil {
-		q.discounted = res.Order.TotalAppliedDiscountAmount
-	}
-	if g.r.expand["redeemable"] {
-		q.Metadata = res.Metadata
-	}
-	switch {
-	case res.Result.Gift != nil:
-		gift := &QualifiedGift{Credits: res.Result.Gift.Credits}
-		if sh.voucher != nil && sh.voucher.Gift != nil {
-			gift.Balance = sh.voucher.Gift.Balance
-		}
-		if g.opts.lock {
-			gift.LockedCredits = promotype.Ptr(sh.lockedCredits)
-		}
-		q.Result.Gift = gift
-	default:
-		q.Result.Discount = res.Result.Discount
-	}
-	if c != nil {
-		q.CreatedAt = c.createdAt
-		if c.tier != nil {
-			q.Banner = c.tier.Banner
-		}
-	} else if t := g.r.snap.Tier(res.ID); t != nil { // a stack's tier
-		q.CreatedAt, q.Banner = t.CreatedAt, t.Banner
-	}
-	return q
-}
-
-// page sorts what qualified, cuts the page and, with expand
-// validation_rules, reads the page's rule assignments.
-func (g *gathering) page(ctx context.Context, found []*Qualified) (QualifiedList, error) {
-	sortQualified(found, g.opts.sorting)
-	l := QualifiedList{Object: "list", DataRef: promotype.DataRefData, Data: found[:min(len(found), g.opts.limit)]}
-	l.Total = len(l.Data)
-	if len(found) > g.opts.limit {
-		l.HasMore = true
-		last := l.Data[len(l.Data)-1].CreatedAt
-		l.MoreStartingAfter = &last
-	}
-	if l.Data == nil {
-		l.Data = []*Qualified{}
-	}
-	for _, e := range g.opts.expand {
-		if e != "validation_rules" {
-			continue
-		}
-		for _, q := range l.Data {
-			if err := g.assignments(ctx, q); err != nil {
-				return QualifiedList{}, err
-			}
-		}
-	}
-	return l, nil
-}
-
-// assignments sets q's validation rule assignments: those of the
-// redeemable and of its campaign.
-func (g *gathering) assignments(ctx context.Context, q *Qualified) error {
-	var objs [][2]string
-	switch q.Object {
-	case ObjectVoucher:
-		for _, c := range g.cands {
-			if c.object == ObjectVoucher && c.id == q.ID {
-				objs = append(objs, [2]string{rule.RelatedVoucher, c.resourceID})
-			}
-		}
-	case ObjectPromotionTier:
-		objs = append(objs, [2]string{rule.RelatedPromotionTier, q.ID})
-	}
-	if q.CampaignID != nil && q.Object != ObjectPromotionStack {
-		objs = append(objs, [2]string{rule.RelatedCampaign, *q.CampaignID})
-	}
-	var as []*rule.Assignment
-	for _, o := range objs {
-		by, err := rule.AssignmentsByObject(ctx, g.q.store, g.projectID, o[0], []string{o[1]})
-		if err != nil {
-			return err
-		}
-		as = append(as, by[o[1]]...)
-	}
-	q.ValidationRulesAssignments = promotype.NewList(as, len(as), promotype.Query{})
-	return nil
 }
 
 // targetsCart reports whether a's included targets name a line of o.

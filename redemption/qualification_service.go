@@ -3,7 +3,6 @@ package redemption
 import (
 	"cmp"
 	"context"
-	"slices"
 
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotion"
@@ -16,22 +15,47 @@ import (
 // qualification never walks every voucher of a project).
 type QualificationStore interface {
 	// HeldVouchers returns up to limit live vouchers of customerID's
-	// wallet with the role it holds them in, in the wallet's order.
-	HeldVouchers(ctx context.Context, projectID, customerID string, limit int) ([]*HeldVoucher, error)
+	// wallet with the role it holds them in, in the wallet's order (its
+	// rows' ids, HeldVoucher.Key), after the row with id after ("" from
+	// the start).
+	HeldVouchers(ctx context.Context, projectID, customerID, after string, limit int) ([]*HeldVoucher, error)
 	// PublicVouchers returns up to limit live, active vouchers without a
 	// holder that belong to no campaign or to a STANDALONE campaign (the
-	// generic codes anyone may use), lowest id first.
-	PublicVouchers(ctx context.Context, projectID string, limit int) ([]*voucher.Voucher, error)
+	// generic codes anyone may use), lowest id first, with ids above after
+	// ("" from the start).
+	PublicVouchers(ctx context.Context, projectID, after string, limit int) ([]*voucher.Voucher, error)
+	// CampaignOffers returns up to limit live, active campaigns of type
+	// DISCOUNT_COUPONS or GIFT_VOUCHERS (not STANDALONE) that hold a free
+	// voucher, each with its first free one (the live, active voucher
+	// without a holder of lowest id: the one a publication gives next),
+	// newest first (created_at descending, then id ascending), after the
+	// campaign at after (nil: from the newest) and before the key until
+	// (nil: to the oldest).
+	CampaignOffers(ctx context.Context, projectID string, after, until *OfferKey, limit int) ([]*CampaignOffer, error)
 	// CampaignsByID returns the live campaigns among ids (in no order;
 	// missing ones left out): the candidate vouchers' campaigns in one read.
 	CampaignsByID(ctx context.Context, projectID string, ids []string) ([]*campaign.Campaign, error)
 }
 
 // HeldVoucher is a voucher of a customer's wallet and the customer's role
-// (OWNER, REFERRER, ...).
+// (OWNER, REFERRER, ...); Key is the wallet row's id (the read's cursor).
 type HeldVoucher struct {
+	Key     string
 	Role    string
 	Voucher *voucher.Voucher
+}
+
+// CampaignOffer is a campaign a customer could be given a code of and the
+// code it would be given.
+type CampaignOffer struct {
+	Campaign *campaign.Campaign
+	Voucher  *voucher.Voucher
+}
+
+// OfferKey is the position of a campaign in CampaignOffers' order.
+type OfferKey struct {
+	CreatedAt promotype.Time
+	ID        string
 }
 
 // QualificationServiceStore is what the qualification service reads.
@@ -60,15 +84,15 @@ func NewQualificationService(store QualificationServiceStore, v *Service) *Quali
 // Qualify returns the redeemables the request's customer and order
 // qualify for under its scenario, one page of them (reference §5).
 // Candidates come from indexes: the promotion tiers the tier index finds
-// for the order and customer, the customer's wallet and the public
-// vouchers (no holder; no campaign or a STANDALONE one), the project's
-// promotion stacks (PROMOTION_STACKS). Loyalty cards are not candidates
-// (a validation needs the reward they pay for), nor are campaigns as such
-// (object campaign: a campaign whose vouchers the customer could be
-// given), which no validation can check. The cursor (starting_after) keeps
-// the redeemables created strictly before it, whatever the sorting rule,
-// as the hosted service documents: redeemables sharing the created_at of a
-// page's last one are not on the next page.
+// for the order and customer, the customer's wallet (its loyalty cards
+// when their campaign pays with points), the public vouchers (no holder;
+// no campaign or a STANDALONE one), the campaigns with a free code to
+// give (object campaign: evaluated through the code a publication gives
+// next) and the project's promotion stacks (PROMOTION_STACKS). Each source
+// is read in batches; nothing that qualifies is left out. The cursor
+// (starting_after) keeps the redeemables created before it, whatever the
+// sorting rule, as the hosted service documents; see Cursor for a page
+// ending among redeemables sharing one created_at.
 func (q *QualificationService) Qualify(ctx context.Context, projectID string, in QualificationParams) (*Qualification, error) {
 	opts, err := checkQualification(in)
 	if err != nil {
@@ -96,15 +120,11 @@ func (q *QualificationService) Qualify(ctx context.Context, projectID string, in
 	}
 	r := s.newResolver(projectID, snap, rules, vp)
 	req.AudienceOnly = opts.scenario == ScenarioAudienceOnly
-	g := &gathering{q: q, projectID: projectID, r: r, req: &req, opts: opts}
+	g := &gathering{q: q, projectID: projectID, r: r, req: &req, vp: vp, rules: rules, opts: opts}
 	if err := g.gather(ctx); err != nil {
 		return nil, err
 	}
-	if err := s.history(ctx, projectID, vp, r, &req); err != nil {
-		return nil, err
-	}
-	found := g.evaluate(rules, req)
-	page, err := g.page(ctx, found)
+	page, err := g.page(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +143,7 @@ func (q *QualificationService) Qualify(ctx context.Context, projectID string, in
 type qualificationOptions struct {
 	scenario      string
 	limit         int
-	startingAfter *promotype.Time
+	startingAfter *Cursor
 	filters       *filterSet
 	expand        []string
 	sorting       string
@@ -190,7 +210,7 @@ func checkQualification(in QualificationParams) (*qualificationOptions, error) {
 // qcand is one candidate of a qualification: what it is, and where its
 // resolved candidates lie in the resolver (a stack's tiers are several).
 type qcand struct {
-	object     string // voucher, promotion_tier, promotion_stack
+	object     string // voucher, promotion_tier, promotion_stack, campaign
 	id         string // a voucher's code
 	resourceID string // a voucher's id
 	createdAt  promotype.Time
@@ -198,27 +218,34 @@ type qcand struct {
 	voucherTyp string
 	tier       *promotion.Tier
 	stack      *campaign.PromotionStack
+	camp       *campaign.Campaign // a campaign offer's
+	offer      *voucher.Voucher   // a campaign offer's next code, or the voucher
+	reward     *RewardParams      // a loyalty card's pay-with-points reward
 	lo, hi     int
 }
 
-// sortQualified orders found by the sorting rule: created_at descending
+// compareQualified orders by the sorting rule: created_at descending
 // (ties by id), or the discount the redeemable gives alone, then
 // created_at descending.
-func sortQualified(found []*Qualified, rule string) {
-	slices.SortStableFunc(found, func(a, b *Qualified) int {
-		switch rule {
-		case SortBestDeal:
-			if c := cmp.Compare(b.discounted, a.discounted); c != 0 {
-				return c
-			}
-		case SortLeastDeal:
-			if c := cmp.Compare(a.discounted, b.discounted); c != 0 {
-				return c
-			}
-		}
-		if c := b.CreatedAt.Compare(a.CreatedAt.Time); c != 0 {
+func compareQualified(a, b *Qualified, rule string) int {
+	switch rule {
+	case SortBestDeal:
+		if c := cmp.Compare(b.discounted, a.discounted); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	case SortLeastDeal:
+		if c := cmp.Compare(a.discounted, b.discounted); c != 0 {
+			return c
+		}
+	}
+	return compareKeys(a.CreatedAt, a.ID, b.CreatedAt, b.ID)
+}
+
+// compareKeys orders (created_at, id) keys: created_at descending, then
+// id ascending.
+func compareKeys(at promotype.Time, id string, bt promotype.Time, bid string) int {
+	if c := bt.Compare(at.Time); c != 0 {
+		return c
+	}
+	return cmp.Compare(id, bid)
 }

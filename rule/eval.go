@@ -365,3 +365,16 @@ func hasString(vals []string, s string) bool {
 	}
 	return false
 }
+
+// AudienceOmitted returns the keys of the program's rules that
+// EvalAudience passes without checking (every rule but the customer
+// rules), in the rule set's order.
+func (p *Program) AudienceOmitted() []string {
+	var out []string
+	for i := range p.rules {
+		if p.rules[i].spec.target != tCustomerMeta {
+			out = append(out, p.rules[i].key)
+		}
+	}
+	return out
+}

@@ -20,18 +20,36 @@ type projectRow struct {
 	CreatedAt   time.Time `bun:"created_at"`
 	// WebhookToken signs the project's webhook deliveries (migration 0009).
 	WebhookToken string `bun:"webhook_token"`
+	// ClientSettings are the client_* settings (migration 0034); NULL
+	// reads as the defaults.
+	ClientSettings *project.ClientSettings `bun:"client_settings,type:jsonb"`
 }
 
 func (r *projectRow) domain() *project.Project {
-	return &project.Project{ID: r.ID, Name: r.Name, Description: r.Description, TimeZone: r.TimeZone, CreatedAt: domainTime(r.CreatedAt), WebhookToken: r.WebhookToken}
+	p := &project.Project{ID: r.ID, Name: r.Name, Description: r.Description, TimeZone: r.TimeZone, CreatedAt: domainTime(r.CreatedAt),
+		WebhookToken: r.WebhookToken, ClientSettings: project.DefaultClientSettings()}
+	if r.ClientSettings != nil {
+		p.ClientSettings = r.ClientSettings.Clone()
+	}
+	return p
+}
+
+// checkProjectText refuses a project whose text cannot be stored.
+func checkProjectText(p *project.Project, fields ...text) error {
+	for _, d := range p.TrustedDomains {
+		fields = append(fields, str("client_trusted_domains", d))
+	}
+	return checkText("project", fields...)
 }
 
 // InsertProject implements project.Store.
 func (s *Store) InsertProject(ctx context.Context, p *project.Project) error {
-	if err := checkText("project", str("id", p.ID), str("name", p.Name), str("timezone", p.TimeZone), str("webhook_token", p.WebhookToken)); err != nil {
+	if err := checkProjectText(p, str("id", p.ID), str("name", p.Name), str("timezone", p.TimeZone), str("webhook_token", p.WebhookToken)); err != nil {
 		return err
 	}
-	row := &projectRow{ID: p.ID, Name: p.Name, Description: promotype.ClonePtr(p.Description), TimeZone: p.TimeZone, CreatedAt: sqlTime(p.CreatedAt), WebhookToken: p.WebhookToken}
+	settings := p.ClientSettings.Clone()
+	row := &projectRow{ID: p.ID, Name: p.Name, Description: promotype.ClonePtr(p.Description), TimeZone: p.TimeZone, CreatedAt: sqlTime(p.CreatedAt),
+		WebhookToken: p.WebhookToken, ClientSettings: &settings}
 	dup := func() error { return promotype.Duplicate("project", "Duplicated project exists with id %s", p.ID) }
 	res, err := s.db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Exec(ctx)
 	if err != nil {
@@ -79,11 +97,15 @@ func (s *Store) UpdateProject(ctx context.Context, p *project.Project) error {
 	if !storable(p.ID) {
 		return notFound()
 	}
-	if err := checkText("project", str("name", p.Name), text{"description", p.Description}, str("timezone", p.TimeZone)); err != nil {
+	if err := checkProjectText(p, str("name", p.Name), text{"description", p.Description}, str("timezone", p.TimeZone)); err != nil {
 		return err
 	}
+	settings, err := json.Marshal(p.ClientSettings.Clone())
+	if err != nil {
+		return fail("update project", err, nil)
+	}
 	res, err := s.db.NewUpdate().Table("promo_projects").
-		Set("name = ?, description = ?, time_zone = ?", p.Name, p.Description, p.TimeZone).
+		Set("name = ?, description = ?, time_zone = ?, client_settings = ?", p.Name, p.Description, p.TimeZone, string(settings)).
 		Where("id = ?", p.ID).Exec(ctx)
 	if err != nil {
 		return fail("update project", err, nil)

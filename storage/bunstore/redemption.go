@@ -813,14 +813,14 @@ func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemp
 // HeldVouchers implements redemption.QualificationStore: the customer's
 // wallet rows (promo_holders_customer_idx), lowest id first, then their
 // live vouchers.
-func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID string, limit int) ([]*redemption.HeldVoucher, error) {
+func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID, after string, limit int) ([]*redemption.HeldVoucher, error) {
 	out := []*redemption.HeldVoucher{}
 	if !storableKeys(projectID, customerID) {
 		return out, nil
 	}
 	var hs []holderRow
 	if err := s.db.NewSelect().Model(&hs).Column("id", "redeemable_id", "holder_role").
-		Where("project_id = ? AND customer_id = ?", projectID, customerID).
+		Where("project_id = ? AND customer_id = ? AND id > ?", projectID, customerID, after).
 		Order("id").Limit(int64(limit)).Scan(ctx); err != nil {
 		return nil, fail("list wallet", err, nil)
 	}
@@ -849,7 +849,7 @@ func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID string, 
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, &redemption.HeldVoucher{Role: hs[i].HolderRole, Voucher: v})
+		out = append(out, &redemption.HeldVoucher{Key: hs[i].ID, Role: hs[i].HolderRole, Voucher: v})
 	}
 	return out, nil
 }
@@ -857,7 +857,7 @@ func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID string, 
 // PublicVouchers implements redemption.QualificationStore: free vouchers
 // (promo_vouchers_free_idx) under no campaign and under each STANDALONE
 // campaign (promo_campaigns_standalone_idx), lowest id first.
-func (s *Store) PublicVouchers(ctx context.Context, projectID string, limit int) ([]*voucher.Voucher, error) {
+func (s *Store) PublicVouchers(ctx context.Context, projectID, after string, limit int) ([]*voucher.Voucher, error) {
 	out := []*voucher.Voucher{}
 	if !storable(projectID) {
 		return out, nil
@@ -865,15 +865,15 @@ func (s *Store) PublicVouchers(ctx context.Context, projectID string, limit int)
 	var rows []voucherRow
 	err := s.db.NewRaw(`SELECT * FROM (
 		(SELECT v.* FROM promo_vouchers AS v
-			WHERE v.project_id = ? AND v.campaign_id IS NULL AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true'
+			WHERE v.project_id = ? AND v.campaign_id IS NULL AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true' AND v.id > ?
 			ORDER BY v.id LIMIT ?)
 		UNION ALL
 		(SELECT v.* FROM promo_campaigns AS c
 			JOIN LATERAL (SELECT v.* FROM promo_vouchers AS v
-				WHERE v.project_id = c.project_id AND v.campaign_id = c.id AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true'
+				WHERE v.project_id = c.project_id AND v.campaign_id = c.id AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true' AND v.id > ?
 				ORDER BY v.id LIMIT ?) AS v ON true
 			WHERE c.project_id = ? AND c.type = 'STANDALONE' AND c.binned_at IS NULL)
-		) AS v ORDER BY v.id LIMIT ?`, projectID, limit, limit, projectID, limit).Scan(ctx, &rows)
+		) AS v ORDER BY v.id LIMIT ?`, projectID, after, limit, after, limit, projectID, limit).Scan(ctx, &rows)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fail("list public vouchers", err, nil)
 	}
@@ -894,4 +894,58 @@ func (s *Store) CampaignsByID(ctx context.Context, projectID string, ids []strin
 		return nil, fail("get campaigns", err, nil)
 	}
 	return domains[campaignRow, *campaignRow](rows)
+}
+
+// CampaignOffers implements redemption.QualificationStore: the campaigns
+// newest first (promo_campaigns_offer_idx, 0033), each joined to its free
+// voucher of lowest id (promo_vouchers_free_idx, 0022), then the
+// campaigns read by primary key.
+func (s *Store) CampaignOffers(ctx context.Context, projectID string, after, until *redemption.OfferKey, limit int) ([]*redemption.CampaignOffer, error) {
+	out := []*redemption.CampaignOffer{}
+	if !storable(projectID) || limit < 1 {
+		return out, nil
+	}
+	keyset, args := "", []any{projectID}
+	if after != nil {
+		keyset = "AND (c.created_at < ? OR (c.created_at = ? AND c.id > ?))"
+		args = append(args, sqlTime(after.CreatedAt), sqlTime(after.CreatedAt), after.ID)
+	}
+	if until != nil {
+		keyset += " AND (c.created_at > ? OR (c.created_at = ? AND c.id < ?))"
+		args = append(args, sqlTime(until.CreatedAt), sqlTime(until.CreatedAt), until.ID)
+	}
+	args = append(args, limit)
+	var rows []voucherRow
+	err := s.db.NewRaw(`SELECT v.* FROM promo_campaigns AS c
+		JOIN LATERAL (SELECT v.* FROM promo_vouchers AS v
+			WHERE v.project_id = c.project_id AND v.campaign_id = c.id AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true'
+			ORDER BY v.id LIMIT 1) AS v ON true
+		WHERE c.project_id = ? AND c.campaign_type IN ('DISCOUNT_COUPONS', 'GIFT_VOUCHERS') AND c.type <> 'STANDALONE'
+			AND c.active = 'true' AND c.binned_at IS NULL `+keyset+`
+		ORDER BY c.created_at DESC, c.id LIMIT ?`, args...).Scan(ctx, &rows)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fail("list campaign offers", err, nil)
+	}
+	vs, err := domains[voucherRow, *voucherRow](rows)
+	if err != nil || len(vs) == 0 {
+		return out, err
+	}
+	ids := make([]string, len(vs))
+	for i, v := range vs {
+		ids[i] = *v.CampaignID
+	}
+	cs, err := s.CampaignsByID(ctx, projectID, ids)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]*campaign.Campaign, len(cs))
+	for _, c := range cs {
+		byID[c.ID] = c
+	}
+	for _, v := range vs {
+		if c := byID[*v.CampaignID]; c != nil {
+			out = append(out, &redemption.CampaignOffer{Campaign: c, Voucher: v})
+		}
+	}
+	return out, nil
 }

@@ -273,6 +273,7 @@ func (s *Store) UpdateProject(ctx context.Context, p *project.Project) error {
 		}
 		c := old.Clone()
 		c.Name, c.Description, c.TimeZone = p.Name, promotype.ClonePtr(p.Description), p.TimeZone
+		c.ClientSettings = p.ClientSettings.Clone()
 		d.projects.put(u, "", p.ID, c)
 		return nil
 	})

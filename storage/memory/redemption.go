@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
@@ -477,9 +478,9 @@ func (s *Store) ListTransactions(ctx context.Context, projectID string, p redemp
 }
 
 // HeldVouchers implements redemption.QualificationStore: the customer's
-// wallet rows (an index by customer), lowest holder id first, each with
-// its live voucher.
-func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID string, limit int) (out []*redemption.HeldVoucher, err error) {
+// wallet rows (an index by customer), lowest holder id first from after,
+// each with its live voucher.
+func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID, after string, limit int) (out []*redemption.HeldVoucher, err error) {
 	s.read(ctx, func(d *data) {
 		ids := slices.Sorted(slices.Values(d.pubData.wallets[[2]string{projectID, customerID}]))
 		p := d.campaigns.vouchers[projectID]
@@ -488,12 +489,15 @@ func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID string, 
 			if len(out) == limit || p == nil {
 				return
 			}
+			if compareStrings(id, after) <= 0 {
+				continue
+			}
 			h, ok := d.pubData.holders.get(projectID, id)
 			if !ok {
 				continue
 			}
 			if v, ok := p.get(h.RedeemableID); ok {
-				out = append(out, &redemption.HeldVoucher{Role: h.HolderRole, Voucher: v})
+				out = append(out, &redemption.HeldVoucher{Key: id, Role: h.HolderRole, Voucher: v})
 			}
 		}
 	})
@@ -504,7 +508,7 @@ func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID string, 
 // of vouchers held alone under no campaign and under each STANDALONE
 // campaign (generated slabs belong to other campaigns, but are read too
 // when one does not), lowest id first.
-func (s *Store) PublicVouchers(ctx context.Context, projectID string, limit int) (out []*voucher.Voucher, err error) {
+func (s *Store) PublicVouchers(ctx context.Context, projectID, after string, limit int) (out []*voucher.Voucher, err error) {
 	s.read(ctx, func(d *data) {
 		out = []*voucher.Voucher{}
 		p := d.campaigns.vouchers[projectID]
@@ -520,7 +524,7 @@ func (s *Store) PublicVouchers(ctx context.Context, projectID string, limit int)
 		var ids []string
 		for k := range public {
 			for id := range p.free[k] {
-				if v, ok := p.rows[id]; ok && v.BinnedAt == nil && v.Active && v.HolderID == nil {
+				if v, ok := p.rows[id]; ok && v.BinnedAt == nil && v.Active && v.HolderID == nil && compareStrings(id, after) > 0 {
 					ids = append(ids, id)
 				}
 			}
@@ -535,7 +539,7 @@ func (s *Store) PublicVouchers(ctx context.Context, projectID string, limit int)
 				continue
 			}
 			for i, st := range sl.state {
-				if st == rowLive {
+				if st == rowLive && compareStrings(sl.id(i), after) > 0 {
 					out = append(out, sl.voucher(i))
 				}
 			}
@@ -557,4 +561,99 @@ func (s *Store) CampaignsByID(ctx context.Context, projectID string, ids []strin
 		}
 	})
 	return out, nil
+}
+
+// CampaignOffers implements redemption.QualificationStore: the project's
+// live, active DISCOUNT_COUPONS and GIFT_VOUCHERS campaigns (not
+// STANDALONE), newest first, each with its free voucher of lowest id (from
+// the free index and the campaign's generated slabs), those without one
+// left out.
+func (s *Store) CampaignOffers(ctx context.Context, projectID string, after, until *redemption.OfferKey, limit int) (out []*redemption.CampaignOffer, err error) {
+	s.read(ctx, func(d *data) {
+		out = []*redemption.CampaignOffer{}
+		p := d.campaigns.vouchers[projectID]
+		if p == nil || limit < 1 {
+			return
+		}
+		var slabs map[string][]*slab // the generated vouchers by campaign, once one is looked for
+		slabsOf := func(id string) []*slab {
+			if slabs == nil {
+				slabs = map[string][]*slab{}
+				for _, sl := range p.slabs {
+					if sl.template.Active && sl.template.HolderID == nil {
+						slabs[sl.campaignID] = append(slabs[sl.campaignID], sl)
+					}
+				}
+			}
+			return slabs[id]
+		}
+		// The first limit campaigns with a free voucher, selected without
+		// sorting them all: a campaign is looked at only when it would
+		// enter the selection.
+		order := func(a, b *redemption.CampaignOffer) int {
+			return offerOrder(a.Campaign, b.Campaign.CreatedAt.Time, b.Campaign.ID)
+		}
+		for _, c := range d.campaigns.campaigns.rows[projectID] {
+			if c.BinnedAt != nil || !c.Active || c.Type == campaign.Standalone ||
+				(c.CampaignType != campaign.DiscountCoupons && c.CampaignType != campaign.GiftVouchers) {
+				continue
+			}
+			if (after != nil && offerOrder(c, after.CreatedAt.Time, after.ID) <= 0) ||
+				(until != nil && offerOrder(c, until.CreatedAt.Time, until.ID) >= 0) {
+				continue
+			}
+			if len(out) == limit && offerOrder(c, out[limit-1].Campaign.CreatedAt.Time, out[limit-1].Campaign.ID) > 0 {
+				continue
+			}
+			v := p.firstFree(c.ID, slabsOf(c.ID))
+			if v == nil {
+				continue
+			}
+			o := &redemption.CampaignOffer{Campaign: c, Voucher: v}
+			i, _ := slices.BinarySearchFunc(out, o, order)
+			out = slices.Insert(out, i, o)
+			if len(out) > limit {
+				out = out[:limit]
+			}
+		}
+		for _, o := range out {
+			o.Campaign = o.Campaign.Clone()
+		}
+	})
+	return out, nil
+}
+
+// offerOrder orders campaign c against the key (at, id): created_at
+// descending, then id ascending.
+func offerOrder(c *campaign.Campaign, at time.Time, id string) int {
+	if d := at.Compare(c.CreatedAt.Time); d != 0 {
+		return d
+	}
+	return compareStrings(c.ID, id)
+}
+
+// firstFree is a copy of the live, active voucher without holder of
+// campaign id with the lowest id, nil when there is none.
+func (p *voucherProject) firstFree(id string, slabs []*slab) *voucher.Voucher {
+	best := ""
+	var v *voucher.Voucher
+	for vid := range p.free[id] {
+		if r, ok := p.rows[vid]; ok && r.BinnedAt == nil && r.Active && r.HolderID == nil && (v == nil || compareStrings(vid, best) < 0) {
+			best, v = vid, r
+		}
+	}
+	if v != nil {
+		v = v.Clone()
+	}
+	for _, sl := range slabs {
+		for i, st := range sl.state {
+			if st != rowLive {
+				continue
+			}
+			if v == nil || compareStrings(sl.id(i), best) < 0 {
+				best, v = sl.id(i), sl.voucher(i)
+			}
+		}
+	}
+	return v
 }

@@ -148,7 +148,8 @@ func testCustomEvents(t *testing.T, newStore Factory) {
 
 func testProjects(t *testing.T, newStore Factory) {
 	s := newStore(t)
-	want := &project.Project{ID: "proj_a", Name: "A", TimeZone: "Europe/Warsaw", CreatedAt: at(1)}
+	want := &project.Project{ID: "proj_a", Name: "A", TimeZone: "Europe/Warsaw", CreatedAt: at(1),
+		ClientSettings: project.ClientSettings{TrustedDomains: []string{"https://shop.example"}, RedeemEnabled: true, LoyaltyEventsEnabled: true}}
 	must(t, s.InsertProject(ctx, want))
 	got, err := s.GetProject(ctx, "proj_a")
 	must(t, err)
@@ -177,6 +178,8 @@ func testProjectManagement(t *testing.T, newStore Factory) {
 	upd := a.Clone()
 	upd.Name, upd.Description, upd.TimeZone = "A2", ptr("about A"), "Europe/Warsaw"
 	upd.WebhookToken = "ignored"
+	upd.ClientSettings = project.ClientSettings{TrustedDomains: []string{"https://a.example", "https://b.example"},
+		PublishEnabled: true, CreateCustomerEnabled: true, SetVoucherExpirationDateEnabled: true}
 	must(t, s.UpdateProject(ctx, upd))
 	want := upd.Clone()
 	want.WebhookToken = a.WebhookToken
@@ -184,6 +187,7 @@ func testProjectManagement(t *testing.T, newStore Factory) {
 	must(t, err)
 	diff(t, "updated", want, one)
 	*upd.Description = "changed after the update"
+	upd.TrustedDomains[0] = "https://changed.example"
 	one, _ = s.GetProject(ctx, "proj_a")
 	diff(t, "aliasing", want, one)
 	wantErr(t, "update missing", s.UpdateProject(ctx, &project.Project{ID: "proj_missing", Name: "x", TimeZone: "UTC"}), promotype.ErrNotFound)

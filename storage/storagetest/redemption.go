@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -741,7 +742,9 @@ func testQualificationStore(t *testing.T, newStore Factory) {
 	standalone := bareCampaign(p, 1, campaign.DiscountCoupons)
 	standalone.Type = campaign.Standalone
 	generated := bareCampaign(p, 2, campaign.DiscountCoupons)
+	generated.Active = true
 	binnedCamp := bareCampaign(p, 3, campaign.DiscountCoupons)
+	binnedCamp.Active = true
 	for _, c := range []*campaign.Campaign{standalone, generated, binnedCamp} {
 		must(t, s.InsertCampaign(ctx, c))
 	}
@@ -764,20 +767,23 @@ func testQualificationStore(t *testing.T, newStore Factory) {
 
 	public := func(limit int) []string {
 		t.Helper()
-		vs, err := s.PublicVouchers(ctx, p, limit)
+		vs, err := s.PublicVouchers(ctx, p, "", limit)
 		must(t, err)
 		return ids(vs, func(v *voucher.Voucher) string { return v.ID })
 	}
 	diff(t, "public vouchers", []string{"v_001", "v_002"}, public(10))
 	diff(t, "public vouchers, limit 1", []string{"v_001"}, public(1))
+	vs, err := s.PublicVouchers(ctx, p, "v_001", 10)
+	must(t, err)
+	diff(t, "public vouchers after v_001", []string{"v_002"}, ids(vs, func(v *voucher.Voucher) string { return v.ID }))
 	// Publishing one takes it out; a new one without campaign comes in.
-	_, _, err := s.PublishVoucher(ctx, p, "v_001", "cust_2", at(4))
+	_, _, err = s.PublishVoucher(ctx, p, "v_001", "cust_2", at(4))
 	must(t, err)
 	must(t, s.InsertVoucher(ctx, discountVoucher(p, "", 8)))
 	diff(t, "after a publication", []string{"v_002", "v_008"}, public(10))
 	must(t, s.DeleteVoucher(ctx, p, "v_008"))
 	diff(t, "after a delete", []string{"v_002"}, public(10))
-	vs, err := s.PublicVouchers(ctx, other, 10)
+	vs, err = s.PublicVouchers(ctx, other, "", 10)
 	must(t, err)
 	diff(t, "other project", []string{"v_007"}, ids(vs, func(v *voucher.Voucher) string { return v.ID }))
 
@@ -792,9 +798,9 @@ func testQualificationStore(t *testing.T, newStore Factory) {
 	referrer := holderRow(p, 4, "cust_2", "v_001")
 	referrer.HolderRole = "REFERRER"
 	must(t, s.InsertHolder(ctx, referrer))
-	wallet := func(project, customer string, limit int) []string {
+	wallet := func(project, customer string, limit int, after ...string) []string {
 		t.Helper()
-		hs, err := s.HeldVouchers(ctx, project, customer, limit)
+		hs, err := s.HeldVouchers(ctx, project, customer, strings.Join(after, ""), limit)
 		must(t, err)
 		out := []string{}
 		for _, h := range hs {
@@ -804,6 +810,7 @@ func testQualificationStore(t *testing.T, newStore Factory) {
 	}
 	diff(t, "cust_1's wallet", []string{"OWNER:v_004", "OWNER:v_b1_0001"}, wallet(p, "cust_1", 10))
 	diff(t, "cust_1's wallet, limit 1", []string{"OWNER:v_004"}, wallet(p, "cust_1", 1))
+	diff(t, "cust_1's wallet after rh_001", []string{"OWNER:v_b1_0001"}, wallet(p, "cust_1", 10, "rh_001"))
 	diff(t, "cust_2's wallet", []string{"REFERRER:v_001"}, wallet(p, "cust_2", 10))
 	diff(t, "cust_1 in another project", []string{}, wallet(other, "cust_1", 10))
 
@@ -815,4 +822,50 @@ func testQualificationStore(t *testing.T, newStore Factory) {
 	cs, err = s.CampaignsByID(ctx, other, []string{generated.ID})
 	must(t, err)
 	diff(t, "another project's campaign", []string{}, ids(cs, func(c *campaign.Campaign) string { return c.ID }))
+	testCampaignOffers(t, s, p, other)
+}
+
+// testCampaignOffers: the campaigns a qualification offers are the live,
+// active DISCOUNT_COUPONS and GIFT_VOUCHERS campaigns that are not
+// STANDALONE and hold a free voucher, newest first, each with its free
+// voucher of lowest id (held alone or generated), between keyset bounds.
+// camp_002 (generated, at 2) holds v_006 and the batch v_b1_*; cust_1
+// holds v_b1_0001.
+func testCampaignOffers(t *testing.T, s storage.Store, p, other string) {
+	t.Helper()
+	gift := bareCampaign(p, 10, campaign.GiftVouchers) // active, no voucher: left out
+	gift.Active = true
+	promo := bareCampaign(p, 11, campaign.Promotion) // no codes
+	promo.Active = true
+	newest := bareCampaign(p, 12, campaign.DiscountCoupons)
+	newest.Active = true
+	off := bareCampaign(p, 13, campaign.DiscountCoupons) // inactive
+	for _, c := range []*campaign.Campaign{gift, promo, newest, off} {
+		must(t, s.InsertCampaign(ctx, c))
+	}
+	taken := discountVoucher(p, newest.ID, 20)
+	taken.HolderID = ptr("cust_1")
+	for _, v := range []*voucher.Voucher{taken, discountVoucher(p, newest.ID, 22), discountVoucher(p, newest.ID, 21), discountVoucher(p, off.ID, 23)} {
+		must(t, s.InsertVoucher(ctx, v))
+	}
+	offers := func(project string, after *redemption.OfferKey, limit int, until ...*redemption.OfferKey) []string {
+		t.Helper()
+		var u *redemption.OfferKey
+		if len(until) > 0 {
+			u = until[0]
+		}
+		os, err := s.CampaignOffers(ctx, project, after, u, limit)
+		must(t, err)
+		return ids(os, func(o *redemption.CampaignOffer) string { return o.Campaign.ID + ":" + o.Voucher.ID })
+	}
+	diff(t, "offers", []string{"camp_012:v_021", "camp_002:v_006"}, offers(p, nil, 10))
+	diff(t, "offers, limit 1", []string{"camp_012:v_021"}, offers(p, nil, 1))
+	diff(t, "offers after camp_012", []string{"camp_002:v_006"}, offers(p, &redemption.OfferKey{CreatedAt: at(12), ID: "camp_012"}, 10))
+	diff(t, "offers until camp_002", []string{"camp_012:v_021"}, offers(p, nil, 10, &redemption.OfferKey{CreatedAt: at(2), ID: "camp_002"}))
+	diff(t, "offers until before camp_002", []string{"camp_012:v_021", "camp_002:v_006"}, offers(p, nil, 10, &redemption.OfferKey{CreatedAt: at(2), ID: "camp_003"}))
+	// Publishing the first free one offers the next (a generated one).
+	_, _, err := s.PublishVoucher(ctx, p, "v_006", "cust_2", at(14))
+	must(t, err)
+	diff(t, "after a publication", []string{"camp_012:v_021", "camp_002:v_b1_0000"}, offers(p, nil, 10))
+	diff(t, "another project", []string{}, offers(other, nil, 10))
 }
