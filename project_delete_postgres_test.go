@@ -24,7 +24,7 @@ import (
 // seedProjectData fills project p through the engine with one of most
 // things: catalog, customers, orders, campaigns with generated vouchers,
 // promotion tiers, rules, webhooks and their events, custom event schemas
-// and events, publications, redemptions, async actions.
+// and events, publications, redemptions, async actions, project users.
 func seedProjectData(t *testing.T, eng *promo.Engine, p string) {
 	t.Helper()
 	must[*webhook.Webhook](t)(eng.Webhooks().Create(ctx, p, webhook.Params{TargetURL: promo.Ptr("https://hooks.example.com/all"), Events: webhook.Events}))
@@ -44,6 +44,9 @@ func seedProjectData(t *testing.T, eng *promo.Engine, p string) {
 	must[*redemption.Redemptions](t)(eng.Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, redeemBody("RULED", "bob")), redemption.RedeemOptions{}))
 	must[*project.CustomEventSchema](t)(eng.CustomEventSchemas().Create(ctx, p, js[project.CustomEventSchemaParams](t, `{"name":"visit","schema":{"properties":{}}}`)))
 	must[*project.Tracked](t)(eng.CustomEvents().Track(ctx, p, project.TrackParams{Event: promo.Ptr("visit"), Customer: &customer.Params{SourceID: promo.Ptr("alice")}}))
+	if err := eng.Projects().InviteUser(ctx, []string{p}, project.InviteParams{Email: promo.Ptr("ann@shop.example"), Projects: map[string]string{p: "ADMIN"}}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // projectRowCounts counts the rows of project p in every table of the

@@ -21,7 +21,7 @@ func (s *Service) Delete(ctx context.Context, projectID, ref string) error {
 		if err := st.BinCustomer(ctx, projectID, c.ID, s.env.Clock.Now()); err != nil {
 			return err
 		}
-		return deletedEvent(ctx, st, s.env, c)
+		return deletedEvent(ctx, st, s.env, c, true)
 	})
 }
 
@@ -37,10 +37,10 @@ type PermanentDeletion struct {
 	Object          string         `json:"object"`
 }
 
-// DeletionCounts counts what a permanent deletion removed. This engine
-// keeps no customer event logs, daily events or segments, and a deletion
-// keeps the customer's orders (they belong to the project's sales and
-// redemption history), so only Customer is ever non-zero.
+// DeletionCounts counts what a permanent deletion removed: the customer
+// and its activity log (CustomerEvents). This engine keeps no other event
+// logs, daily events or segments, and a deletion keeps the customer's
+// orders (they belong to the project's sales and redemption history).
 type DeletionCounts struct {
 	Events         int `json:"events"`
 	CustomerEvents int `json:"customer_events"`
@@ -54,9 +54,11 @@ type DeletionCounts struct {
 // DeletePermanently removes the customer ref for good (POST
 // /v1/customers/{customerId}/permanent-deletion): a live customer by id
 // or source id, or one in the bin by its id. It answers at once with
-// status DONE. Deleting a live customer writes customer.deleted.
+// status DONE. Deleting a live customer writes customer.deleted; the
+// customer's activity log is deleted with it.
 func (s *Service) DeletePermanently(ctx context.Context, projectID, ref string) (*PermanentDeletion, error) {
 	var id string
+	logged := 0
 	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		c, err := Resolve(ctx, st, projectID, ref)
 		if errors.Is(err, promotype.ErrNotFound) {
@@ -67,7 +69,8 @@ func (s *Service) DeletePermanently(ctx context.Context, projectID, ref string) 
 			} else if err != nil {
 				return err
 			}
-			return nil
+			logged, err = st.DeleteActivities(ctx, projectID, ref)
+			return err
 		}
 		if err != nil {
 			return err
@@ -76,14 +79,17 @@ func (s *Service) DeletePermanently(ctx context.Context, projectID, ref string) 
 		if err := st.DeleteCustomer(ctx, projectID, c.ID); err != nil {
 			return err
 		}
-		return deletedEvent(ctx, st, s.env, c)
+		if logged, err = st.DeleteActivities(ctx, projectID, c.ID); err != nil {
+			return err
+		}
+		return deletedEvent(ctx, st, s.env, c, false)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &PermanentDeletion{
 		ID: s.env.IDs.NewID(prefixDeletion), CreatedAt: s.env.Clock.Now(), RelatedObjectID: id,
-		RelatedObject: "customer", Status: "DONE", DataJSON: DeletionCounts{Customer: 1}, Object: "pernament_deletion",
+		RelatedObject: "customer", Status: "DONE", DataJSON: DeletionCounts{Customer: 1, CustomerEvents: logged}, Object: "pernament_deletion",
 	}, nil
 }
 
@@ -91,11 +97,16 @@ func (s *Service) DeletePermanently(ctx context.Context, projectID, ref string) 
 // service makes them.
 const prefixDeletion = "del_"
 
-// deletedEvent writes customer.deleted for c through st.
-func deletedEvent(ctx context.Context, st Store, env promotype.Env, c *Customer) error {
+// deletedEvent writes customer.deleted for c through st, and into c's
+// activity log when logged (a deletion to the bin: a permanent one deletes
+// the log).
+func deletedEvent(ctx context.Context, st Store, env promotype.Env, c *Customer, logged bool) error {
 	ev, err := promotype.NewEvent(env, c.ProjectID, EventDeleted, c.ID, map[string]any{"customer": c})
 	if err != nil {
 		return err
+	}
+	if logged {
+		ev.For(c.ID, ActivityDeleted)
 	}
 	return st.AppendEvents(ctx, ev)
 }

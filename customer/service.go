@@ -79,7 +79,7 @@ func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, 
 		if err := st.UpdateCustomer(ctx, c); err != nil {
 			return nil, err
 		}
-		return c.normalize(), nil
+		return c.normalize(), updatedActivity(ctx, st, env, c)
 	}
 	return create(ctx, st, env, projectID, in)
 }
@@ -118,13 +118,29 @@ func create(ctx context.Context, st Store, env promotype.Env, projectID string, 
 		return nil, err
 	}
 	c.normalize()
-	return c, promotype.AppendEvent(ctx, st, env, projectID, EventCreated, c.ID, map[string]any{"customer": c})
+	ev, err := promotype.NewEvent(env, projectID, EventCreated, c.ID, map[string]any{"customer": c})
+	if err != nil {
+		return nil, err
+	}
+	return c, st.AppendEvents(ctx, ev.For(c.ID, ActivityCreated))
+}
+
+// updatedActivity enters customer.updated in the activity log of c (just
+// written and normalized) through st: no webhook configuration can list it.
+func updatedActivity(ctx context.Context, st Store, env promotype.Env, c *Customer) error {
+	ev, err := promotype.NewActivity(env, c.ProjectID, c.ID, ActivityUpdated, c.ID, map[string]any{"customer": c})
+	if err != nil {
+		return err
+	}
+	return st.AppendEvents(ctx, ev)
 }
 
 // Webhook events of customers, written to the outbox in the transaction of
 // the change, each with data {customer}: customer.created by a create
 // (Upsert), customer.deleted when a live customer is deleted (to the bin
-// or permanently).
+// or permanently). The customer's activity log records them too (but a
+// permanent deletion deletes the log), and customer.updated, which no
+// configuration can list.
 const (
 	EventCreated = "customer.created"
 	EventDeleted = "customer.deleted"

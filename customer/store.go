@@ -14,6 +14,7 @@ import (
 // changes made in it (the outbox: customer.created, customer.deleted).
 type Store interface {
 	promotype.EventStore
+	ActivityStore
 
 	InsertCustomer(ctx context.Context, c *Customer) error
 	UpdateCustomer(ctx context.Context, c *Customer) error

@@ -118,7 +118,7 @@ func Update(ctx context.Context, st Store, env promotype.Env, projectID, ref str
 	if err := st.UpdateCustomer(ctx, c); err != nil {
 		return nil, err
 	}
-	return c.normalize(), nil
+	return c.normalize(), updatedActivity(ctx, st, env, c)
 }
 
 // UpsertMany runs Upsert for each item of in, in one transaction: all are

@@ -8,8 +8,8 @@ import (
 )
 
 // customerRoutes are the customers endpoints (scope customers): an upsert,
-// the list, and a read, update, delete (to the bin) and permanent deletion
-// of a customer by id or source id.
+// the list, and a read, update, delete (to the bin), activity log and
+// permanent deletion of a customer by id or source id.
 func (s *server) customerRoutes() []route {
 	customers := s.engine.Customers()
 	return []route{
@@ -32,6 +32,13 @@ func (s *server) customerRoutes() []route {
 		{http.MethodDelete, "/v1/customers/{customerId}", appKey, noContent(func(c *call) error {
 			return customers.Delete(c.ctx(), c.projectID, c.path("customerId"))
 		})},
+		{http.MethodGet, "/v1/customers/{customerId}/activity", appKey, withoutBody(func(c *call) (*customer.ActivityList, error) {
+			p, err := activityParams(c)
+			if err != nil {
+				return nil, err
+			}
+			return customers.Activities(c.ctx(), c.projectID, c.path("customerId"), p)
+		})},
 		{http.MethodPost, "/v1/customers/{customerId}/permanent-deletion", appKey, withBody(func(c *call, _ struct{}) (*customer.PermanentDeletion, error) {
 			return customers.DeletePermanently(c.ctx(), c.projectID, c.path("customerId"))
 		})},
@@ -52,19 +59,23 @@ func customerListParams(c *call) (customer.ListParams, error) {
 		return p, promotype.InvalidQueryParams("Property .page must be less than or equal to 99")
 	}
 	p.Email, p.City, p.Name, p.SegmentID = stringParam(q, "email"), stringParam(q, "city"), stringParam(q, "name"), stringParam(q, "segment_id")
-	for _, t := range []struct {
-		name string
-		dst  **promotype.Time
-	}{{"created_at[before]", &p.CreatedBefore}, {"created_at[after]", &p.CreatedAfter},
-		{"updated_at[before]", &p.UpdatedBefore}, {"updated_at[after]", &p.UpdatedAfter}, {"starting_after", &p.StartingAfter}} {
-		if !q.Has(t.name) {
-			continue
-		}
-		at, err := promotype.ParseTime(q.Get(t.name))
-		if err != nil {
-			return p, promotype.InvalidQueryParams("Property .%s cannot be recognized as a ISO-8601 compliant date", t.name)
-		}
-		*t.dst = &at
+	return p, timeParams(q, map[string]**promotype.Time{"created_at[before]": &p.CreatedBefore, "created_at[after]": &p.CreatedAfter,
+		"updated_at[before]": &p.UpdatedBefore, "updated_at[after]": &p.UpdatedAfter, "starting_after": &p.StartingAfter})
+}
+
+// activityParams reads the query of GET /v1/customers/{customerId}/activity.
+func activityParams(c *call) (customer.ActivityParams, error) {
+	q, err := parseQuery(c.r.URL.RawQuery)
+	if err != nil {
+		return customer.ActivityParams{}, err
 	}
-	return p, nil
+	p := customer.ActivityParams{Order: q.Get("order"), StartingAfterID: q.Get("starting_after_id"), CampaignID: q.Get("campaign_id"),
+		CampaignType: q.Get("campaign_type"), Category: q.Get("category"), Type: q.Get("type")}
+	if p.Limit, err = intParam(q, "limit"); err != nil {
+		return p, err
+	}
+	if q.Has("limit") && p.Limit == 0 {
+		return p, promotype.InvalidQueryParams("Property .limit must be between 1 and %d", promotype.MaxLimit)
+	}
+	return p, timeParams(q, map[string]**promotype.Time{"start_date": &p.StartDate, "end_date": &p.EndDate})
 }

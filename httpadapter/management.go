@@ -24,9 +24,8 @@ type appKeyPair struct {
 // managementRoutes are the project endpoints of the management API: the
 // create (an extension that lets a standalone server be set up through its
 // API), the list of the projects the calling management key is granted,
-// and the read, update and delete of one of them. The project users
-// endpoints are not served: this engine has no user accounts (no
-// dashboard); management keys are its only principals.
+// and the read, update and delete of one of them; and the users of a
+// project (userRoutes).
 func (s *server) managementRoutes() []route {
 	projects := s.engine.Projects()
 	return []route{
@@ -42,6 +41,39 @@ func (s *server) managementRoutes() []route {
 		})},
 		{http.MethodDelete, "/management/v1/projects/{projectId}", managementKey, noContent(func(c *call) error {
 			return projects.Delete(c.ctx(), c.projectID)
+		})},
+	}
+}
+
+// userRoutes are the users of a project. The engine has no login accounts:
+// a user is its stored assignments to projects, made by an invitation
+// (which sends no e-mail) and extended by assign; a management key sees
+// users only through the projects it is granted.
+func (s *server) userRoutes() []route {
+	projects := s.engine.Projects()
+	const users = "/management/v1/projects/{projectId}/users"
+	return []route{
+		{http.MethodPost, "/management/v1/projects/users/invite", managementKey, func(c *call) (int, any, error) {
+			var in project.InviteParams
+			if err := decodeBody(c.w, c.r, c.maxBody, &in); err != nil {
+				return 0, nil, err
+			}
+			return http.StatusNoContent, nil, projects.InviteUser(c.ctx(), c.management.ProjectIDs, in)
+		}},
+		{http.MethodPost, users, managementKey, withBody(func(c *call, in project.AssignParams) (*project.User, error) {
+			return projects.AssignUser(c.ctx(), c.management.ProjectIDs, c.projectID, in)
+		})},
+		{http.MethodGet, users, managementKey, withoutBody(func(c *call) (*promotype.List[*project.User], error) {
+			return projects.ListUsers(c.ctx(), c.management.ProjectIDs, c.projectID)
+		})},
+		{http.MethodGet, users + "/{userId}", managementKey, withoutBody(func(c *call) (*project.User, error) {
+			return projects.GetUser(c.ctx(), c.management.ProjectIDs, c.projectID, c.path("userId"))
+		})},
+		{http.MethodPut, users + "/{userId}", managementKey, withBody(func(c *call, in project.RoleParams) (*project.User, error) {
+			return projects.UpdateUser(c.ctx(), c.management.ProjectIDs, c.projectID, c.path("userId"), in)
+		})},
+		{http.MethodDelete, users + "/{userId}", managementKey, noContent(func(c *call) error {
+			return projects.UnassignUser(c.ctx(), c.management.ProjectIDs, c.projectID, c.path("userId"))
 		})},
 	}
 }

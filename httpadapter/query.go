@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"cmp"
 	"errors"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -123,4 +124,21 @@ func arrayParam(q url.Values, name string) []string {
 		out = append(out, x.values...)
 	}
 	return out
+}
+
+// timeParams reads each date-time parameter present of dsts (name → where
+// it goes); absent ones leave theirs nil. A bad value is a 400 naming the
+// first such parameter in name order.
+func timeParams(q url.Values, dsts map[string]**promotype.Time) error {
+	for _, name := range slices.Sorted(maps.Keys(dsts)) {
+		if !q.Has(name) {
+			continue
+		}
+		at, err := promotype.ParseTime(q.Get(name))
+		if err != nil {
+			return promotype.InvalidQueryParams("Property .%s cannot be recognized as a ISO-8601 compliant date", name)
+		}
+		*dsts[name] = &at
+	}
+	return nil
 }

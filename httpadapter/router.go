@@ -23,6 +23,7 @@ func (s *server) routes() []route {
 		s.rewardRoutes(),
 		s.locationRoutes(),
 		s.managementRoutes(),
+		s.userRoutes(),
 		s.settingsRoutes(),    // settings.go: webhooks, metadata and event schemas, branding
 		s.oauthRoutes(),       // oauth.go
 		s.salesRoutes(),       // orders.go, customers.go

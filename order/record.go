@@ -11,16 +11,21 @@ import (
 // creation time, source id, metadata, item ids and the customer the
 // request names (upserted); a stored one keeps them. Either way its status
 // is the request's, PAID by default (reference §2.4), and updated_at is
-// set on a stored one. o is changed and returned normalized.
+// set on a stored one. o is changed and returned normalized; the change
+// enters its customer's activity log (LogActivity).
 func Record(ctx context.Context, st ServiceStore, env promotype.Env, projectID string, o *Order, in *Params, stored bool) (*Order, error) {
 	o.ProjectID = projectID
+	was := o.Status
 	o.Status = StatusPaid
 	if in.Status != nil {
 		o.Status = *in.Status
 	}
 	if stored {
 		o.UpdatedAt = env.Clock.Now().Ptr()
-		return o.normalize(), st.UpdateOrder(ctx, o)
+		if err := st.UpdateOrder(ctx, o); err != nil {
+			return nil, err
+		}
+		return o.normalize(), LogActivity(ctx, st, env, o.normalize(), was)
 	}
 	o.ID, o.CreatedAt = env.IDs.NewID(promotype.PrefixOrder), env.Clock.Now()
 	if in.CreatedAt != nil {
@@ -35,7 +40,10 @@ func Record(ctx context.Context, st ServiceStore, env promotype.Env, projectID s
 	if err := svc.setCustomers(ctx, st, projectID, o, in); err != nil {
 		return nil, err
 	}
-	return o.normalize(), st.InsertOrder(ctx, o)
+	if err := st.InsertOrder(ctx, o); err != nil {
+		return nil, err
+	}
+	return o.normalize(), LogActivity(ctx, st, env, o.normalize(), "")
 }
 
 // Cancel is o after a rollback WITH_ORDER: CANCELED, every discount

@@ -65,7 +65,10 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Ord
 			return err
 		}
 		out = o
-		return st.InsertOrder(ctx, o)
+		if err := st.InsertOrder(ctx, o); err != nil {
+			return err
+		}
+		return LogActivity(ctx, st, s.env, o.normalize(), "")
 	}
 	err := promotype.RetryUpsert(ctx, func() error { return s.tx(ctx, upsert) })
 	if err != nil {
@@ -181,6 +184,7 @@ func (s *Service) update(ctx context.Context, st ServiceStore, o *Order, in *Par
 	if in.SourceID.Set {
 		o.SourceID = promotype.ClonePtr(in.SourceID.Value)
 	}
+	was := o.Status
 	if in.Status != nil {
 		o.Status = *in.Status
 	}
@@ -197,7 +201,10 @@ func (s *Service) update(ctx context.Context, st ServiceStore, o *Order, in *Par
 		return nil, err
 	}
 	o.UpdatedAt = s.env.Clock.Now().Ptr()
-	return o, st.UpdateOrder(ctx, o)
+	if err := st.UpdateOrder(ctx, o); err != nil {
+		return nil, err
+	}
+	return o, LogActivity(ctx, st, s.env, o.normalize(), was)
 }
 
 // checkMetadata checks the metadata a create or update sends against the

@@ -63,7 +63,8 @@ type Tracked struct {
 // Track records a custom event: the name must be a custom event schema
 // of the project, its metadata must satisfy the schema's properties (those
 // not deleted; other keys are accepted), the customer is upserted, and the
-// event is stored with the customer in one transaction.
+// event is stored with the customer, and entered in its activity log as
+// customer.custom_event, in one transaction.
 func (s *CustomEventService) Track(ctx context.Context, projectID string, in TrackParams) (*Tracked, error) {
 	if in.Event == nil {
 		return nil, promotype.InvalidPayload("Payload must have required property 'event'")
@@ -109,7 +110,14 @@ func (s *CustomEventService) Track(ctx context.Context, projectID string, in Tra
 			return err
 		}
 		ev.CustomerID = c.ID
-		return tx.InsertCustomEvent(ctx, ev)
+		if err := tx.InsertCustomEvent(ctx, ev); err != nil {
+			return err
+		}
+		a, err := promotype.NewActivity(s.env, projectID, c.ID, customer.ActivityCustomEvent, ev.ID, map[string]any{"event": ev, "customer": c})
+		if err != nil {
+			return err
+		}
+		return tx.AppendEvents(ctx, a)
 	})
 	if err != nil {
 		return nil, err

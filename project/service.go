@@ -12,9 +12,11 @@ import (
 
 // ServiceStore is the port of Service: projects, what a new project is
 // made with (its built-in shipping product, its first key pair and the
-// grant of a management key), and the customers CheckClient looks up.
+// grant of a management key), its users, and the customers CheckClient
+// looks up.
 type ServiceStore interface {
 	Store
+	UserStore
 	catalog.Store
 	auth.Store
 	customer.Store // the customers a client-side request would create (CheckClient)

@@ -73,3 +73,6 @@ type SequentialIDs struct{ n atomic.Int64 }
 func (s *SequentialIDs) NewID(prefix string) string {
 	return fmt.Sprintf("%s%020d", prefix, s.n.Add(1))
 }
+
+// PrefixUser starts the id of a project user (the management API's users).
+const PrefixUser = "user_"

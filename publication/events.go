@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/voucher"
 )
@@ -20,7 +21,8 @@ const (
 )
 
 // emit appends the events of publication p (presented) of vouchers vs of
-// campaign c (nil for a voucher without one) through st.
+// campaign c (nil for a voucher without one) through st; publication.succeeded
+// enters the customer's activity log.
 func (s *Service) emit(ctx context.Context, st ServiceStore, p *Publication, c *campaign.Campaign, vs []*voucher.Voucher) error {
 	var pc *campaign.Campaign
 	if c != nil {
@@ -51,6 +53,10 @@ func (s *Service) emit(ctx context.Context, st ServiceStore, p *Publication, c *
 	ev, err := promotype.NewEvent(s.env, p.ProjectID, EventSucceeded, p.ID, eventData(p, pc, first))
 	if err != nil {
 		return err
+	}
+	ev.For(p.CustomerID, customer.ActivityPublicationSucceeded)
+	if c != nil {
+		ev.InCampaign(c.ID, string(c.CampaignType))
 	}
 	return st.AppendEvents(ctx, append(events, ev)...)
 }

@@ -612,9 +612,11 @@ func sameTime(a, b *promotype.Time) bool {
 
 // emit appends a redemption event about r (data as OpenAPIWebhooks
 // documents it: customer, order, campaign, voucher, promotion_tier,
-// redemption, created_at).
+// redemption, created_at), entered in the activity log of r's customer
+// as customer.<typ>.
 func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string, r *Redemption, o *order.Order) error {
-	return promotype.AppendEventFunc(ctx, st, s.env, r.Ledger.ProjectID, typ, r.ID, func() (any, error) {
+	a := &promotype.Activity{CustomerID: deref(r.CustomerID), Type: "customer." + typ, CampaignID: r.Ledger.CampaignID}
+	return promotype.AppendEventFor(ctx, st, s.env, r.Ledger.ProjectID, typ, r.ID, a, func() (any, error) {
 		data := map[string]any{"redemption": r, "customer": r.Customer, "order": o, "voucher": r.Voucher,
 			"promotion_tier": r.PromotionTier, "campaign": nil, "created_at": r.Date}
 		if r.Ledger.CampaignID != "" {
@@ -625,6 +627,7 @@ func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string
 				return nil, err
 			default:
 				data["campaign"] = c
+				a.CampaignType = string(c.CampaignType)
 			}
 		}
 		return data, nil

@@ -328,6 +328,7 @@ func (rb *rollbacker) order(ctx context.Context, target, head *Redemption) (*ord
 		e.RollbackStacked = head.Ledger.Children
 		o.Redemptions[target.ID] = e
 	}
+	was := o.Status
 	if rb.mode != RollbackWithoutOrder {
 		o.Cancel(rb.now)
 	} else {
@@ -336,5 +337,5 @@ func (rb *rollbacker) order(ctx context.Context, target, head *Redemption) (*ord
 	if err := rb.st.UpdateOrder(ctx, o); err != nil {
 		return nil, err
 	}
-	return order.Normalized(o), nil
+	return order.Normalized(o), order.LogActivity(ctx, rb.st, rb.s.env, order.Normalized(o), was)
 }

@@ -3,6 +3,7 @@ package redemption
 import (
 	"context"
 
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/voucher"
@@ -74,14 +75,15 @@ func deref64(p *int64) int64 {
 
 // insertMovement stores transaction t of card v and appends its events:
 // the card kind's transaction.created and, with added (a manual addition's
-// answer), its balance or points added event.
+// answer), its balance or points added event, which the card holder's
+// activity log records too.
 func (s *RedemptionService) insertMovement(ctx context.Context, st RedeemStore, t *Transaction, v *voucher.Voucher, added *Balance) error {
 	if err := st.InsertTransactions(ctx, t); err != nil {
 		return err
 	}
-	created, addedEvent := EventGiftTransactionCreated, EventGiftBalanceAdded
+	created, addedEvent, activity, campaignType := EventGiftTransactionCreated, EventGiftBalanceAdded, customer.ActivityGiftBalanceAdded, "GIFT_VOUCHERS"
 	if t.Details.Balance.Type == BalanceLoyalty {
-		created, addedEvent = EventLoyaltyTransactionCreated, EventLoyaltyPointsAdded
+		created, addedEvent, activity, campaignType = EventLoyaltyTransactionCreated, EventLoyaltyPointsAdded, customer.ActivityLoyaltyPointsAdded, "LOYALTY_PROGRAM"
 	}
 	if err := promotype.AppendEvent(ctx, st, s.env, t.ProjectID, created, t.ID, map[string]any{"voucher": v, "transaction": t}); err != nil {
 		return err
@@ -89,5 +91,13 @@ func (s *RedemptionService) insertMovement(ctx context.Context, st RedeemStore, 
 	if added == nil {
 		return nil
 	}
-	return promotype.AppendEvent(ctx, st, s.env, t.ProjectID, addedEvent, v.ID, map[string]any{"voucher": v, "balance": added, "transaction": t})
+	ev, err := promotype.NewEvent(s.env, t.ProjectID, addedEvent, v.ID, map[string]any{"voucher": v, "balance": added, "transaction": t})
+	if err != nil {
+		return err
+	}
+	campaignID := deref(v.CampaignID)
+	if campaignID == "" {
+		campaignType = ""
+	}
+	return st.AppendEvents(ctx, ev.For(deref(v.HolderID), activity).InCampaign(campaignID, campaignType))
 }

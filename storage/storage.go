@@ -43,6 +43,7 @@ import (
 // no RunInTx, so a transaction cannot open (or silently join) another.
 type Tx interface {
 	project.Store
+	project.UserStore
 	async.Store
 	auth.Store
 	catalog.Store

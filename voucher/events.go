@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/rule"
 )
@@ -34,7 +35,8 @@ func (s *Service) CheckMetadata(ctx context.Context, projectID string, m promoty
 
 // emit presents v (Present, through st) and appends an event about it
 // through st, the change's transaction: data {voucher, campaign}, both as
-// the API shows them (campaign null for a voucher without one). It returns
+// the API shows them (campaign null for a voucher without one). The
+// deletion of a held voucher enters its holder's activity log. It returns
 // v.
 func (s *Service) emit(ctx context.Context, st ServiceStore, typ string, v *Voucher) (*Voucher, error) {
 	if _, err := s.Present(ctx, st, v); err != nil {
@@ -47,6 +49,12 @@ func (s *Service) emit(ctx context.Context, st ServiceStore, typ string, v *Vouc
 	ev, err := promotype.NewEvent(s.env, v.ProjectID, typ, v.ID, map[string]any{"voucher": v, "campaign": c})
 	if err != nil {
 		return nil, err
+	}
+	if typ == EventDeleted && v.HolderID != nil {
+		ev.For(*v.HolderID, customer.ActivityVoucherDeleted)
+		if c != nil {
+			ev.InCampaign(c.ID, string(c.CampaignType))
+		}
 	}
 	return v, st.AppendEvents(ctx, ev)
 }

@@ -39,7 +39,11 @@ func (s *Store) RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx
 	}
 	defer conn.Close()
 	return conn.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, storage.Handle(&Store{db: copyTx{Tx: tx, conn: conn}, txTimeout: s.txTimeout}))
+		st := &Store{db: copyTx{Tx: tx, conn: conn}, txTimeout: s.txTimeout, activities: &activityBuffer{}}
+		if err := fn(ctx, storage.Handle(st)); err != nil {
+			return err
+		}
+		return st.activities.flush(ctx, tx)
 	})
 }
 

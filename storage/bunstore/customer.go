@@ -178,3 +178,165 @@ func (s *Store) DeleteCustomer(ctx context.Context, projectID, id string) error 
 	}
 	return nil
 }
+
+// activityRow is an entry of a customer's activity log (migration 0038).
+type activityRow struct {
+	bun.BaseModel `bun:"table:promo_customer_activities,alias:ca"`
+
+	ProjectID    string    `bun:"project_id"`
+	CustomerID   string    `bun:"customer_id"`
+	CreatedAt    time.Time `bun:"created_at"`
+	Seq          int64     `bun:"seq,autoincrement"` // numbered by the database
+	ID           string    `bun:"id"`
+	Type         string    `bun:"type"`
+	CampaignID   *string   `bun:"campaign_id"`
+	CampaignType *string   `bun:"campaign_type"`
+	// Data is the event's payload text, kept as is (see eventRow.Data).
+	Data string `bun:"data"`
+}
+
+func (r *activityRow) domain() *customer.Activity {
+	return &customer.Activity{ID: r.ID, Type: r.Type, Data: json.RawMessage(r.Data), CreatedAt: domainTime(r.CreatedAt), GroupID: r.ID,
+		ProjectID: r.ProjectID, CustomerID: r.CustomerID, CampaignID: orEmpty(r.CampaignID), CampaignType: orEmpty(r.CampaignType)}
+}
+
+// activityBuffer is the activity rows a transaction appended, not written
+// yet. Its methods do nothing on a nil buffer.
+type activityBuffer struct{ rows []activityRow }
+
+// mark returns the buffer's length, for undo.
+func (b *activityBuffer) mark() int {
+	if b == nil {
+		return 0
+	}
+	return len(b.rows)
+}
+
+// undo forgets the rows appended since mark (a savepoint rolled back).
+func (b *activityBuffer) undo(mark int) {
+	if b != nil {
+		b.rows = b.rows[:mark]
+	}
+}
+
+// flush writes the buffered rows through db in one statement.
+func (b *activityBuffer) flush(ctx context.Context, db bun.IDB) error {
+	if b == nil || len(b.rows) == 0 {
+		return nil
+	}
+	if _, err := db.NewInsert().Model(&b.rows).Exec(ctx); err != nil {
+		return fail("insert customer activities", err, nil)
+	}
+	b.rows = nil
+	return nil
+}
+
+// appendActivities enters the events that have an Activity in their
+// customers' logs: into the transaction's buffer, or at once outside one.
+func (s *Store) appendActivities(ctx context.Context, events []*promotype.Event) error {
+	now := &activityBuffer{}
+	buf := s.activities
+	if buf == nil {
+		buf = now
+	}
+	for _, e := range events {
+		a := e.Activity
+		if a == nil {
+			continue
+		}
+		if err := checkText("activity", str("customer_id", a.CustomerID), str("type", a.Type), str("campaign_id", a.CampaignID)); err != nil {
+			return err
+		}
+		data := string(e.Data)
+		if data == "" {
+			data = "null"
+		}
+		buf.rows = append(buf.rows, activityRow{ProjectID: e.ProjectID, CustomerID: a.CustomerID, CreatedAt: sqlTime(e.CreatedAt), ID: e.ID,
+			Type: a.Type, CampaignID: nonEmpty(a.CampaignID), CampaignType: nonEmpty(a.CampaignType), Data: data})
+	}
+	return now.flush(ctx, s.db)
+}
+
+// nonEmpty returns &s, or nil for "".
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// orEmpty returns *p, or "" for nil.
+func orEmpty(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// ListActivities implements customer.ActivityStore: one statement over the
+// log's index (time, then write order), after the cursor row (a subquery:
+// an unknown cursor gives no rows).
+func (s *Store) ListActivities(ctx context.Context, projectID, customerID string, q customer.ActivityQuery) ([]*customer.Activity, error) {
+	out := []*customer.Activity{}
+	if !storableKeys(projectID, customerID) || !storable(q.After) || (q.Types != nil && len(storableList(q.Types)) == 0) {
+		return out, nil
+	}
+	dir, cmp := "ASC", ">"
+	if q.Desc {
+		dir, cmp = "DESC", "<"
+	}
+	var rows []activityRow
+	sel := s.db.NewSelect().Model(&rows).Where("project_id = ? AND customer_id = ?", projectID, customerID)
+	if q.After != "" {
+		sel = sel.Where("(created_at, seq) "+cmp+" (SELECT created_at, seq FROM promo_customer_activities WHERE project_id = ? AND customer_id = ? AND id = ?)",
+			projectID, customerID, q.After)
+	}
+	if q.Start != nil {
+		sel = sel.Where("created_at >= ?", sqlTime(*q.Start))
+	}
+	if q.End != nil {
+		sel = sel.Where("created_at <= ?", sqlTime(*q.End))
+	}
+	if q.CampaignID != "" {
+		sel = sel.Where("campaign_id = ?", q.CampaignID)
+	}
+	if q.CampaignType != "" {
+		sel = sel.Where("campaign_type = ?", q.CampaignType)
+	}
+	if q.Types != nil {
+		sel = sel.Where("type IN (?)", bun.In(storableList(q.Types)))
+	}
+	if err := sel.OrderExpr("created_at " + dir + ", seq " + dir).Limit(int64(q.Limit)).Scan(ctx); err != nil {
+		return nil, fail("list customer activities", err, nil)
+	}
+	for i := range rows {
+		out = append(out, rows[i].domain())
+	}
+	return out, nil
+}
+
+// DeleteActivities implements customer.ActivityStore; rows buffered in the
+// transaction for the customer are dropped too.
+func (s *Store) DeleteActivities(ctx context.Context, projectID, customerID string) (int, error) {
+	if !storableKeys(projectID, customerID) {
+		return 0, nil
+	}
+	n := 0
+	if b := s.activities; b != nil {
+		kept := b.rows[:0]
+		for _, r := range b.rows {
+			if r.ProjectID == projectID && r.CustomerID == customerID {
+				n++
+				continue
+			}
+			kept = append(kept, r)
+		}
+		b.rows = kept
+	}
+	res, err := s.db.NewDelete().TableExpr("promo_customer_activities").Where("project_id = ? AND customer_id = ?", projectID, customerID).Exec(ctx)
+	if err != nil {
+		return 0, fail("delete customer activities", err, nil)
+	}
+	deleted, _ := res.RowsAffected()
+	return n + int(deleted), nil
+}

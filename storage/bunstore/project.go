@@ -465,3 +465,115 @@ func (s *Store) DeleteProject(ctx context.Context, id string) error {
 		return nil
 	})
 }
+
+// memberRow is a project user (migration 0037).
+type memberRow struct {
+	bun.BaseModel `bun:"table:promo_project_users,alias:pu"`
+
+	ProjectID string    `bun:"project_id,pk"`
+	UserID    string    `bun:"user_id,pk"`
+	Login     string    `bun:"login"`
+	FirstName *string   `bun:"first_name"`
+	LastName  *string   `bun:"last_name"`
+	Role      string    `bun:"role"`
+	CreatedAt time.Time `bun:"created_at"`
+}
+
+func (r *memberRow) domain() *project.Member {
+	return &project.Member{ProjectID: r.ProjectID, UserID: r.UserID, Login: r.Login, FirstName: r.FirstName, LastName: r.LastName, Role: r.Role, CreatedAt: domainTime(r.CreatedAt)}
+}
+
+// members converts rows to domain values (never nil).
+func members(rows []memberRow) []*project.Member {
+	out := make([]*project.Member, len(rows))
+	for i := range rows {
+		out[i] = rows[i].domain()
+	}
+	return out
+}
+
+// InsertMembers implements project.UserStore.
+func (s *Store) InsertMembers(ctx context.Context, ms []*project.Member) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	rows := make([]memberRow, len(ms))
+	for i, m := range ms {
+		if err := checkText("user", str("project_id", m.ProjectID), str("id", m.UserID), str("login", m.Login),
+			text{"first_name", m.FirstName}, text{"last_name", m.LastName}, str("role", m.Role)); err != nil {
+			return err
+		}
+		rows[i] = memberRow{ProjectID: m.ProjectID, UserID: m.UserID, Login: m.Login, FirstName: m.FirstName, LastName: m.LastName, Role: m.Role, CreatedAt: sqlTime(m.CreatedAt)}
+	}
+	dup := func() error {
+		return promotype.Duplicate("user", "Duplicated user exists with id %s in project %s", ms[0].UserID, ms[0].ProjectID)
+	}
+	// In a transaction of its own (or the caller's): a taken row undoes the others.
+	return s.inTx(ctx, func(ctx context.Context, db bun.IDB) error {
+		return insertAllNew(ctx, db, "insert project users", &rows, len(rows), dup)
+	})
+}
+
+// FindMembers implements project.UserStore.
+func (s *Store) FindMembers(ctx context.Context, projectIDs, keys []string) ([]*project.Member, error) {
+	projectIDs, keys = storableList(projectIDs), storableList(keys)
+	if len(projectIDs) == 0 || len(keys) == 0 {
+		return []*project.Member{}, nil
+	}
+	var rows []memberRow
+	err := s.db.NewSelect().Model(&rows).
+		Where("project_id IN (?) AND (user_id IN (?) OR login IN (?))", bun.In(projectIDs), bun.In(keys), bun.In(keys)).
+		OrderExpr("user_id, project_id").Scan(ctx)
+	if err != nil {
+		return nil, fail("find project users", err, nil)
+	}
+	return members(rows), nil
+}
+
+// ListMembers implements project.UserStore.
+func (s *Store) ListMembers(ctx context.Context, projectID string) ([]*project.Member, error) {
+	if !storable(projectID) {
+		return []*project.Member{}, nil
+	}
+	var rows []memberRow
+	if err := s.db.NewSelect().Model(&rows).Where("project_id = ?", projectID).OrderExpr("created_at, user_id").Scan(ctx); err != nil {
+		return nil, fail("list project users", err, nil)
+	}
+	return members(rows), nil
+}
+
+// UpdateMemberRole implements project.UserStore.
+func (s *Store) UpdateMemberRole(ctx context.Context, projectID, userID, role string) error {
+	notFound := func() error { return promotype.NotFound("user", userID) }
+	if !storableKeys(projectID, userID) {
+		return notFound()
+	}
+	if err := checkText("user", str("role", role)); err != nil {
+		return err
+	}
+	res, err := s.db.NewUpdate().Table("promo_project_users").Set("role = ?", role).
+		Where("project_id = ? AND user_id = ?", projectID, userID).Exec(ctx)
+	if err != nil {
+		return fail("update project user", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound()
+	}
+	return nil
+}
+
+// DeleteMember implements project.UserStore.
+func (s *Store) DeleteMember(ctx context.Context, projectID, userID string) error {
+	notFound := func() error { return promotype.NotFound("user", userID) }
+	if !storableKeys(projectID, userID) {
+		return notFound()
+	}
+	res, err := s.db.NewDelete().Table("promo_project_users").Where("project_id = ? AND user_id = ?", projectID, userID).Exec(ctx)
+	if err != nil {
+		return fail("delete project user", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return notFound()
+	}
+	return nil
+}

@@ -472,7 +472,7 @@ func (s *Store) sessionTx(ctx context.Context, fn func(ctx context.Context, st *
 	ctx, cancel := withDeadline(ctx, s.txTimeout)
 	defer cancel()
 	return s.inTx(ctx, func(ctx context.Context, db bun.IDB) error {
-		return fn(ctx, &Store{db: db, txTimeout: s.txTimeout, listeners: s.listeners})
+		return fn(ctx, &Store{db: db, txTimeout: s.txTimeout, listeners: s.listeners, activities: s.activities})
 	})
 }
 
@@ -695,7 +695,9 @@ func (s *Store) Savepoint(ctx context.Context, fn func(ctx context.Context) erro
 	if _, err := s.db.ExecContext(ctx, "SAVEPOINT promo_sp"); err != nil {
 		return fail("savepoint", err, nil)
 	}
+	mark := s.activities.mark()
 	if err := fn(ctx); err != nil {
+		s.activities.undo(mark)
 		if _, rerr := s.db.ExecContext(ctx, "ROLLBACK TO SAVEPOINT promo_sp"); rerr != nil {
 			return errors.Join(err, fail("rollback to savepoint", rerr, nil))
 		}

@@ -18,6 +18,10 @@ type Store struct {
 	// configurations read by AppendEvents (nil outside one): a
 	// transaction that appends several events reads them once.
 	listeners *listenerMemo
+	// activities buffers, in a transaction RunInTx runs, the activity rows
+	// appended in it, written in one INSERT before the commit (nil
+	// outside one: they are written at once).
+	activities *activityBuffer
 }
 
 var (

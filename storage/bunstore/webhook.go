@@ -90,14 +90,22 @@ const eventsChannel = "promo_events"
 // one statement (many events in a bulk transaction, an import's: COPY,
 // then the notification). PostgreSQL sends the notification when the
 // transaction commits (never when it rolls back), once per transaction and
-// schema.
+// schema. The events' activities go to the transaction's buffer
+// (appendActivities).
 func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) error {
+	hooked := events[:0:0]
 	for _, e := range events {
 		if err := checkText("event", str("id", e.ID), str("project_id", e.ProjectID), str("type", e.Type), str("entity_id", e.EntityID)); err != nil {
 			return err
 		}
+		if e.Type != "" {
+			hooked = append(hooked, e)
+		}
 	}
-	events, err := s.heardEvents(ctx, events)
+	if err := s.appendActivities(ctx, events); err != nil {
+		return err
+	}
+	events, err := s.heardEvents(ctx, hooked)
 	if err != nil || len(events) == 0 {
 		return err
 	}

@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"bytes"
 	"context"
+	"slices"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
@@ -53,4 +55,77 @@ func (s *Store) BinCustomer(ctx context.Context, projectID, id string, at promot
 // DeleteCustomer implements customer.Store.
 func (s *Store) DeleteCustomer(ctx context.Context, projectID, id string) error {
 	return s.write(ctx, func(d *data, u *undo) error { return d.customers.remove(u, projectID, id) })
+}
+
+// appendActivity enters event e in its customer's activity log.
+func (d *data) appendActivity(u *undo, e *promotype.Event) {
+	k := [2]string{e.ProjectID, e.Activity.CustomerID}
+	old, had := d.activities[k]
+	// In place: old's length excludes the new row, so the undo restores it.
+	d.activities[k] = append(old, &customer.Activity{
+		ID: e.ID, Type: e.Activity.Type, Data: bytes.Clone(e.Data), CreatedAt: e.CreatedAt, GroupID: e.ID,
+		ProjectID: e.ProjectID, CustomerID: e.Activity.CustomerID, CampaignID: e.Activity.CampaignID, CampaignType: e.Activity.CampaignType,
+	})
+	u.push(func() {
+		if had {
+			d.activities[k] = old
+		} else {
+			delete(d.activities, k)
+		}
+	})
+}
+
+// ListActivities implements customer.ActivityStore.
+func (s *Store) ListActivities(ctx context.Context, projectID, customerID string, q customer.ActivityQuery) (out []*customer.Activity, err error) {
+	var rows []*customer.Activity
+	s.read(ctx, func(d *data) { rows = slices.Clone(d.activities[[2]string{projectID, customerID}]) })
+	// By time, then in the order they were appended (a stable sort of the
+	// log, which is in append order).
+	slices.SortStableFunc(rows, func(a, b *customer.Activity) int { return a.CreatedAt.Time.Compare(b.CreatedAt.Time) })
+	if q.Desc {
+		slices.Reverse(rows)
+	}
+	if q.After != "" {
+		i := slices.IndexFunc(rows, func(a *customer.Activity) bool { return a.ID == q.After })
+		if i < 0 {
+			return []*customer.Activity{}, nil
+		}
+		rows = rows[i+1:]
+	}
+	out = []*customer.Activity{}
+	for _, a := range rows {
+		if len(out) == q.Limit {
+			break
+		}
+		if activityMatches(a, q) {
+			c := *a
+			c.Data = bytes.Clone(a.Data)
+			out = append(out, &c)
+		}
+	}
+	return out, nil
+}
+
+// activityMatches reports whether a passes q's filters.
+func activityMatches(a *customer.Activity, q customer.ActivityQuery) bool {
+	switch {
+	case q.Start != nil && a.CreatedAt.Before(q.Start.Time),
+		q.End != nil && a.CreatedAt.After(q.End.Time),
+		q.CampaignID != "" && a.CampaignID != q.CampaignID,
+		q.CampaignType != "" && a.CampaignType != q.CampaignType,
+		q.Types != nil && !slices.Contains(q.Types, a.Type):
+		return false
+	}
+	return true
+}
+
+// DeleteActivities implements customer.ActivityStore.
+func (s *Store) DeleteActivities(ctx context.Context, projectID, customerID string) (n int, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
+		k := [2]string{projectID, customerID}
+		n = len(d.activities[k])
+		dropWhere(u, d.activities, func(key [2]string, _ []*customer.Activity) bool { return key == k })
+		return nil
+	})
+	return n, err
 }

@@ -1,8 +1,10 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
@@ -288,4 +290,78 @@ func (s *Store) DeleteProject(ctx context.Context, id string) error {
 		d.dropProject(u, id)
 		return nil
 	})
+}
+
+// InsertMembers implements project.UserStore.
+func (s *Store) InsertMembers(ctx context.Context, ms []*project.Member) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		for _, m := range ms {
+			if _, ok := d.members.get(m.ProjectID, m.UserID); ok || loginTaken(d.members.rows[m.ProjectID], m.Login) {
+				return promotype.Duplicate("user", "Duplicated user exists with id %s in project %s", m.UserID, m.ProjectID)
+			}
+			d.members.put(u, m.ProjectID, m.UserID, m.Clone())
+		}
+		return nil
+	})
+}
+
+// FindMembers implements project.UserStore.
+func (s *Store) FindMembers(ctx context.Context, projectIDs, keys []string) (out []*project.Member, err error) {
+	out = []*project.Member{}
+	s.read(ctx, func(d *data) {
+		for _, p := range projectIDs {
+			for _, m := range d.members.rows[p] {
+				if slices.Contains(keys, m.UserID) || slices.Contains(keys, m.Login) {
+					out = append(out, m.Clone())
+				}
+			}
+		}
+	})
+	slices.SortFunc(out, func(a, b *project.Member) int {
+		return cmp.Or(strings.Compare(a.UserID, b.UserID), strings.Compare(a.ProjectID, b.ProjectID))
+	})
+	return slices.CompactFunc(out, func(a, b *project.Member) bool { return a.UserID == b.UserID && a.ProjectID == b.ProjectID }), nil
+}
+
+// ListMembers implements project.UserStore.
+func (s *Store) ListMembers(ctx context.Context, projectID string) (out []*project.Member, err error) {
+	out = []*project.Member{}
+	s.read(ctx, func(d *data) {
+		for _, m := range d.members.rows[projectID] {
+			out = append(out, m.Clone())
+		}
+	})
+	slices.SortFunc(out, func(a, b *project.Member) int {
+		return cmp.Or(a.CreatedAt.Time.Compare(b.CreatedAt.Time), strings.Compare(a.UserID, b.UserID))
+	})
+	return out, nil
+}
+
+// UpdateMemberRole implements project.UserStore.
+func (s *Store) UpdateMemberRole(ctx context.Context, projectID, userID, role string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		m, ok := d.members.get(projectID, userID)
+		if !ok {
+			return promotype.NotFound("user", userID)
+		}
+		c := m.Clone()
+		c.Role = role
+		d.members.put(u, projectID, userID, c)
+		return nil
+	})
+}
+
+// DeleteMember implements project.UserStore.
+func (s *Store) DeleteMember(ctx context.Context, projectID, userID string) error {
+	return s.write(ctx, func(d *data, u *undo) error { return remove(&d.members, u, projectID, userID, "user") })
+}
+
+// loginTaken reports whether a row of rows (a project's users) has login.
+func loginTaken(rows map[string]*project.Member, login string) bool {
+	for _, m := range rows {
+		if m.Login == login {
+			return true
+		}
+	}
+	return false
 }

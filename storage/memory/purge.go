@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
 )
@@ -14,6 +15,7 @@ import (
 // the known ones.
 func (d *data) dropProject(u *undo, project string) {
 	d.projects.del(u, "", project)
+	dropTable(u, &d.members, project)
 	// Credentials: app keys (announced as deleted), client keys, tokens,
 	// and the management keys' grants.
 	for id, k := range d.appKeys.rows[""] {
@@ -44,6 +46,7 @@ func (d *data) dropProject(u *undo, project string) {
 	dropKeyed(u, &d.collections, project)
 	dropTable(u, &d.locations, project)
 	dropKeyed(u, &d.customers, project)
+	dropWhere(u, d.activities, func(k [2]string, _ []*customer.Activity) bool { return k[0] == project })
 	dropKeyed(u, &d.orders, project)
 
 	dropKeyed(u, &d.campaigns.campaigns, project)

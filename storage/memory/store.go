@@ -19,6 +19,7 @@ import (
 // data is the whole state, guarded by Store.mu.
 type data struct {
 	projects   table[project.Project]
+	members    table[project.Member] // project users: project → user id → row (project.go)
 	appKeys    table[auth.AppKey]
 	clientKeys table[auth.ClientKey]
 	mgmtKeys   table[auth.ManagementKey]
@@ -52,6 +53,8 @@ type data struct {
 	outbox   outboxData   // webhook events waiting for delivery (webhook.go)
 
 	importPages map[string][]byte // project + action + page → the input rows of a bulk action (imports.go)
+
+	activities map[[2]string][]*customer.Activity // (project, customer) → its activity log, in append order (customer.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.
@@ -67,6 +70,7 @@ var _ storage.Store = (*Store)(nil)
 func New() *Store {
 	return &Store{mu: &sync.RWMutex{}, d: &data{
 		projects:   newTable[project.Project](),
+		members:    newTable[project.Member](),
 		appKeys:    newTable[auth.AppKey](),
 		clientKeys: newTable[auth.ClientKey](),
 		mgmtKeys:   newTable[auth.ManagementKey](),
@@ -120,6 +124,7 @@ func New() *Store {
 		settings:       newSettingsData(),
 		pubData:        newPubData(),
 		importPages:    map[string][]byte{},
+		activities:     map[[2]string][]*customer.Activity{},
 		exports:        newExportData(),
 	}}
 }

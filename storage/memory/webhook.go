@@ -55,8 +55,11 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 	err := s.write(ctx, func(d *data, u *undo) error {
 		n := len(d.outbox.events)
 		for _, e := range events {
-			if d.heard(e) {
+			if e.Type != "" && d.heard(e) {
 				d.outbox.events = append(d.outbox.events, e.Clone())
+			}
+			if e.Activity != nil {
+				d.appendActivity(u, e)
 			}
 		}
 		added = len(d.outbox.events) - n

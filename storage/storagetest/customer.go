@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -216,4 +217,122 @@ func testCustomerList(t *testing.T, newStore Factory) {
 	_, err = s.GetCustomer(ctx, p, "cust_001")
 	must(t, err)
 	totalIs(t, "after a rolled back bin", 5, promotype.Query{OrderBy: "created_at"}, list)
+}
+
+// activity is an event of project p at second sec entering the log of
+// customer cust as typ; hooked makes it a webhook event too.
+func activity(p, id, cust, typ string, sec int, campaignID, campaignType string) *promotype.Event {
+	e := &promotype.Event{ID: id, ProjectID: p, EntityID: "ent_" + id, CreatedAt: at(sec),
+		Data: json.RawMessage(fmt.Sprintf(`{"id":%q,"text":"<a&b>"}`, id))}
+	return e.For(cust, typ).InCampaign(campaignID, campaignType)
+}
+
+// activityIDs lists the ids of the log of cust in p matching q.
+func activityIDs(t *testing.T, s customer.ActivityStore, p, cust string, q customer.ActivityQuery) []string {
+	t.Helper()
+	rows, err := s.ListActivities(ctx, p, cust, q)
+	must(t, err)
+	return ids(rows, func(a *customer.Activity) string { return a.ID })
+}
+
+// testCustomerActivities: AppendEvents enters every event with an Activity
+// in its customer's log, heard by a webhook or not, in the appending
+// transaction (rolled back with it, and with a failed savepoint); the log
+// lists by time then append order in either direction after a cursor, with its
+// filters; DeleteActivities counts and removes one customer's log, rows of
+// its own transaction included.
+func testCustomerActivities(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p, q := newProject(t, s, "proj_a"), newProject(t, s, "proj_b")
+	hooked := activity(p, "evt_1", "cust_1", "customer.created", 1, "", "")
+	hooked.Type = "customer.created" // a webhook event, which no configuration hears
+	red := activity(p, "evt_3", "cust_1", "customer.redemption.succeeded", 3, "camp_1", "DISCOUNT_COUPONS")
+	red.Type = "redemption.succeeded"
+	appendEvents(t, s, hooked, activity(p, "evt_2", "cust_1", "customer.order.created", 3, "", ""), red,
+		activity(p, "evt_4", "cust_2", "customer.created", 4, "", ""),
+		activity(q, "evt_5", "cust_1", "customer.created", 5, "", ""),
+		&promotype.Event{ID: "evt_6", ProjectID: p, Type: "voucher.created", EntityID: "v_1", CreatedAt: at(6), Data: json.RawMessage(`{}`)})
+	// Several appends of one transaction, one of them in a failed savepoint.
+	errBoom := errors.New("boom")
+	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		if err := tx.AppendEvents(ctx, activity(p, "evt_7", "cust_1", "customer.updated", 7, "", "")); err != nil {
+			return err
+		}
+		if err := tx.Savepoint(ctx, func(ctx context.Context) error {
+			if err := tx.AppendEvents(ctx, activity(p, "evt_8", "cust_1", "customer.updated", 8, "", "")); err != nil {
+				return err
+			}
+			return errBoom
+		}); !errors.Is(err, errBoom) {
+			return fmt.Errorf("savepoint = %v", err)
+		}
+		return tx.AppendEvents(ctx, activity(p, "evt_9", "cust_1", "customer.publication.succeeded", 9, "camp_2", "LOYALTY_PROGRAM"))
+	}))
+	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		must(t, tx.AppendEvents(ctx, activity(p, "evt_10", "cust_1", "customer.updated", 10, "", "")))
+		return errBoom
+	})
+	if !errors.Is(err, errBoom) {
+		t.Fatalf("rolled back transaction = %v", err)
+	}
+
+	all := customer.ActivityQuery{Limit: 100}
+	diff(t, "ascending", []string{"evt_1", "evt_2", "evt_3", "evt_7", "evt_9"}, activityIDs(t, s, p, "cust_1", all))
+	desc := all
+	desc.Desc = true
+	diff(t, "descending", []string{"evt_9", "evt_7", "evt_3", "evt_2", "evt_1"}, activityIDs(t, s, p, "cust_1", desc))
+	rows, err := s.ListActivities(ctx, p, "cust_1", customer.ActivityQuery{Limit: 1, After: "evt_2"})
+	must(t, err)
+	want := &customer.Activity{ID: "evt_3", Type: "customer.redemption.succeeded", Data: red.Data, CreatedAt: at(3), GroupID: "evt_3",
+		ProjectID: p, CustomerID: "cust_1", CampaignID: "camp_1", CampaignType: "DISCOUNT_COUPONS"}
+	diff(t, "the row after evt_2 (a tie on time: in append order)", []*customer.Activity{want}, rows)
+	// Ties on time keep the order of appending, whatever the ids.
+	appendEvents(t, s, activity(p, "evt_zz", "cust_3", "customer.created", 1, "", ""), activity(p, "evt_aa", "cust_3", "customer.updated", 1, "", ""))
+	diff(t, "ties in append order", []string{"evt_zz", "evt_aa"}, activityIDs(t, s, p, "cust_3", customer.ActivityQuery{Limit: 10}))
+	diff(t, "ties in append order, reversed", []string{"evt_aa", "evt_zz"}, activityIDs(t, s, p, "cust_3", customer.ActivityQuery{Limit: 10, Desc: true}))
+	diff(t, "after a tie", []string{"evt_aa"}, activityIDs(t, s, p, "cust_3", customer.ActivityQuery{Limit: 10, After: "evt_zz"}))
+
+	for _, tc := range []struct {
+		name string
+		q    customer.ActivityQuery
+		want []string
+	}{
+		{"limit", customer.ActivityQuery{Limit: 2, Desc: true}, []string{"evt_9", "evt_7"}},
+		{"after, descending", customer.ActivityQuery{Limit: 10, Desc: true, After: "evt_3"}, []string{"evt_2", "evt_1"}},
+		{"after the last", customer.ActivityQuery{Limit: 10, After: "evt_9"}, []string{}},
+		{"unknown cursor", customer.ActivityQuery{Limit: 10, After: "evt_404"}, []string{}},
+		{"another customer's cursor", customer.ActivityQuery{Limit: 10, After: "evt_4"}, []string{}},
+		{"start and end, inclusive", customer.ActivityQuery{Limit: 10, Start: at(3).Ptr(), End: at(7).Ptr()}, []string{"evt_2", "evt_3", "evt_7"}},
+		{"campaign", customer.ActivityQuery{Limit: 10, CampaignID: "camp_1"}, []string{"evt_3"}},
+		{"campaign type", customer.ActivityQuery{Limit: 10, CampaignType: "LOYALTY_PROGRAM"}, []string{"evt_9"}},
+		{"types", customer.ActivityQuery{Limit: 10, Types: []string{"customer.updated", "customer.created"}}, []string{"evt_1", "evt_7"}},
+		{"no types", customer.ActivityQuery{Limit: 10, Types: []string{}}, []string{}},
+		{"filters after a cursor", customer.ActivityQuery{Limit: 10, After: "evt_1", Types: []string{"customer.updated", "customer.created"}}, []string{"evt_7"}},
+	} {
+		diff(t, tc.name, tc.want, activityIDs(t, s, p, "cust_1", tc.q))
+	}
+	diff(t, "another customer", []string{"evt_4"}, activityIDs(t, s, p, "cust_2", all))
+	diff(t, "the same customer id in another project", []string{"evt_5"}, activityIDs(t, s, q, "cust_1", all))
+
+	// A deletion counts the rows its own transaction appended too.
+	var n int
+	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		if err := tx.AppendEvents(ctx, activity(p, "evt_11", "cust_1", "customer.updated", 11, "", "")); err != nil {
+			return err
+		}
+		var err error
+		n, err = tx.DeleteActivities(ctx, p, "cust_1")
+		return err
+	}))
+	if n != 6 {
+		t.Errorf("DeleteActivities = %d, want 6", n)
+	}
+	diff(t, "deleted log", []string{}, activityIDs(t, s, p, "cust_1", all))
+	diff(t, "another customer after the deletion", []string{"evt_4"}, activityIDs(t, s, p, "cust_2", all))
+	diff(t, "another project after the deletion", []string{"evt_5"}, activityIDs(t, s, q, "cust_1", all))
+	n, err = s.DeleteActivities(ctx, p, "cust_1")
+	must(t, err)
+	if n != 0 {
+		t.Errorf("DeleteActivities of an empty log = %d", n)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/promoengine/promo/auth"
 	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
@@ -208,7 +209,7 @@ func seedProjectRows(t *testing.T, s storage.Store, p string, n int) {
 	must(t, s.InsertWebhook(ctx, hook(p, fmt.Sprintf("wh_%03d", n), 1, true, "customer.created")))
 	must(t, s.InsertMetadataSchema(ctx, &project.MetadataSchema{ID: fmt.Sprintf("ms_%03d", n), ProjectID: p, RelatedObject: "product", CreatedAt: at(1)}))
 	must(t, s.InsertCustomEvent(ctx, &project.CustomEvent{ID: fmt.Sprintf("evcus_%03d", n), ProjectID: p, Type: "visit", CustomerID: "cust_1", Metadata: promotype.Metadata{}, CreatedAt: at(2)}))
-	appendEvents(t, s, event(p, fmt.Sprintf("evt_%03d", n), 1, "customer.created"))
+	appendEvents(t, s, event(p, fmt.Sprintf("evt_%03d", n), 1, "customer.created").For("cust_1", "customer.created"))
 	must(t, s.InsertAppKey(ctx, appKey(p, fmt.Sprintf("app-%03d", n))))
 	must(t, s.InsertToken(ctx, token(p, fmt.Sprintf("app-%03d", n), n, 0), 10))
 	must(t, s.InsertClientKey(ctx, &auth.ClientKey{AppID: fmt.Sprintf("client-%03d", n), ProjectID: p, SecretHash: auth.Hash("c"),
@@ -216,6 +217,7 @@ func seedProjectRows(t *testing.T, s storage.Store, p string, n int) {
 	must(t, s.InsertCollection(ctx, &catalog.Collection{ID: fmt.Sprintf("pc_%03d", n), ProjectID: p, Name: "Picked", Type: catalog.CollectionStatic, CreatedAt: at(3)}))
 	must(t, s.InsertRewardAssignment(ctx, rewardAssignment(p, n, fmt.Sprintf("rew_%03d", n), fmt.Sprintf("camp_%03d", n))))
 	must(t, s.InsertExport(ctx, exportRow(p, n)))
+	must(t, s.InsertMembers(ctx, []*project.Member{member(p, "user_1", "ann@shop.example", "ADMIN", 1)}))
 }
 
 // testProjectDeletion deletes project A of two seeded alike: A's rows are
@@ -234,6 +236,7 @@ func testProjectDeletion(t *testing.T, newStore Factory) {
 		Reward, Location, Key, Token                                                            bool
 		ClientKeys, Exports                                                                     int
 		Collection, RewardAssignment                                                            bool
+		Users, Activities                                                                       int
 	}
 	q := promotype.Query{Limit: 100, OrderBy: "created_at"}
 	look := func(p string, n int) view {
@@ -273,9 +276,15 @@ func testProjectDeletion(t *testing.T, newStore Factory) {
 		v.Collection = err == nil
 		_, err = s.GetRewardAssignment(ctx, p, rewardAssignment(p, n, "", "").ID)
 		v.RewardAssignment = err == nil
+		us, err := s.ListMembers(ctx, p)
+		must(t, err)
+		v.Users = len(us)
+		as, err := s.ListActivities(ctx, p, "cust_1", customer.ActivityQuery{Limit: 10})
+		must(t, err)
+		v.Activities = len(as)
 		return v
 	}
-	full := view{1, 1, 1, 1, 1, 1, 1, 1, 1, true, true, true, true, 1, 1, true, true}
+	full := view{1, 1, 1, 1, 1, 1, 1, 1, 1, true, true, true, true, 1, 1, true, true, 1, 1}
 	diff(t, "A seeded", full, look(a, 1))
 	diff(t, "B seeded", full, look(b, 2))
 	// Each project's event fanned out to its configuration: a sendout each.
@@ -338,4 +347,67 @@ func testProjectDeletion(t *testing.T, newStore Factory) {
 	diff(t, "a new project of the deleted id", view{}, look(a, 1))
 	seedProjectRows(t, s, a, 1)
 	diff(t, "reseeded", full, look(a, 1))
+}
+
+// member is a project user row of project p.
+func member(p, userID, login, role string, sec int) *project.Member {
+	first := "Ann"
+	return &project.Member{ProjectID: p, UserID: userID, Login: login, FirstName: &first, Role: role, CreatedAt: at(sec)}
+}
+
+// testProjectUsers: rows are unique by user id and by login within a
+// project, found by id or login within the projects asked, listed oldest
+// first, and a role change or a removal touches one project's row only.
+func testProjectUsers(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	a, b, c := newProject(t, s, "proj_a"), newProject(t, s, "proj_b"), newProject(t, s, "proj_c")
+	ann, bob := member(a, "user_1", "ann@shop.example", "ADMIN", 2), member(a, "user_2", "bob@shop.example", "USER", 1)
+	bob.FirstName = nil
+	annB := member(b, "user_1", "ann@shop.example", "VIEWER", 3)
+	must(t, s.InsertMembers(ctx, []*project.Member{ann, annB}))
+	must(t, s.InsertMembers(ctx, []*project.Member{bob}))
+	// The same login in another project of a user of another id is c's own.
+	must(t, s.InsertMembers(ctx, []*project.Member{member(c, "user_9", "ann@shop.example", "USER", 4)}))
+
+	wantErr(t, "same user twice", s.InsertMembers(ctx, []*project.Member{member(a, "user_1", "x@shop.example", "USER", 5)}), promotype.ErrDuplicateFound)
+	wantErr(t, "same login twice", s.InsertMembers(ctx, []*project.Member{member(a, "user_3", "bob@shop.example", "USER", 5)}), promotype.ErrDuplicateFound)
+	// A failed multi-row insert inserts nothing.
+	wantErr(t, "batch with a taken row",
+		s.InsertMembers(ctx, []*project.Member{member(c, "user_4", "dan@shop.example", "USER", 5), member(a, "user_2", "bob@shop.example", "USER", 5)}),
+		promotype.ErrDuplicateFound)
+
+	list, err := s.ListMembers(ctx, a)
+	must(t, err)
+	diff(t, "list of A, oldest first", []*project.Member{bob, ann}, list)
+	list, err = s.ListMembers(ctx, c)
+	must(t, err)
+	if len(list) != 1 {
+		t.Errorf("C holds %d users, want 1 (the failed batch inserted nothing)", len(list))
+	}
+
+	found, err := s.FindMembers(ctx, []string{a, b}, []string{"user_1"})
+	must(t, err)
+	diff(t, "by id in A and B", []*project.Member{ann, annB}, found)
+	found, err = s.FindMembers(ctx, []string{a, b, c}, []string{"ann@shop.example"})
+	must(t, err)
+	diff(t, "by login in A, B and C", []*project.Member{ann, annB, member(c, "user_9", "ann@shop.example", "USER", 4)}, found)
+	found, err = s.FindMembers(ctx, []string{b}, []string{"user_2", "bob@shop.example"})
+	must(t, err)
+	diff(t, "a user of A asked in B", []*project.Member{}, found)
+
+	must(t, s.UpdateMemberRole(ctx, a, "user_1", "MERCHANT"))
+	found, err = s.FindMembers(ctx, []string{a, b}, []string{"user_1"})
+	must(t, err)
+	if found[0].Role != "MERCHANT" || found[1].Role != "VIEWER" {
+		t.Errorf("roles after the update: %s in A, %s in B; want MERCHANT and VIEWER", found[0].Role, found[1].Role)
+	}
+	wantErr(t, "update missing", s.UpdateMemberRole(ctx, c, "user_1", "USER"), promotype.ErrNotFound)
+
+	must(t, s.DeleteMember(ctx, a, "user_1"))
+	wantErr(t, "delete twice", s.DeleteMember(ctx, a, "user_1"), promotype.ErrNotFound)
+	found, err = s.FindMembers(ctx, []string{a, b}, []string{"user_1"})
+	must(t, err)
+	diff(t, "after the removal from A", []*project.Member{annB}, found)
+	// The login is free again in A.
+	must(t, s.InsertMembers(ctx, []*project.Member{member(a, "user_5", "ann@shop.example", "USER", 6)}))
 }
