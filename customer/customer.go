@@ -27,6 +27,10 @@ type Customer struct {
 	// SystemMetadata is the hosted service's system metadata: always {}
 	// in answers of the customer service, omitted elsewhere.
 	SystemMetadata map[string]any `json:"system_metadata,omitzero"`
+	// Assets are the hosted service's links to the customer's preference
+	// center (once the customer cockpit). This engine has none: in answers
+	// of the customer service both links are null; omitted elsewhere.
+	Assets *Assets `json:"assets,omitempty"`
 	// Metadata is omitted when empty and UpdatedAt before any update, as
 	// the hosted service answers a customer.
 	Metadata  promotype.Metadata `json:"metadata,omitempty"`
@@ -36,6 +40,13 @@ type Customer struct {
 
 	ProjectID string          `json:"-"`
 	BinnedAt  *promotype.Time `json:"-"` // set while the customer is in the bin
+}
+
+// Assets are a customer's preference center links (OpenAPI
+// CustomerWithSummaryLoyaltyReferrals.assets).
+type Assets struct {
+	CockpitURL                 *string `json:"cockpit_url"`
+	CockpitPreferenceCenterURL *string `json:"cockpit_preference_center_url"`
 }
 
 // Address is a customer's postal address.
@@ -49,7 +60,7 @@ type Address struct {
 }
 
 // Clone returns a deep copy of the stored fields; the derived parts of an
-// answer (summary, loyalty, referrals, system_metadata) are left out, as
+// answer (summary, loyalty, referrals, system_metadata, assets) are left out, as
 // stores never hold them.
 func (c *Customer) Clone() *Customer {
 	out := *c
@@ -62,7 +73,7 @@ func (c *Customer) Clone() *Customer {
 	out.Address = c.Address.Clone()
 	out.UpdatedAt = promotype.ClonePtr(c.UpdatedAt)
 	out.BinnedAt = promotype.ClonePtr(c.BinnedAt)
-	out.Summary, out.Loyalty, out.Referrals, out.SystemMetadata = nil, nil, nil, nil
+	out.Summary, out.Loyalty, out.Referrals, out.SystemMetadata, out.Assets = nil, nil, nil, nil, nil
 	out.Metadata = c.Metadata.Clone()
 	return &out
 }
