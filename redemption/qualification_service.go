@@ -99,7 +99,7 @@ func (q *QualificationService) Qualify(ctx context.Context, projectID string, in
 		return nil, err
 	}
 	s := q.v
-	rules, err := effective(ctx, s.store, projectID)
+	rules, err := s.rules.effective(ctx, s.store, projectID)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func (s *RedemptionService) rollback(ctx context.Context, projectID, id string, 
 			return nil, err
 		}
 	}
-	rules, err := effective(ctx, s.store, projectID)
+	rules, err := s.validations.rules.effective(ctx, s.store, projectID)
 	if err != nil {
 		return nil, err
 	}
