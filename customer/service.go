@@ -24,16 +24,23 @@ func NewService(store Store, tx promotype.TxFunc[Store], env promotype.Env) *Ser
 	return &Service{store: store, tx: tx, env: env}
 }
 
+// check validates in and its metadata against the project's customer
+// schema.
+func (s *Service) check(ctx context.Context, projectID string, in Params) error {
+	if err := in.Validate(""); err != nil {
+		return err
+	}
+	if in.Metadata != nil {
+		return s.env.CheckMeta(ctx, projectID, "customer", in.Metadata)
+	}
+	return nil
+}
+
 // Upsert creates a customer, or updates the one its id or source_id names
 // (POST /v1/customers).
 func (s *Service) Upsert(ctx context.Context, projectID string, in Params) (*Customer, error) {
-	if err := in.Validate(""); err != nil {
+	if err := s.check(ctx, projectID, in); err != nil {
 		return nil, err
-	}
-	if in.Metadata != nil {
-		if err := s.env.CheckMeta(ctx, projectID, "customer", in.Metadata); err != nil {
-			return nil, err
-		}
 	}
 	var out *Customer
 	upsert := func(ctx context.Context, st Store) error {

@@ -75,13 +75,8 @@ func (u UpdateParams) clear(c *Customer) {
 // is 404.
 func (s *Service) Update(ctx context.Context, projectID, ref string, in UpdateParams) (*Customer, error) {
 	in.ID, in.SourceID = nil, nil
-	if err := in.Validate(""); err != nil {
+	if err := s.check(ctx, projectID, in.Params); err != nil {
 		return nil, err
-	}
-	if in.Metadata != nil {
-		if err := s.env.CheckMeta(ctx, projectID, "customer", in.Metadata); err != nil {
-			return nil, err
-		}
 	}
 	var out *Customer
 	err := s.tx(ctx, func(ctx context.Context, st Store) error {

@@ -122,18 +122,7 @@ func AppendEvent(ctx context.Context, st EventStore, env Env, projectID, typ, en
 // (reads of the transaction): data is called only when a configuration
 // hears the event.
 func AppendEventFunc(ctx context.Context, st EventStore, env Env, projectID, typ, entityID string, data func() (any, error)) error {
-	if heard, err := st.Heard(ctx, projectID, typ, env.Clock.Now()); err != nil || !heard {
-		return err
-	}
-	d, err := data()
-	if err != nil {
-		return err
-	}
-	ev, err := NewEvent(env, projectID, typ, entityID, d)
-	if err != nil {
-		return err
-	}
-	return st.AppendEvents(ctx, ev)
+	return AppendEventFor(ctx, st, env, projectID, typ, entityID, nil, data)
 }
 
 // AppendEventFor is AppendEventFunc for an event that also enters a
@@ -142,8 +131,11 @@ func AppendEventFunc(ctx context.Context, st EventStore, env Env, projectID, typ
 // the log is written either way (AppendEvents keeps the activity and drops
 // an unheard event).
 func AppendEventFor(ctx context.Context, st EventStore, env Env, projectID, typ, entityID string, a *Activity, data func() (any, error)) error {
-	if a == nil || a.CustomerID == "" {
-		return AppendEventFunc(ctx, st, env, projectID, typ, entityID, data)
+	logged := a != nil && a.CustomerID != ""
+	if !logged {
+		if heard, err := st.Heard(ctx, projectID, typ, env.Clock.Now()); err != nil || !heard {
+			return err
+		}
 	}
 	d, err := data()
 	if err != nil {
@@ -153,6 +145,8 @@ func AppendEventFor(ctx context.Context, st EventStore, env Env, projectID, typ,
 	if err != nil {
 		return err
 	}
-	ev.Activity = a
+	if logged {
+		ev.Activity = a
+	}
 	return st.AppendEvents(ctx, ev)
 }
