@@ -165,23 +165,10 @@ func (s *Store) VoucherPage(ctx context.Context, projectID string, pg export.Pag
 				}
 			}
 		}
-		cmp := func(a, b item) int {
-			c := promotype.Compare(a.field(q.OrderBy), b.field(q.OrderBy))
-			if c == 0 {
-				c = compareStrings(a.field("id").Str, b.field("id").Str)
-			}
-			if q.Desc {
-				return -c
-			}
-			return c
-		}
+		cmp := itemOrder(q)
 		matched = firstK(matched, min(q.Limit, len(matched)), q.Desc, cmp)
 		for _, it := range matched[:min(q.Limit, len(matched))] {
-			if it.v != nil {
-				out = append(out, it.v.Clone())
-			} else {
-				out = append(out, it.s.voucher(it.row))
-			}
+			out = append(out, it.voucher())
 		}
 	})
 	return out, nil

@@ -487,6 +487,28 @@ type item struct {
 	row int
 }
 
+// voucher is a copy of the voucher it names.
+func (it item) voucher() *voucher.Voucher {
+	if it.v != nil {
+		return it.v.Clone()
+	}
+	return it.s.voucher(it.row)
+}
+
+// itemOrder compares items in q's order: its field, then the id.
+func itemOrder(q promotype.Query) func(a, b item) int {
+	return func(a, b item) int {
+		c := promotype.Compare(a.field(q.OrderBy), b.field(q.OrderBy))
+		if c == 0 {
+			c = compareStrings(a.field("id").Str, b.field("id").Str)
+		}
+		if q.Desc {
+			return -c
+		}
+		return c
+	}
+}
+
 func (it item) field(name string) promotype.Value {
 	if it.v != nil {
 		return it.v.Field(name)
@@ -524,16 +546,7 @@ func (s *Store) ListVouchers(ctx context.Context, projectID string, q promotype.
 				}
 			}
 		}
-		cmp := func(a, b item) int {
-			c := promotype.Compare(a.field(q.OrderBy), b.field(q.OrderBy))
-			if c == 0 {
-				c = compareStrings(a.field("id").Str, b.field("id").Str)
-			}
-			if q.Desc {
-				return -c
-			}
-			return c
-		}
+		cmp := itemOrder(q)
 		total = len(matched)
 		// matched is in insertion order, about the created_at order: walk it
 		// from its likely best end.
@@ -541,11 +554,7 @@ func (s *Store) ListVouchers(ctx context.Context, projectID string, q promotype.
 		lo := min(q.Offset, len(matched))
 		hi := min(lo+q.Limit, len(matched))
 		for _, it := range matched[lo:hi] {
-			if it.v != nil {
-				out = append(out, it.v.Clone())
-			} else {
-				out = append(out, it.s.voucher(it.row))
-			}
+			out = append(out, it.voucher())
 		}
 	})
 	return out, total, nil
