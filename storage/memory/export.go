@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/export"
@@ -117,7 +118,7 @@ func beyond(q promotype.Query, after *export.Cursor, key promotype.Value, id str
 	}
 	c := promotype.Compare(key, after.Key)
 	if c == 0 {
-		c = compareStrings(id, after.ID)
+		c = strings.Compare(id, after.ID)
 	}
 	if q.Desc {
 		return c < 0

@@ -256,7 +256,7 @@ func (s *Store) ListProjects(ctx context.Context, ids []string) (out []*project.
 		if c := a.CreatedAt.Compare(b.CreatedAt.Time); c != 0 {
 			return c
 		}
-		return compareStrings(a.ID, b.ID)
+		return strings.Compare(a.ID, b.ID)
 	})
 	if out == nil {
 		out = []*project.Project{}

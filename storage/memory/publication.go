@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
@@ -173,7 +174,7 @@ func (s *Store) ClaimCampaignVouchers(ctx context.Context, projectID, campaignID
 		}
 		var cs []cand
 		keep := func(c cand) { // the n lowest ids, sorted
-			i, _ := slices.BinarySearchFunc(cs, c.id, func(a cand, id string) int { return compareStrings(a.id, id) })
+			i, _ := slices.BinarySearchFunc(cs, c.id, func(a cand, id string) int { return strings.Compare(a.id, id) })
 			if i >= n {
 				return
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/promoengine/promo/campaign"
@@ -489,7 +490,7 @@ func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID, after s
 			if len(out) == limit || p == nil {
 				return
 			}
-			if compareStrings(id, after) <= 0 {
+			if strings.Compare(id, after) <= 0 {
 				continue
 			}
 			h, ok := d.pubData.holders.get(projectID, id)
@@ -524,7 +525,7 @@ func (s *Store) PublicVouchers(ctx context.Context, projectID, after string, lim
 		var ids []string
 		for k := range public {
 			for id := range p.free[k] {
-				if v, ok := p.rows[id]; ok && v.BinnedAt == nil && v.Active && v.HolderID == nil && compareStrings(id, after) > 0 {
+				if v, ok := p.rows[id]; ok && v.BinnedAt == nil && v.Active && v.HolderID == nil && strings.Compare(id, after) > 0 {
 					ids = append(ids, id)
 				}
 			}
@@ -539,12 +540,12 @@ func (s *Store) PublicVouchers(ctx context.Context, projectID, after string, lim
 				continue
 			}
 			for i, st := range sl.state {
-				if st == rowLive && compareStrings(sl.id(i), after) > 0 {
+				if st == rowLive && strings.Compare(sl.id(i), after) > 0 {
 					out = append(out, sl.voucher(i))
 				}
 			}
 		}
-		slices.SortFunc(out, func(a, b *voucher.Voucher) int { return compareStrings(a.ID, b.ID) })
+		slices.SortFunc(out, func(a, b *voucher.Voucher) int { return strings.Compare(a.ID, b.ID) })
 		out = out[:min(len(out), limit)]
 	})
 	return out, nil
@@ -629,7 +630,7 @@ func offerOrder(c *campaign.Campaign, at time.Time, id string) int {
 	if d := at.Compare(c.CreatedAt.Time); d != 0 {
 		return d
 	}
-	return compareStrings(c.ID, id)
+	return strings.Compare(c.ID, id)
 }
 
 // firstFree is a copy of the live, active voucher without holder of
@@ -638,7 +639,7 @@ func (p *voucherProject) firstFree(id string, slabs []*slab) *voucher.Voucher {
 	best := ""
 	var v *voucher.Voucher
 	for vid := range p.free[id] {
-		if r, ok := p.rows[vid]; ok && r.BinnedAt == nil && r.Active && r.HolderID == nil && (v == nil || compareStrings(vid, best) < 0) {
+		if r, ok := p.rows[vid]; ok && r.BinnedAt == nil && r.Active && r.HolderID == nil && (v == nil || strings.Compare(vid, best) < 0) {
 			best, v = vid, r
 		}
 	}
@@ -650,7 +651,7 @@ func (p *voucherProject) firstFree(id string, slabs []*slab) *voucher.Voucher {
 			if st != rowLive {
 				continue
 			}
-			if v == nil || compareStrings(sl.id(i), best) < 0 {
+			if v == nil || strings.Compare(sl.id(i), best) < 0 {
 				best, v = sl.id(i), sl.voucher(i)
 			}
 		}

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/promoengine/promo/auth"
@@ -103,7 +104,7 @@ func list[V any](rows map[string]*V, q promotype.Query, get field[V], id func(*V
 	slices.SortFunc(matched, func(a, b *V) int {
 		c := promotype.Compare(get(a, q.OrderBy), get(b, q.OrderBy))
 		if c == 0 {
-			c = compareStrings(id(a), id(b))
+			c = strings.Compare(id(a), id(b))
 		}
 		if q.Desc {
 			return -c
@@ -118,16 +119,6 @@ func list[V any](rows map[string]*V, q promotype.Query, get field[V], id func(*V
 		out = append(out, clone(v))
 	}
 	return out, total
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func str(p *string) promotype.Value {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/maphash"
 	"slices"
+	"strings"
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/voucher"
@@ -500,7 +501,7 @@ func itemOrder(q promotype.Query) func(a, b item) int {
 	return func(a, b item) int {
 		c := promotype.Compare(a.field(q.OrderBy), b.field(q.OrderBy))
 		if c == 0 {
-			c = compareStrings(a.field("id").Str, b.field("id").Str)
+			c = strings.Compare(a.field("id").Str, b.field("id").Str)
 		}
 		if q.Desc {
 			return -c

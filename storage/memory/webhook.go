@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/promoengine/promo/promotype"
@@ -149,7 +150,7 @@ func hearing(d *data, e *promotype.Event) []*webhook.Webhook {
 			out = append(out, w.Clone())
 		}
 	}
-	slices.SortFunc(out, func(a, b *webhook.Webhook) int { return compareStrings(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b *webhook.Webhook) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/promoengine/promo/customer"
@@ -68,7 +69,7 @@ func testExportRows(t *testing.T, s storage.Store) {
 	must(t, s.InsertExport(ctx, twin))
 	found, err := s.FindExports(ctx, one.ID)
 	must(t, err)
-	slices.SortFunc(found, func(a, b *export.Export) int { return compareStr(a.ProjectID, b.ProjectID) })
+	slices.SortFunc(found, func(a, b *export.Export) int { return strings.Compare(a.ProjectID, b.ProjectID) })
 	diff(t, "find across projects", []*export.Export{one, twin}, found)
 	found, err = s.FindExports(ctx, "exp_none")
 	must(t, err)
@@ -145,16 +146,6 @@ func testExportChunks(t *testing.T, s storage.Store) {
 
 var errRollback = fmt.Errorf("storagetest: roll back")
 
-func compareStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // walk reads every page of size n of page after each other and returns
 // the ids, failing on a page longer than n.
 func walk[T any](t *testing.T, what string, q promotype.Query, n int,
@@ -196,7 +187,7 @@ func expect[T any](records []T, q promotype.Query, key func(T, string) promotype
 	slices.SortFunc(kept, func(a, b T) int {
 		c := promotype.Compare(key(a, q.OrderBy), key(b, q.OrderBy))
 		if c == 0 {
-			c = compareStr(id(a), id(b))
+			c = strings.Compare(id(a), id(b))
 		}
 		if q.Desc {
 			return -c
