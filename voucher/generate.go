@@ -56,17 +56,23 @@ func TemplateFor(c *campaign.Campaign, count int64, now promotype.Time) (*Vouche
 	return Template(c, now), gen, nil
 }
 
+// checkItem checks what every imported voucher item must carry: a code,
+// well formed, and valid common fields.
+func checkItem(code *string, common Common) error {
+	if code == nil {
+		return promotype.InvalidPayload("Property 'code' is required")
+	}
+	if err := CheckCode(".code", *code); err != nil {
+		return err
+	}
+	return common.check()
+}
+
 // ImportVoucher returns the voucher item makes in campaign c (not stored):
 // the campaign's settings with the item's fields. Its error is the reason
 // the item cannot be imported.
 func (s *Service) ImportVoucher(ctx context.Context, st ServiceStore, c *campaign.Campaign, item ImportItem, now promotype.Time) (*Voucher, error) {
-	if item.Code == nil {
-		return nil, promotype.InvalidPayload("Property 'code' is required")
-	}
-	if err := CheckCode(".code", *item.Code); err != nil {
-		return nil, err
-	}
-	if err := item.Common.check(); err != nil {
+	if err := checkItem(item.Code, item.Common); err != nil {
 		return nil, err
 	}
 	v := Template(c, now)

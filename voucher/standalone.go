@@ -22,13 +22,7 @@ type StandaloneItem struct {
 // is the reason the item cannot be imported. Its metadata is checked
 // apart (CheckMetadata), outside the importing transaction.
 func (s *Service) StandaloneVoucher(ctx context.Context, st ServiceStore, projectID string, item StandaloneItem, now promotype.Time) (*Voucher, error) {
-	if item.Code == nil {
-		return nil, promotype.InvalidPayload("Property 'code' is required")
-	}
-	if err := CheckCode(".code", *item.Code); err != nil {
-		return nil, err
-	}
-	if err := item.Common.check(); err != nil {
+	if err := checkItem(item.Code, item.Common); err != nil {
 		return nil, err
 	}
 	typ := item.Type
