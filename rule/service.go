@@ -311,11 +311,7 @@ func (s *Service) ListAssignments(ctx context.Context, projectID, ruleID, object
 
 // AssignmentsOf returns every assignment of the objects (of one type).
 func (s *Service) AssignmentsOf(ctx context.Context, projectID, objectType string, objectIDs ...string) ([]*Assignment, error) {
-	q := promotype.Query{Limit: 1 << 20, OrderBy: "created_at", Must: []promotype.Condition{
-		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
-		{Field: "related_object_id", Op: promotype.OpIn, Values: objectIDs},
-	}}
-	items, _, err := s.store.ListAssignments(ctx, projectID, q)
+	items, err := s.store.AssignmentsOf(ctx, projectID, objectType, objectIDs)
 	for _, a := range items {
 		a.normalize()
 	}
@@ -383,17 +379,16 @@ func (in Params) apply(r *ValidationRule) error {
 
 // AssignmentLister is what AssignmentsByObject reads (a Store).
 type AssignmentLister interface {
-	ListAssignments(ctx context.Context, projectID string, q promotype.Query) ([]*Assignment, int, error)
+	// AssignmentsOf returns every assignment of the objects of type
+	// objectType with ids, oldest first (created_at, then id): the read
+	// of every validation.
+	AssignmentsOf(ctx context.Context, projectID, objectType string, ids []string) ([]*Assignment, error)
 }
 
 // AssignmentsByObject returns the validation rule assignments of objects of
 // one type, by object id, oldest first.
 func AssignmentsByObject(ctx context.Context, st AssignmentLister, projectID, objectType string, ids []string) (map[string][]*Assignment, error) {
-	q := promotype.Query{Limit: 100_000, OrderBy: "created_at", Must: []promotype.Condition{
-		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{objectType}},
-		{Field: "related_object_id", Op: promotype.OpIn, Values: ids},
-	}}
-	items, _, err := st.ListAssignments(ctx, projectID, q)
+	items, err := st.AssignmentsOf(ctx, projectID, objectType, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -141,6 +141,7 @@ type Store interface {
 	// ListAssignments filters on rule_id, related_object_id,
 	// related_object_type and created_at.
 	ListAssignments(ctx context.Context, projectID string, q promotype.Query) ([]*Assignment, int, error)
+	AssignmentLister
 }
 
 // ListSpec is what GET /v1/validation-rules accepts.

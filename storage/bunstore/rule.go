@@ -187,37 +187,17 @@ func (s *Store) DeleteAssignment(ctx context.Context, projectID, id string) erro
 
 // ListAssignments implements rule.Store.
 func (s *Store) ListAssignments(ctx context.Context, projectID string, q promotype.Query) ([]*rule.Assignment, int, error) {
-	if typ, ids, ok := assignmentsOfObjects(q); ok && storableKeys(append([]string{projectID, typ}, ids...)...) {
-		out, err := s.assignmentsOf(ctx, projectID, typ, ids, q.Limit)
-		if err != nil || len(out) < q.Limit {
-			return out, len(out), err
-		}
-		// A full page: the general list counts the total.
-	}
 	return listProject[assignmentRow, *assignmentRow, *rule.Assignment](ctx, s.db, assignmentColumns, "a", "", projectID, q)
 }
 
-// assignmentsOfObjects recognizes the read of every validation (the
-// assignments of some objects of one type, oldest first: see
-// rule.AssignmentsByObject), which assignmentsOf serves with a prepared
-// statement.
-func assignmentsOfObjects(q promotype.Query) (typ string, ids []string, ok bool) {
-	if q.Offset != 0 || q.Desc || q.OrderBy != "created_at" || len(q.Filter.Conditions) != 0 || len(q.Must) != 2 {
-		return "", nil, false
+// AssignmentsOf implements rule.Store with one prepared statement (the
+// read of every validation).
+func (s *Store) AssignmentsOf(ctx context.Context, projectID, typ string, ids []string) ([]*rule.Assignment, error) {
+	if !storableKeys(append([]string{projectID, typ}, ids...)...) {
+		return []*rule.Assignment{}, nil
 	}
-	t, o := q.Must[0], q.Must[1]
-	if t.Field != "related_object_type" || t.Op != promotype.OpIs || len(t.Values) != 1 ||
-		o.Field != "related_object_id" || (o.Op != promotype.OpIn && o.Op != promotype.OpIs) {
-		return "", nil, false
-	}
-	return t.Values[0], o.Values, true
-}
-
-// assignmentsOf reads up to limit assignments of the objects, in the
-// order of the assignment list (created_at, then id).
-func (s *Store) assignmentsOf(ctx context.Context, projectID, typ string, ids []string, limit int) ([]*rule.Assignment, error) {
 	var rows []assignmentRow
-	if err := selectPrepared(ctx, s.db, assignmentsOfStatement, &rows, projectID, typ, ids, limit); err != nil {
+	if err := selectPrepared(ctx, s.db, assignmentsOfStatement, &rows, projectID, typ, ids); err != nil {
 		return nil, fail("list assignments", err, nil)
 	}
 	return domains[assignmentRow, *assignmentRow](rows)
@@ -227,5 +207,5 @@ var assignmentsOfStatement = newPrepared(func(db bun.IDB) string {
 	return db.NewSelect().Model((*assignmentRow)(nil)).
 		Where("a.project_id = ? AND a.related_object_type = ? AND a.related_object_id = ANY(?::text[])",
 			placeholder(1), placeholder(2), placeholder(3)).
-		OrderExpr("a.created_at, a.id").Limit(0).String() + " LIMIT $4"
+		OrderExpr("a.created_at, a.id").String()
 })

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"math"
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/rule"
@@ -126,6 +127,15 @@ func (s *Store) DeleteAssignment(ctx context.Context, projectID, id string) erro
 	return s.write(ctx, func(d *data, u *undo) error {
 		return remove(&d.rules.assignments, u, projectID, id, "validation_rules_assignment")
 	})
+}
+
+// AssignmentsOf implements rule.Store.
+func (s *Store) AssignmentsOf(ctx context.Context, projectID, typ string, ids []string) (out []*rule.Assignment, err error) {
+	out, _, err = s.ListAssignments(ctx, projectID, promotype.Query{Limit: math.MaxInt32, OrderBy: "created_at", Must: []promotype.Condition{
+		{Field: "related_object_type", Op: promotype.OpIs, Values: []string{typ}},
+		{Field: "related_object_id", Op: promotype.OpIn, Values: ids},
+	}})
+	return out, err
 }
 
 // ListAssignments implements rule.Store.

@@ -101,6 +101,14 @@ func testAssignments(t *testing.T, newStore Factory) {
 	diff(t, "of rule 1", []string{"asgm_001", "asgm_002"}, listIDs(q(is("rule_id", "val_001"))))
 	diff(t, "of tier promo_1", []string{"asgm_001", "asgm_003"}, listIDs(q(is("related_object_type", "promotion_tier"), is("related_object_id", "promo_1"))))
 	diff(t, "of several objects", []string{"asgm_001", "asgm_002", "asgm_003"}, listIDs(q(promotype.Condition{Field: "related_object_id", Op: promotype.OpIn, Values: []string{"promo_1", "camp_1"}})))
+	of := func(projectID, typ string, objects ...string) []string {
+		items, err := s.AssignmentsOf(ctx, projectID, typ, objects)
+		must(t, err)
+		return ids(items, func(a *rule.Assignment) string { return a.ID })
+	}
+	diff(t, "AssignmentsOf tiers", []string{"asgm_001", "asgm_003"}, of(p, "promotion_tier", "promo_1", "camp_1", "promo_none"))
+	diff(t, "AssignmentsOf a campaign", []string{"asgm_002"}, of(p, "campaign", "camp_1"))
+	diff(t, "AssignmentsOf in another project", []string{}, of("proj_b", "promotion_tier", "promo_1"))
 
 	must(t, s.DeleteAssignment(ctx, p, "asgm_003"))
 	wantErr(t, "deleted assignment", second(s.GetAssignment(ctx, p, "asgm_003")), promotype.ErrNotFound)
