@@ -70,6 +70,12 @@ func (in Params) Validate(path string) error {
 	return nil
 }
 
+// changesOf reports whether in changes something of c: a field, or the
+// source id.
+func (in Params) changesOf(c *Customer) bool {
+	return in.changes() || (in.SourceID != nil && (c.SourceID == nil || *c.SourceID != *in.SourceID))
+}
+
 // changes reports whether in sets any field besides the id.
 func (in Params) changes() bool {
 	return in.Name != nil || in.Description != nil || in.Email != nil || in.Phone != nil ||

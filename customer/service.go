@@ -77,8 +77,7 @@ func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, 
 		return nil, err
 	}
 	if c != nil {
-		newSource := in.SourceID != nil && (c.SourceID == nil || *c.SourceID != *in.SourceID)
-		if !in.changes() && !newSource {
+		if !in.changesOf(c) {
 			return c.normalize(), nil
 		}
 		in.apply(c)
@@ -102,8 +101,7 @@ func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, 
 func UpsertSeen(ctx context.Context, st Store, env promotype.Env, projectID string, in Params, seen *Customer) (*Customer, error) {
 	switch {
 	case seen != nil:
-		if in.changes() || (in.SourceID != nil && (seen.SourceID == nil || *seen.SourceID != *in.SourceID)) ||
-			(in.ID != nil && *in.ID != seen.ID) {
+		if in.changesOf(seen) || (in.ID != nil && *in.ID != seen.ID) {
 			return Upsert(ctx, st, env, projectID, in)
 		}
 		return seen.Clone().normalize(), nil

@@ -102,8 +102,7 @@ func Update(ctx context.Context, st Store, env promotype.Env, projectID, ref str
 	if err != nil {
 		return nil, err
 	}
-	newSource := in.SourceID != nil && (c.SourceID == nil || *c.SourceID != *in.SourceID)
-	if !in.changes() && !newSource {
+	if !in.changesOf(c) {
 		return c, nil
 	}
 	in.ID = nil
