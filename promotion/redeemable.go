@@ -57,9 +57,27 @@ func TrackingID(projectID, sourceID string) string { return trackingID(projectID
 // one named by source id alone is looked up and, when unknown, taken as
 // sent.
 func ResolveCustomer(ctx context.Context, st customer.Reader, projectID string, c *customer.Params) (promotype.Metadata, string, error) {
-	meta, sourceID := c.Metadata, ""
+	l, err := LookupCustomer(ctx, st, projectID, c)
+	return l.Metadata, l.SourceID, err
+}
+
+// CustomerLookup is what LookupCustomer found of a request's customer.
+type CustomerLookup struct {
+	Metadata promotype.Metadata // what rules read of the customer
+	SourceID string             // "" without one
+	// Looked reports whether the stored customer was looked up (by id,
+	// or by source id when the request sent no metadata); Stored is the
+	// customer found then (nil when none has the source id).
+	Looked bool
+	Stored *customer.Customer
+}
+
+// LookupCustomer is ResolveCustomer that also returns the stored customer
+// it read, so a caller that needs it does not read it again.
+func LookupCustomer(ctx context.Context, st customer.Reader, projectID string, c *customer.Params) (CustomerLookup, error) {
+	l := CustomerLookup{Metadata: c.Metadata}
 	if c.SourceID != nil {
-		sourceID = *c.SourceID
+		l.SourceID = *c.SourceID
 	}
 	ref := ""
 	switch {
@@ -69,17 +87,19 @@ func ResolveCustomer(ctx context.Context, st customer.Reader, projectID string, 
 		ref = *c.SourceID
 	}
 	if ref == "" {
-		return meta, sourceID, nil
+		return l, nil
 	}
 	stored, err := customer.Resolve(ctx, st, projectID, ref)
 	switch {
 	case err == nil:
-		meta = stored.Metadata
+		l.Metadata, l.Looked, l.Stored = stored.Metadata, true, stored
 		if stored.SourceID != nil {
-			sourceID = *stored.SourceID
+			l.SourceID = *stored.SourceID
 		}
 	case c.ID != nil || !errors.Is(err, promotype.ErrNotFound):
-		return nil, "", err
+		return CustomerLookup{}, err
+	default:
+		l.Looked = true
 	}
-	return meta, sourceID, nil
+	return l, nil
 }

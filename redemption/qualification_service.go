@@ -110,7 +110,7 @@ func (q *QualificationService) Qualify(ctx context.Context, projectID string, in
 			return nil, err
 		}
 	}
-	req, sourceID, err := s.request(ctx, projectID, vp)
+	req, cust, err := s.request(ctx, projectID, vp)
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +119,7 @@ func (q *QualificationService) Qualify(ctx context.Context, projectID string, in
 		return nil, err
 	}
 	r := s.newResolver(projectID, snap, rules, vp)
+	r.seen(cust)
 	req.AudienceOnly = opts.scenario == ScenarioAudienceOnly
 	g := &gathering{q: q, projectID: projectID, r: r, req: &req, vp: vp, rules: rules, opts: opts}
 	if err := g.gather(ctx); err != nil {
@@ -129,8 +130,8 @@ func (q *QualificationService) Qualify(ctx context.Context, projectID string, in
 		return nil, err
 	}
 	out := &Qualification{Redeemables: page, StackingRules: rules.Effective(),
-		TrackingID: promotion.TrackingID(projectID, sourceID)}
-	if in.TrackingID != nil && *in.TrackingID != "" && sourceID == "" {
+		TrackingID: promotion.TrackingID(projectID, cust.SourceID)}
+	if in.TrackingID != nil && *in.TrackingID != "" && cust.SourceID == "" {
 		out.TrackingID = *in.TrackingID
 	}
 	if in.Order != nil {

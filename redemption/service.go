@@ -128,7 +128,7 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 			return nil, nil, "", err
 		}
 	}
-	req, sourceID, err := s.request(ctx, projectID, in)
+	req, cust, err := s.request(ctx, projectID, in)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -137,6 +137,7 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 		return nil, nil, "", err
 	}
 	r := s.newResolver(projectID, snap, rules, in)
+	r.seen(cust)
 	req.Explain = r.explain
 	for _, p := range in.Redeemables {
 		if err := r.add(ctx, p); err != nil {
@@ -146,8 +147,8 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 	if err := s.history(ctx, projectID, in, r, &req); err != nil {
 		return nil, nil, "", err
 	}
-	tracking := promotion.TrackingID(projectID, sourceID)
-	if in.TrackingID != nil && *in.TrackingID != "" && sourceID == "" {
+	tracking := promotion.TrackingID(projectID, cust.SourceID)
+	if in.TrackingID != nil && *in.TrackingID != "" && cust.SourceID == "" {
 		tracking = *in.TrackingID
 	}
 	return r, Evaluate(rules, r.cands, req), tracking, nil
@@ -210,26 +211,27 @@ func checkRedeemables(rs []RedeemableParams) error {
 }
 
 // request resolves the request's order and customer (neither is stored).
-// It returns the customer's source id ("" without one) for the tracking id.
-func (s *Service) request(ctx context.Context, projectID string, in ValidationParams) (Request, string, error) {
+// It returns what it found of the customer: its source id ("" without
+// one) for the tracking id, and the stored customer when it read it.
+func (s *Service) request(ctx context.Context, projectID string, in ValidationParams) (Request, promotion.CustomerLookup, error) {
 	var op order.Params
 	if in.Order != nil {
 		op = *in.Order
 	}
 	o, _, err := order.Resolve(ctx, s.store, projectID, &op)
 	if err != nil {
-		return Request{}, "", err
+		return Request{}, promotion.CustomerLookup{}, err
 	}
 	req := Request{Order: o, Redemption: in.Metadata}
 	if in.Customer == nil {
-		return req, "", nil
+		return req, promotion.CustomerLookup{}, nil
 	}
-	meta, sourceID, err := promotion.ResolveCustomer(ctx, s.store, projectID, in.Customer)
+	l, err := promotion.LookupCustomer(ctx, s.store, projectID, in.Customer)
 	if err != nil {
-		return Request{}, "", err
+		return Request{}, promotion.CustomerLookup{}, err
 	}
-	req.Customer = meta
-	return req, sourceID, nil
+	req.Customer = l.Metadata
+	return req, l, nil
 }
 
 // newResolver returns the resolver of one request's redeemables.
@@ -349,6 +351,20 @@ func (r *resolver) add(ctx context.Context, p RedeemableParams) error {
 		return r.tier(ctx, p.ID)
 	}
 	return r.voucher(ctx, p)
+}
+
+// seen takes the customer the request's lookup read (when it read one)
+// as the stored customer the request names, so customerID and the
+// redemption's upsert do not read it again.
+func (r *resolver) seen(l promotion.CustomerLookup) {
+	if !l.Looked {
+		return
+	}
+	id := ""
+	if l.Stored != nil {
+		id = l.Stored.ID
+	}
+	r.custID, r.cust = &id, l.Stored
 }
 
 // customerID is the id of the stored customer the request names ("" when
