@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/uptrace/bun"
 )
 
@@ -42,6 +43,7 @@ type OpenOption func(*openConfig)
 type openConfig struct {
 	query, connect time.Duration
 	maxConns       int
+	tracer         pgx.QueryTracer
 }
 
 // WithQueryTimeout bounds each query to d (default DefaultQueryTimeout);

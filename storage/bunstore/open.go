@@ -51,6 +51,9 @@ func Open(dsn string, opts ...OpenOption) (*bun.DB, error) {
 		// default would plan the array-parameter ones again on every call.
 		cfg.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
 	}
+	if oc.tracer != nil {
+		cfg.Tracer = oc.tracer
+	}
 	sqldb := stdlib.OpenDB(*cfg)
 	conns := max(4, 4*runtime.GOMAXPROCS(0))
 	if oc.maxConns > 0 {
@@ -63,4 +66,11 @@ func Open(dsn string, opts ...OpenOption) (*bun.DB, error) {
 	db := bun.NewDB(sqldb, pgdialect.New())
 	AddQueryDeadline(db, oc.query)
 	return db, nil
+}
+
+// WithQueryTracer hands every statement the pgx driver sends — Bun's, the
+// store's prepared ones, BEGIN and COMMIT — to t (pgx's tracing hook: for
+// driver-level tracing, or to count round trips).
+func WithQueryTracer(t pgx.QueryTracer) OpenOption {
+	return func(c *openConfig) { c.tracer = t }
 }
