@@ -132,7 +132,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.stackingRules = redemption.NewStackingRulesService(store, storage.TxFor(store, func(s storage.Tx) redemption.Store { return s }), e.env)
 	e.validations = redemption.NewService(store, e.env, e.promotions.Snapshot, e.stackingRules)
 	e.qualifications = redemption.NewQualificationService(store, e.validations)
-	e.redemptions = redemption.NewRedemptionService(store, storage.TxFor(store, func(s storage.Tx) redemption.RedeemStore { return s }), e.env, e.validations, e.vouchers)
+	e.redemptions = redemption.NewRedemptionService(store, storage.WriteBehindTxFor(store, func(s storage.Tx) redemption.RedeemStore { return s }), e.env, e.validations, e.vouchers)
 	if cfg.noCombining {
 		e.redemptions.DisableCombining()
 	}

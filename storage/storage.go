@@ -83,6 +83,33 @@ type BulkTxStore interface {
 	RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
 }
 
+// WriteBehindStore is the optional ability of a store to hold back, in a
+// transaction, the inserts of new orders, redemption rows and events until
+// a statement may read them or the transaction commits, and send them
+// together (fewer round trips). Unlike RunInTx, an insert whose key is
+// taken is then not refused by the insert itself: the transaction fails
+// with that error (inside a Savepoint, the savepoint does). The
+// redemption service, which answers such a conflict by running its
+// transaction again, writes through it; storagetest covers it on every
+// store that has it.
+type WriteBehindStore interface {
+	Store
+	// RunInTxWriteBehind is RunInTx with write-behind.
+	RunInTxWriteBehind(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
+}
+
+// WriteBehindTxFor is TxFor over RunInTxWriteBehind when s is a
+// WriteBehindStore, and over RunInTx when it is not.
+func WriteBehindTxFor[S any](s Store, bind func(Tx) S) promotype.TxFunc[S] {
+	b, ok := s.(WriteBehindStore)
+	if !ok {
+		return TxFor(s, bind)
+	}
+	return func(ctx context.Context, fn func(ctx context.Context, tx S) error) error {
+		return b.RunInTxWriteBehind(ctx, func(ctx context.Context, tx Tx) error { return fn(ctx, bind(tx)) })
+	}
+}
+
 // TxFor adapts a Store's RunInTx to the transaction port a domain package
 // declares (promotype.TxFunc over its own Store interface).
 func TxFor[S any](s Store, bind func(Tx) S) promotype.TxFunc[S] {

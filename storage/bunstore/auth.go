@@ -50,7 +50,7 @@ const notifyColumns = `g.gen, pg_notify('` + authChannel + `', json_build_object
 // the advisory lock sees what the previous holder committed.
 func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, db bun.IDB) error) error {
 	switch s.db.(type) {
-	case bun.Tx, *bun.Tx:
+	case bun.Tx, *bun.Tx, pendingTx:
 		return fn(ctx, s.db)
 	}
 	return s.db.RunInTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted}, func(ctx context.Context, tx bun.Tx) error {

@@ -39,11 +39,11 @@ func (s *Store) RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx
 	}
 	defer conn.Close()
 	return conn.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		st := &Store{db: copyTx{Tx: tx, conn: conn}, txTimeout: s.txTimeout, activities: &activityBuffer{}}
+		st := &Store{db: copyTx{Tx: tx, conn: conn}, txTimeout: s.txTimeout, pending: &pending{}}
 		if err := fn(ctx, storage.Handle(st)); err != nil {
 			return err
 		}
-		return st.activities.flush(ctx, tx)
+		return st.pending.flush(ctx, tx)
 	})
 }
 

@@ -200,42 +200,11 @@ func (r *activityRow) domain() *customer.Activity {
 		ProjectID: r.ProjectID, CustomerID: r.CustomerID, CampaignID: orEmpty(r.CampaignID), CampaignType: orEmpty(r.CampaignType)}
 }
 
-// activityBuffer is the activity rows a transaction appended, not written
-// yet. Its methods do nothing on a nil buffer.
-type activityBuffer struct{ rows []activityRow }
-
-// mark returns the buffer's length, for undo.
-func (b *activityBuffer) mark() int {
-	if b == nil {
-		return 0
-	}
-	return len(b.rows)
-}
-
-// undo forgets the rows appended since mark (a savepoint rolled back).
-func (b *activityBuffer) undo(mark int) {
-	if b != nil {
-		b.rows = b.rows[:mark]
-	}
-}
-
-// flush writes the buffered rows through db in one statement.
-func (b *activityBuffer) flush(ctx context.Context, db bun.IDB) error {
-	if b == nil || len(b.rows) == 0 {
-		return nil
-	}
-	if _, err := db.NewInsert().Model(&b.rows).Exec(ctx); err != nil {
-		return fail("insert customer activities", err, nil)
-	}
-	b.rows = nil
-	return nil
-}
-
 // appendActivities enters the events that have an Activity in their
 // customers' logs: into the transaction's buffer, or at once outside one.
 func (s *Store) appendActivities(ctx context.Context, events []*promotype.Event) error {
-	now := &activityBuffer{}
-	buf := s.activities
+	now := &pending{}
+	buf := s.pending
 	if buf == nil {
 		buf = now
 	}
@@ -251,10 +220,13 @@ func (s *Store) appendActivities(ctx context.Context, events []*promotype.Event)
 		if data == "" {
 			data = "null"
 		}
-		buf.rows = append(buf.rows, activityRow{ProjectID: e.ProjectID, CustomerID: a.CustomerID, CreatedAt: sqlTime(e.CreatedAt), ID: e.ID,
+		buf.activities = append(buf.activities, activityRow{ProjectID: e.ProjectID, CustomerID: a.CustomerID, CreatedAt: sqlTime(e.CreatedAt), ID: e.ID,
 			Type: a.Type, CampaignID: nonEmpty(a.CampaignID), CampaignType: nonEmpty(a.CampaignType), Data: data})
 	}
-	return now.flush(ctx, s.db)
+	if err := now.flush(ctx, s.db); err != nil {
+		return err
+	}
+	return s.sendIfFull(ctx)
 }
 
 // nonEmpty returns &s, or nil for "".
@@ -322,16 +294,16 @@ func (s *Store) DeleteActivities(ctx context.Context, projectID, customerID stri
 		return 0, nil
 	}
 	n := 0
-	if b := s.activities; b != nil {
-		kept := b.rows[:0]
-		for _, r := range b.rows {
+	if b := s.pending; b != nil {
+		kept := b.activities[:0]
+		for _, r := range b.activities {
 			if r.ProjectID == projectID && r.CustomerID == customerID {
 				n++
 				continue
 			}
 			kept = append(kept, r)
 		}
-		b.rows = kept
+		b.activities = kept
 	}
 	res, err := s.db.NewDelete().TableExpr("promo_customer_activities").Where("project_id = ? AND customer_id = ?", projectID, customerID).Exec(ctx)
 	if err != nil {

@@ -39,7 +39,12 @@ func (k keyed) insert(ctx context.Context, db bun.IDB, row any, projectID, id st
 	if n, _ := res.RowsAffected(); n > 0 {
 		return nil
 	}
-	// Nothing inserted: the id or a live key is taken.
+	return k.conflict(ctx, db, projectID, id, key)
+}
+
+// conflict is the error of an insert of row (projectID, id) that inserted
+// nothing: the id or a live key is taken.
+func (k keyed) conflict(ctx context.Context, db bun.IDB, projectID, id string, key *string) error {
 	exists, err := db.NewSelect().Table(k.table).Where("project_id = ? AND id = ?", projectID, id).Exists(ctx)
 	if err != nil {
 		return fail("insert "+k.kind, err, nil)
@@ -88,7 +93,7 @@ func getLive[R any, P row[R, D], D any](ctx context.Context, db bun.IDB, k keyed
 		return zero, notFound()
 	}
 	var r R
-	st := cachedStatement(k.table+"."+column, func(db bun.IDB) string {
+	st := cachedStatement(k.table+"."+column, k.table, func(db bun.IDB) string {
 		q := db.NewSelect().Model(new(R)).Where(k.alias+".project_id = ? AND "+k.alias+"."+column+" = ?", placeholder(1), placeholder(2))
 		if k.live != "" {
 			q = q.Where(k.alias + "." + k.live)

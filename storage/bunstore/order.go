@@ -140,6 +140,10 @@ func (s *Store) InsertOrder(ctx context.Context, o *order.Order) error {
 	if err != nil {
 		return err
 	}
+	if p := s.held(); p != nil {
+		p.orders = append(p.orders, pendingOrder{row: row, key: o.SourceID})
+		return s.sendIfFull(ctx)
+	}
 	return orderKeys.insert(ctx, s.db, row, o.ProjectID, o.ID, o.SourceID)
 }
 

@@ -33,12 +33,16 @@ type prepared struct {
 	once  sync.Once
 	text  string
 	build func(db bun.IDB) string
+	// table is the one table the statement reads or writes (triggers
+	// aside): in a transaction, the rows held back for another table are
+	// not sent before it (pending).
+	table string
 }
 
-// newPrepared returns the statement build writes: build renders a Bun
-// query whose arguments are bun.Safe("$1"), bun.Safe("$2"), ...
-func newPrepared(build func(db bun.IDB) string) *prepared {
-	return &prepared{build: build}
+// newPrepared returns the statement build writes on table: build renders
+// a Bun query whose arguments are bun.Safe("$1"), bun.Safe("$2"), ...
+func newPrepared(table string, build func(db bun.IDB) string) *prepared {
+	return &prepared{build: build, table: table}
 }
 
 func (p *prepared) sql(db bun.IDB) string {
@@ -50,19 +54,20 @@ func (p *prepared) sql(db bun.IDB) string {
 // of query (cachedStatement).
 var statements sync.Map // string → *prepared
 
-// cachedStatement is the statement of key, built by build on its first
-// use.
-func cachedStatement(key string, build func(db bun.IDB) string) *prepared {
+// cachedStatement is the statement of key on table, built by build on
+// its first use.
+func cachedStatement(key, table string, build func(db bun.IDB) string) *prepared {
 	if p, ok := statements.Load(key); ok {
 		return p.(*prepared)
 	}
-	p, _ := statements.LoadOrStore(key, newPrepared(build))
+	p, _ := statements.LoadOrStore(key, newPrepared(table, build))
 	return p.(*prepared)
 }
 
-// rawPrepared is a statement written by hand with $n placeholders.
-func rawPrepared(text string) *prepared {
-	return &prepared{build: func(bun.IDB) string { return text }}
+// rawPrepared is a statement on table written by hand with $n
+// placeholders.
+func rawPrepared(table, text string) *prepared {
+	return &prepared{build: func(bun.IDB) string { return text }, table: table}
 }
 
 // placeholder is the n-th argument of a prepared statement.
@@ -88,6 +93,8 @@ func raw(db bun.IDB) rawQuerier {
 		return d.Conn
 	case copyTx:
 		return d.Tx.Tx
+	case pendingTx:
+		return rawBarrier{d}
 	}
 	panic(fmt.Sprintf("bunstore: unsupported bun.IDB %T", db))
 }
@@ -115,7 +122,11 @@ func queryPrepared(ctx context.Context, db bun.IDB, p *prepared, args []any, sca
 	}
 	all := make([]any, 0, len(args)+1)
 	all = append(append(all, pgx.QueryExecModeCacheStatement), args...)
-	rows, err := raw(db).QueryContext(ctx, p.sql(db), all...)
+	q := raw(db)
+	if t, ok := db.(pendingTx); ok && !t.p.holds(p.table) {
+		q = t.Tx.Tx // nothing held for p's table: the held rows wait
+	}
+	rows, err := q.QueryContext(ctx, p.sql(db), all...)
 	if err != nil {
 		return err
 	}

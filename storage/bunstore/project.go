@@ -195,7 +195,7 @@ func (t docTable[T]) get(ctx context.Context, db bun.IDB, projectID, where, arg 
 		return nil, t.notFound(arg)
 	}
 	var r docRow
-	st := cachedStatement(t.table+"."+where, func(db bun.IDB) string {
+	st := cachedStatement(t.table+"."+where, t.table, func(db bun.IDB) string {
 		return db.NewSelect().Model((*docRow)(nil)).ModelTableExpr(t.table+" AS d").
 			Where("d.project_id = ? AND d."+where+" = ?", placeholder(1), placeholder(2)).String()
 	})

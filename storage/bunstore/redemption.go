@@ -164,6 +164,10 @@ func (s *Store) InsertRedemptions(ctx context.Context, rs ...*redemption.Redempt
 			return err
 		}
 	}
+	if p := s.held(); p != nil {
+		p.redemptions = append(p.redemptions, rows...)
+		return s.sendIfFull(ctx)
+	}
 	return insertAllNew(ctx, s.db, "insert redemptions", &rows, len(rows), func() error {
 		return promotype.Duplicate("redemption", "Duplicated redemption exists")
 	})
@@ -269,7 +273,7 @@ const spendBalances = `data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.d
 
 // spendStatement is SpendVoucher's conditional update: $1 project, $2
 // voucher id, $3 quantity, $4 credits, $5 points.
-var spendStatement = newPrepared(func(db bun.IDB) string {
+var spendStatement = newPrepared("promo_vouchers", func(db bun.IDB) string {
 	q, c, p := placeholder(3), placeholder(4), placeholder(5)
 	return db.NewUpdate().Model((*voucherRow)(nil)).
 		Set("redeemed_quantity = v.redeemed_quantity + ?::bigint", q).
@@ -371,21 +375,24 @@ func (s *Store) addCapped(ctx context.Context, projectID string, d redemption.Co
 	return nil
 }
 
-var addCappedStatement = rawPrepared(`INSERT INTO promo_redemption_counters AS c (project_id, key, value) VALUES ($1, $2, $3)
+// countersTable holds the redemption counters (migration 0012).
+const countersTable = "promo_redemption_counters"
+
+var addCappedStatement = rawPrepared(countersTable, `INSERT INTO promo_redemption_counters AS c (project_id, key, value) VALUES ($1, $2, $3)
 	ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
 	WHERE c.value + EXCLUDED.value <= $4::bigint
 	RETURNING value`)
 
-var addRunStatement = rawPrepared(`INSERT INTO promo_redemption_counters AS c (project_id, key, value)
+var addRunStatement = rawPrepared(countersTable, `INSERT INTO promo_redemption_counters AS c (project_id, key, value)
 	SELECT $1, u.key, u.value FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
 	ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value`)
 
-var addRunReturningStatement = rawPrepared(`INSERT INTO promo_redemption_counters AS c (project_id, key, value)
+var addRunReturningStatement = rawPrepared(countersTable, `INSERT INTO promo_redemption_counters AS c (project_id, key, value)
 	SELECT $1, u.key, u.value FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
 	ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
 	RETURNING key, value`)
 
-var countersStatement = rawPrepared(`SELECT key, value FROM promo_redemption_counters WHERE project_id = $1 AND key = ANY($2::text[])`)
+var countersStatement = rawPrepared(countersTable, `SELECT key, value FROM promo_redemption_counters WHERE project_id = $1 AND key = ANY($2::text[])`)
 
 // addRun adds deltas without a limit in one statement: summed per key
 // (an upsert may touch a row once), applied in key order.
@@ -472,7 +479,7 @@ func (s *Store) sessionTx(ctx context.Context, fn func(ctx context.Context, st *
 	ctx, cancel := withDeadline(ctx, s.txTimeout)
 	defer cancel()
 	return s.inTx(ctx, func(ctx context.Context, db bun.IDB) error {
-		return fn(ctx, &Store{db: db, txTimeout: s.txTimeout, listeners: s.listeners, activities: s.activities})
+		return fn(ctx, &Store{db: db, txTimeout: s.txTimeout, listeners: s.listeners, pending: s.pending})
 	})
 }
 
@@ -686,18 +693,32 @@ func (s *Store) ReleaseReservation(ctx context.Context, projectID, voucherID, ke
 // trip less per call); it ends with the transaction. Callers keep the
 // number per transaction small (the combiner's batches: at most
 // maxBatch), well under PostgreSQL's 64 cached subtransactions.
+//
+// The rows the transaction holds back (pending) are written before the
+// savepoint, and those fn held are written when it returns, inside the
+// savepoint: a row that cannot be stored is fn's error, and rolling back
+// to the savepoint undoes only what fn wrote.
 func (s *Store) Savepoint(ctx context.Context, fn func(ctx context.Context) error) error {
 	switch s.db.(type) {
-	case bun.Tx, *bun.Tx:
+	case bun.Tx, *bun.Tx, pendingTx:
 	default:
 		return fn(ctx)
+	}
+	if err := s.sendHeld(ctx); err != nil {
+		return err
 	}
 	if _, err := s.db.ExecContext(ctx, "SAVEPOINT promo_sp"); err != nil {
 		return fail("savepoint", err, nil)
 	}
-	mark := s.activities.mark()
-	if err := fn(ctx); err != nil {
-		s.activities.undo(mark)
+	err := fn(ctx)
+	if err == nil && s.pending.blocks() {
+		err = s.sendHeld(ctx)
+	}
+	if err != nil {
+		if p := s.pending; p != nil {
+			p.clear() // all of it held since the savepoint
+			p.err = nil
+		}
 		if _, rerr := s.db.ExecContext(ctx, "ROLLBACK TO SAVEPOINT promo_sp"); rerr != nil {
 			return errors.Join(err, fail("rollback to savepoint", rerr, nil))
 		}

@@ -203,7 +203,7 @@ func (s *Store) AssignmentsOf(ctx context.Context, projectID, typ string, ids []
 	return domains[assignmentRow, *assignmentRow](rows)
 }
 
-var assignmentsOfStatement = newPrepared(func(db bun.IDB) string {
+var assignmentsOfStatement = newPrepared("promo_rule_assignments", func(db bun.IDB) string {
 	return db.NewSelect().Model((*assignmentRow)(nil)).
 		Where("a.project_id = ? AND a.related_object_type = ? AND a.related_object_id = ANY(?::text[])",
 			placeholder(1), placeholder(2), placeholder(3)).

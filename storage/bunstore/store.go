@@ -18,15 +18,17 @@ type Store struct {
 	// configurations read by AppendEvents (nil outside one): a
 	// transaction that appends several events reads them once.
 	listeners *listenerMemo
-	// activities buffers, in a transaction RunInTx runs, the activity rows
-	// appended in it, written in one INSERT before the commit (nil
-	// outside one: they are written at once).
-	activities *activityBuffer
+	// pending holds back, in a transaction RunInTx runs, the rows written
+	// in one statement before the next statement that may read them or
+	// the commit (nil outside one: rows are written at once). Over a bulk
+	// transaction (copyTx) it holds only customer activities.
+	pending *pending
 }
 
 var (
-	_ storage.Store       = (*Store)(nil)
-	_ storage.BulkTxStore = (*Store)(nil)
+	_ storage.Store            = (*Store)(nil)
+	_ storage.BulkTxStore      = (*Store)(nil)
+	_ storage.WriteBehindStore = (*Store)(nil)
 )
 
 // New returns a store over db: a *bun.DB (the usual case, see [Open] and

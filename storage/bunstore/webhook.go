@@ -77,6 +77,15 @@ type eventRow struct {
 	FannedOut bool   `bun:"fanned_out"`
 }
 
+// newEventRow is the outbox row of e.
+func newEventRow(e *promotype.Event) eventRow {
+	data := string(e.Data)
+	if data == "" {
+		data = "null" // the column is NOT NULL; the envelope sends {} for it
+	}
+	return eventRow{ProjectID: e.ProjectID, ID: e.ID, Type: e.Type, EntityID: e.EntityID, CreatedAt: sqlTime(e.CreatedAt), Data: data}
+}
+
 func (r *eventRow) domain() *promotype.Event {
 	return &promotype.Event{ID: r.ID, ProjectID: r.ProjectID, Type: r.Type, EntityID: r.EntityID,
 		CreatedAt: domainTime(r.CreatedAt), Data: json.RawMessage(r.Data)}
@@ -105,18 +114,19 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 	if err := s.appendActivities(ctx, events); err != nil {
 		return err
 	}
+	if p := s.held(); p != nil { // the insert keeps those heard (heardEventsInsert)
+		for _, e := range hooked {
+			p.events = append(p.events, newEventRow(e))
+		}
+		return s.sendIfFull(ctx)
+	}
 	events, err := s.heardEvents(ctx, hooked)
 	if err != nil || len(events) == 0 {
 		return err
 	}
 	rows := make([]eventRow, len(events))
 	for i, e := range events {
-		data := string(e.Data)
-		if data == "" {
-			data = "null" // the column is NOT NULL; the envelope sends {} for it
-		}
-		rows[i] = eventRow{ProjectID: e.ProjectID, ID: e.ID, Type: e.Type, EntityID: e.EntityID,
-			CreatedAt: sqlTime(e.CreatedAt), Data: data}
+		rows[i] = newEventRow(e)
 	}
 	if len(rows) >= copyEventsMin {
 		copied, err := copyNew(ctx, s.db, "promo_events", eventCopyColumns, len(rows), func(i int) []any {
@@ -226,7 +236,7 @@ func (s *Store) readListeners(ctx context.Context, projects []string) ([]listene
 	return rows, nil
 }
 
-var listenersStatement = rawPrepared(`SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
+var listenersStatement = rawPrepared("promo_webhooks", `SELECT project_id, created_at, doc->'events' AS events FROM promo_webhooks
 	WHERE project_id = ANY($1::text[]) AND (doc->>'active')::boolean`)
 
 // forgetListeners drops the transaction's memo after a configuration write.
@@ -400,7 +410,7 @@ func (s *Store) PruneOutbox(ctx context.Context, before promotype.Time, limit in
 // every try.
 func (s *Store) bookkeeping(ctx context.Context, fn func(ctx context.Context, db bun.IDB) error) error {
 	switch s.db.(type) {
-	case bun.Tx, *bun.Tx:
+	case bun.Tx, *bun.Tx, pendingTx:
 		return fn(ctx, s.db)
 	}
 	return s.db.RunInTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted}, func(ctx context.Context, tx bun.Tx) error {

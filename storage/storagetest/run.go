@@ -82,6 +82,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"ProjectIsolation", testProjectIsolation},
 		{"Transactions", testTransactions},
 		{"BulkTransactions", testBulkTransactions}, // bulk.go: storage.BulkTxStore only
+		{"WriteBehind", testWriteBehind},           // writebehind.go: storage.WriteBehindStore only
 		{"Concurrency", testConcurrency},
 		{"Health", testHealth}, // health.go: storage.Pinger and storage.BacklogReporter only
 	}

@@ -18,13 +18,18 @@ import (
 // transaction commits them all.
 func testSavepoint(t *testing.T, newStore Factory) {
 	s := newStore(t)
+	testSavepointIn(t, s, s.RunInTx)
+}
+
+// testSavepointIn is testSavepoint's case in the transactions run opens.
+func testSavepointIn(t *testing.T, s storage.Store, run func(ctx context.Context, fn func(ctx context.Context, tx storage.Tx) error) error) {
 	p := newProject(t, s, "proj_a")
 	v := discountVoucher(p, "", 20)
 	v.RedemptionQuantity = ptr(int64(2))
 	must(t, s.InsertVoucher(ctx, v))
 	errBoom := errors.New("boom")
 	var outcomes []error
-	err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+	err := run(ctx, func(ctx context.Context, tx storage.Tx) error {
 		part := func(r *redemption.Redemption, fail error) error {
 			return tx.Savepoint(ctx, func(ctx context.Context) error {
 				if _, err := tx.SpendVoucher(ctx, p, v.ID, r.Ledger.Spend); err != nil {
@@ -63,7 +68,7 @@ func testSavepoint(t *testing.T, newStore Factory) {
 	diff(t, "redeemed quantity and rows after the savepoints", []any{int64(1), []string{"r_001", "r_003", "r_005"}}, []any{got.RedeemedQuantity, ids})
 
 	// A transaction that fails undoes its succeeded savepoints too.
-	err = s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+	err = run(ctx, func(ctx context.Context, tx storage.Tx) error {
 		must(t, tx.Savepoint(ctx, func(ctx context.Context) error {
 			return spendErr(tx.SpendVoucher(ctx, p, v.ID, redemption.Spend{Quantity: 1}))
 		}))

@@ -1,0 +1,277 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/promoengine/promo/promotype"
+)
+
+// Rows held back in transactions.
+//
+// Every transaction RunInTx runs holds back its customer activities and
+// writes them just before the commit, in one statement. A transaction run
+// with write-behind (RunInTxWriteBehind: the redemption's writes) also
+// holds back the rows no later step of it needs an answer from — new
+// orders, redemption rows and outbox events — and sends them all, in ONE
+// statement, just before the next statement that could read them, at the
+// end of a savepoint, or before the commit. A redemption so sends its
+// order, its ledger rows, its events and its activities in one round trip
+// instead of four, and reads no webhook configuration (the event insert
+// keeps the events some configuration hears, in SQL: heardEventsInsert).
+//
+// Nothing reads past the buffer: every statement of the transaction goes
+// through pendingTx, which sends the held rows first, except the prepared
+// statements whose table holds no held row (the counters, the voucher
+// spend, the reads of vouchers and customers). A held row that cannot be
+// stored (its key is taken) fails the whole transaction: the error is kept
+// and RunInTx returns it instead of committing, whatever the statement that
+// sent the rows returned. Inside a savepoint, the rows are sent when its fn
+// returns, so a taken key is that savepoint's error and the transaction
+// goes on.
+
+// pending is the rows a transaction holds back, and the first error of
+// sending them.
+type pending struct {
+	behind      bool // write-behind: orders, redemptions and events are held too
+	orders      []pendingOrder
+	redemptions []*redemptionRow
+	events      []eventRow
+	activities  []activityRow
+	err         error
+}
+
+// pendingOrder is a held order row and what its conflict error names.
+type pendingOrder struct {
+	row *orderRow
+	key *string // the source id
+}
+
+// maxHeld is how many rows a transaction holds back at most: one that
+// writes many without reading sends them by this many (bounded memory,
+// bounded statements).
+const maxHeld = 256
+
+// size is how many rows are held.
+func (p *pending) size() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.orders) + len(p.redemptions) + len(p.events) + len(p.activities)
+}
+
+// blocks reports whether a statement must wait for the held rows: rows
+// other statements may read are held, or sending them failed.
+func (p *pending) blocks() bool {
+	return p != nil && (p.err != nil || len(p.orders)+len(p.redemptions)+len(p.events) > 0)
+}
+
+// holds reports whether rows of table that statements may read are held.
+func (p *pending) holds(table string) bool {
+	if p == nil {
+		return false
+	}
+	switch table {
+	case orderKeys.table:
+		return len(p.orders) > 0
+	case "promo_redemptions":
+		return len(p.redemptions) > 0
+	case "promo_events":
+		return len(p.events) > 0
+	}
+	return false
+}
+
+// flush sends the held rows through db in one statement and empties the
+// buffers. Its error is kept: the transaction cannot commit after it.
+func (p *pending) flush(ctx context.Context, db bun.IDB) error {
+	if p == nil || p.err != nil {
+		return p.errOrNil()
+	}
+	if p.size() == 0 {
+		return nil
+	}
+	err := p.send(ctx, db)
+	p.clear()
+	p.err = err
+	return err
+}
+
+func (p *pending) errOrNil() error {
+	if p == nil {
+		return nil
+	}
+	return p.err
+}
+
+// clear empties the buffers (keeping their memory).
+func (p *pending) clear() {
+	p.orders, p.redemptions, p.events, p.activities = p.orders[:0], p.redemptions[:0], p.events[:0], p.activities[:0]
+}
+
+// send writes the held rows: each table's rows as one INSERT, all of them
+// in one statement of data-modifying WITH queries.
+func (p *pending) send(ctx context.Context, tx bun.IDB) error {
+	q := tx.NewSelect()
+	var dest []any
+	var inserted []string
+	var redeemed, notified int64
+	if len(p.orders) > 0 {
+		rows := make([]*orderRow, len(p.orders))
+		for i := range p.orders {
+			rows[i] = p.orders[i].row
+		}
+		q = q.With("w_orders", tx.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id")).
+			ColumnExpr("(SELECT coalesce(array_agg(id), '{}') FROM w_orders)")
+		dest = append(dest, pgdialect.Array(&inserted))
+	}
+	if len(p.redemptions) > 0 {
+		q = q.With("w_redemptions", tx.NewInsert().Model(&p.redemptions).On("CONFLICT DO NOTHING").Returning("1")).
+			ColumnExpr("(SELECT count(*) FROM w_redemptions)")
+		dest = append(dest, &redeemed)
+	}
+	if len(p.activities) > 0 {
+		q = q.With("w_activities", tx.NewInsert().Model(&p.activities).Returning("1"))
+	}
+	if len(p.events) > 0 {
+		q = q.With("w_events", tx.NewRaw(heardEventsInsert, tx.NewValues(&p.events).Column(eventCopyColumns...))).
+			ColumnExpr("(SELECT count(*) FROM (SELECT pg_notify(?, coalesce(current_schema(), '')) FROM w_events LIMIT 1) AS n)", eventsChannel)
+		dest = append(dest, &notified)
+	}
+	if len(dest) == 0 {
+		q = q.ColumnExpr("0")
+		dest = append(dest, &notified)
+	}
+	if err := q.Scan(ctx, dest...); err != nil {
+		return fail("write held rows", err, nil)
+	}
+	if int(redeemed) != len(p.redemptions) {
+		return promotype.Duplicate("redemption", "Duplicated redemption exists")
+	}
+	for _, o := range p.orders {
+		if !slices.Contains(inserted, o.row.ID) {
+			return orderKeys.conflict(ctx, tx, o.row.ProjectID, o.row.ID, o.key)
+		}
+	}
+	return nil
+}
+
+// heardEventsInsert inserts the events of ? (a VALUES list of
+// eventCopyColumns) that an active configuration of their project, created
+// by then, lists: webhook.Hears, as heardEvents checks it in Go.
+const heardEventsInsert = `INSERT INTO promo_events (project_id, id, type, entity_id, created_at, data)
+	SELECT v.project_id, v.id, v.type, v.entity_id, v.created_at::timestamptz, v.data::json
+	FROM (?) AS v (project_id, id, type, entity_id, created_at, data)
+	WHERE EXISTS (SELECT 1 FROM promo_webhooks AS w WHERE w.project_id = v.project_id AND (w.doc->>'active')::boolean
+		AND w.created_at <= v.created_at::timestamptz AND jsonb_exists(w.doc->'events', v.type))
+	RETURNING 1`
+
+// held is the buffer of rows held back when s is bound to a transaction
+// run with write-behind (nil otherwise: write at once).
+func (s *Store) held() *pending {
+	if _, ok := s.db.(pendingTx); ok && s.pending.behind {
+		return s.pending
+	}
+	return nil
+}
+
+// sendIfFull sends the rows s holds back when they reach maxHeld.
+func (s *Store) sendIfFull(ctx context.Context) error {
+	if s.pending.size() < maxHeld {
+		return nil
+	}
+	return s.sendHeld(ctx)
+}
+
+// sendHeld sends the rows s holds back now.
+func (s *Store) sendHeld(ctx context.Context) error {
+	if s.pending.size() == 0 {
+		return s.pending.errOrNil()
+	}
+	db := s.db
+	if t, ok := db.(pendingTx); ok {
+		db = t.Tx // not through the barrier: this is the send
+	}
+	return s.pending.flush(ctx, db)
+}
+
+// pendingTx is the transaction RunInTx runs: every statement sent through
+// it first sends the rows the transaction holds back (pending.blocks).
+type pendingTx struct {
+	bun.Tx
+	p *pending
+}
+
+// barrier sends the held rows when a statement must wait for them; a
+// statement that follows a failed send runs with a cancelled context, so
+// it fails too (RunInTx returns the send's error).
+func (t pendingTx) barrier(ctx context.Context) context.Context {
+	if !t.p.blocks() {
+		return ctx
+	}
+	if err := t.p.flush(ctx, t.Tx); err != nil {
+		c, cancel := context.WithCancelCause(ctx)
+		cancel(err)
+		return c
+	}
+	return ctx
+}
+
+// conn is the connection the transaction's queries run on.
+func (t pendingTx) conn() bun.IConn { return barrierConn{t} }
+
+func (t pendingTx) NewSelect() *bun.SelectQuery { return t.Tx.NewSelect().Conn(t.conn()) }
+func (t pendingTx) NewInsert() *bun.InsertQuery { return t.Tx.NewInsert().Conn(t.conn()) }
+func (t pendingTx) NewUpdate() *bun.UpdateQuery { return t.Tx.NewUpdate().Conn(t.conn()) }
+func (t pendingTx) NewDelete() *bun.DeleteQuery { return t.Tx.NewDelete().Conn(t.conn()) }
+func (t pendingTx) NewMerge() *bun.MergeQuery   { return t.Tx.NewMerge().Conn(t.conn()) }
+func (t pendingTx) NewValues(model any) *bun.ValuesQuery {
+	return t.Tx.NewValues(model).Conn(t.conn())
+}
+func (t pendingTx) NewRaw(query string, args ...any) *bun.RawQuery {
+	return t.Tx.NewRaw(query, args...).Conn(t.conn())
+}
+
+func (t pendingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return t.Tx.ExecContext(t.barrier(ctx), query, args...)
+}
+
+func (t pendingTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return t.Tx.QueryContext(t.barrier(ctx), query, args...)
+}
+
+func (t pendingTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return t.Tx.QueryRowContext(t.barrier(ctx), query, args...)
+}
+
+// barrierConn runs the queries of a pendingTx (Bun has run their hooks):
+// the held rows first, then the query on the database/sql transaction.
+type barrierConn struct{ t pendingTx }
+
+func (c barrierConn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return c.t.Tx.Tx.ExecContext(c.t.barrier(ctx), query, args...)
+}
+
+func (c barrierConn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return c.t.Tx.Tx.QueryContext(c.t.barrier(ctx), query, args...)
+}
+
+func (c barrierConn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return c.t.Tx.Tx.QueryRowContext(c.t.barrier(ctx), query, args...)
+}
+
+// rawBarrier is the database/sql handle of a pendingTx for a prepared
+// statement that may read held rows.
+type rawBarrier struct{ t pendingTx }
+
+func (r rawBarrier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return r.t.Tx.Tx.QueryContext(r.t.barrier(ctx), query, args...)
+}
+
+func (r rawBarrier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return r.t.Tx.Tx.ExecContext(r.t.barrier(ctx), query, args...)
+}
