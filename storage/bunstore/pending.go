@@ -3,12 +3,9 @@ package bunstore
 import (
 	"context"
 	"database/sql"
-	"slices"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 
-	"github.com/promoengine/promo/promotype"
 )
 
 // Rows held back in transactions.
@@ -112,63 +109,6 @@ func (p *pending) errOrNil() error {
 func (p *pending) clear() {
 	p.orders, p.redemptions, p.events, p.activities = p.orders[:0], p.redemptions[:0], p.events[:0], p.activities[:0]
 }
-
-// send writes the held rows: each table's rows as one INSERT, all of them
-// in one statement of data-modifying WITH queries.
-func (p *pending) send(ctx context.Context, tx bun.IDB) error {
-	q := tx.NewSelect()
-	var dest []any
-	var inserted []string
-	var redeemed, notified int64
-	if len(p.orders) > 0 {
-		rows := make([]*orderRow, len(p.orders))
-		for i := range p.orders {
-			rows[i] = p.orders[i].row
-		}
-		q = q.With("w_orders", tx.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id")).
-			ColumnExpr("(SELECT coalesce(array_agg(id), '{}') FROM w_orders)")
-		dest = append(dest, pgdialect.Array(&inserted))
-	}
-	if len(p.redemptions) > 0 {
-		q = q.With("w_redemptions", tx.NewInsert().Model(&p.redemptions).On("CONFLICT DO NOTHING").Returning("1")).
-			ColumnExpr("(SELECT count(*) FROM w_redemptions)")
-		dest = append(dest, &redeemed)
-	}
-	if len(p.activities) > 0 {
-		q = q.With("w_activities", tx.NewInsert().Model(&p.activities).Returning("1"))
-	}
-	if len(p.events) > 0 {
-		q = q.With("w_events", tx.NewRaw(heardEventsInsert, tx.NewValues(&p.events).Column(eventCopyColumns...))).
-			ColumnExpr("(SELECT count(*) FROM (SELECT pg_notify(?, coalesce(current_schema(), '')) FROM w_events LIMIT 1) AS n)", eventsChannel)
-		dest = append(dest, &notified)
-	}
-	if len(dest) == 0 {
-		q = q.ColumnExpr("0")
-		dest = append(dest, &notified)
-	}
-	if err := q.Scan(ctx, dest...); err != nil {
-		return fail("write held rows", err, nil)
-	}
-	if int(redeemed) != len(p.redemptions) {
-		return promotype.Duplicate("redemption", "Duplicated redemption exists")
-	}
-	for _, o := range p.orders {
-		if !slices.Contains(inserted, o.row.ID) {
-			return orderKeys.conflict(ctx, tx, o.row.ProjectID, o.row.ID, o.key)
-		}
-	}
-	return nil
-}
-
-// heardEventsInsert inserts the events of ? (a VALUES list of
-// eventCopyColumns) that an active configuration of their project, created
-// by then, lists: webhook.Hears, as heardEvents checks it in Go.
-const heardEventsInsert = `INSERT INTO promo_events (project_id, id, type, entity_id, created_at, data)
-	SELECT v.project_id, v.id, v.type, v.entity_id, v.created_at::timestamptz, v.data::json
-	FROM (?) AS v (project_id, id, type, entity_id, created_at, data)
-	WHERE EXISTS (SELECT 1 FROM promo_webhooks AS w WHERE w.project_id = v.project_id AND (w.doc->>'active')::boolean
-		AND w.created_at <= v.created_at::timestamptz AND jsonb_exists(w.doc->'events', v.type))
-	RETURNING 1`
 
 // held is the buffer of rows held back when s is bound to a transaction
 // run with write-behind (nil otherwise: write at once).
