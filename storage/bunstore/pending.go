@@ -5,7 +5,6 @@ import (
 	"database/sql"
 
 	"github.com/uptrace/bun"
-
 )
 
 // Rows held back in transactions.
