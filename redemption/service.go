@@ -548,7 +548,7 @@ func targets(a *discount.Applicability) (inc, exc []discount.Target) {
 func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
 	c := Candidate{Object: ObjectVoucher, ID: p.ID}
 	sh := show{object: ObjectVoucher}
-	v, err := r.s.store.FindVoucherByCode(ctx, r.projectID, p.ID)
+	v, err := r.findVoucher(ctx, p.ID)
 	if errors.Is(err, promotype.ErrNotFound) && strings.HasPrefix(p.ID, promotype.PrefixVoucher) {
 		v, err = r.s.store.GetVoucher(ctx, r.projectID, p.ID)
 	}

@@ -63,6 +63,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"HotVoucher", testHotVoucher}, // savepoint.go
 		{"CounterReadBack", testCounterReadBack},
 		{"QualificationStore", testQualificationStore}, // redemption.go
+		{"VoucherRulesReader", testVoucherRulesReader}, // voucher_rules.go: redemption.VoucherRulesReader only
 		{"Publications", testPublications},             // publication.go
 		{"Sessions", testSessions},                     // sessions.go
 		{"Exports", testExports},                       // export.go
