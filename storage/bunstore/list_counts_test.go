@@ -6,9 +6,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestListCountsFollowRows checks the list-count triggers (migrations 15
-// and 32) on each of their shapes: after multi-row inserts, binning,
-// restoring, moving a voucher between campaigns, a spend-like update that
+// TestListCountsFollowRows checks the list-count triggers (migrations 15,
+// 32 and 40) on each of their shapes: after multi-row inserts, binning,
+// restoring, moving a voucher between campaigns (also binned or restored
+// at once), a spend-like update that
 // changes no counted column, and deletes, the counters of every project,
 // list and scope equal a count of the rows.
 func TestListCountsFollowRows(t *testing.T) {
@@ -21,6 +22,9 @@ func TestListCountsFollowRows(t *testing.T) {
 		`UPDATE promo_vouchers SET binned_at = now() WHERE id IN ('proj_a_v1', 'proj_a_v3', 'proj_b_v2')`,
 		`UPDATE promo_vouchers SET binned_at = NULL WHERE id = 'proj_a_v1'`,
 		`UPDATE promo_vouchers SET campaign_id = 'camp_9' WHERE id IN ('proj_a_v4', 'proj_a_v6')`,
+		`UPDATE promo_vouchers SET campaign_id = 'camp_1', binned_at = NULL WHERE id = 'proj_b_v2'`,
+		`UPDATE promo_vouchers SET campaign_id = NULL WHERE id IN ('proj_a_v7', 'proj_b_v8')`,
+		`UPDATE promo_vouchers SET binned_at = now(), campaign_id = 'camp_2' WHERE id = 'proj_b_v1'`,
 		`UPDATE promo_vouchers SET redeemed_quantity = redeemed_quantity + 1 WHERE project_id = 'proj_a'`,
 		`DELETE FROM promo_vouchers WHERE id IN ('proj_a_v5', 'proj_a_v3', 'proj_b_v9')`,
 		`INSERT INTO promo_customers (project_id, id, source_id, metadata, created_at)
