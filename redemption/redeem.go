@@ -399,10 +399,16 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		}
 	}
 	caps := w.historyCounters(children, steps)
-	for _, c := range append(children, head) {
+	for _, c := range children {
 		c.Ledger.OrderID = o.ID
-		c.Order = order.Normalized(stamped(c.Order, o))
+		if c != head { // head shows the stored order itself (below)
+			c.Order = order.Normalized(stamped(c.Order, o))
+		}
 		present(c)
+	}
+	if len(children) > 1 {
+		head.Ledger.OrderID = o.ID
+		present(head)
 	}
 	head.Order = order.Normalized(o.Clone())
 	all := append(slices.Clone(w.counters), w.totals...)
@@ -420,7 +426,11 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	if len(children) > 1 {
 		rows = append(rows, head)
 	}
-	res := &Redemptions{Redemptions: children, Order: order.Normalized(o.Clone())}
+	// The answer's order is o itself: Record stored a copy of it (the store
+	// keeps its own) and normalized it, and nothing changes it after, so
+	// the answer owns it; head.Order is a copy, so that the answer's two
+	// orders share nothing.
+	res := &Redemptions{Redemptions: children, Order: o}
 	if len(children) > 1 {
 		res.ParentRedemption = head
 	}
@@ -599,7 +609,7 @@ func stamped(running, stored *order.Order) *order.Order {
 	o := running.Clone()
 	o.ID, o.SourceID, o.CreatedAt, o.UpdatedAt, o.Status = stored.ID, promotype.ClonePtr(stored.SourceID), stored.CreatedAt, promotype.ClonePtr(stored.UpdatedAt), stored.Status
 	o.CustomerID, o.Customer, o.Metadata, o.Object = promotype.ClonePtr(stored.CustomerID), promotype.ClonePtr(stored.Customer), stored.Metadata.Clone(), "order"
-	o.Redemptions = stored.Clone().Redemptions
+	o.Redemptions = stored.CloneRedemptions()
 	return o
 }
 
