@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"sync"
 )
 
 // PrefixEvent starts the id of an outbox event.
@@ -92,16 +93,50 @@ type EventStore interface {
 // entityID, created now, with
 // data encoded as compact JSON (no HTML escaping) for its payload.
 func NewEvent(env Env, projectID, typ, entityID string, data any) (*Event, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(data); err != nil {
+	raw, err := encodeEventData(data)
+	if err != nil {
 		return nil, err
 	}
 	return &Event{
 		ID: env.OutboxID(PrefixEvent), ProjectID: projectID, Type: typ, EntityID: entityID,
-		CreatedAt: env.Clock.Now(), Data: bytes.TrimSuffix(b.Bytes(), []byte("\n")),
+		CreatedAt: env.Clock.Now(), Data: raw,
 	}, nil
+}
+
+// eventEncoder is a JSON encoder (no HTML escaping) with the buffer it
+// writes to, recycled through eventEncoders: an event's data is encoded
+// into a buffer grown by earlier events and copied out at its exact size,
+// instead of into a buffer grown from nothing each time.
+type eventEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var eventEncoders = sync.Pool{New: func() any {
+	e := &eventEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
+
+// maxPooledEventBuffer bounds the buffers eventEncoders keeps: one huge
+// event does not pin its buffer.
+const maxPooledEventBuffer = 64 << 10
+
+// encodeEventData is data encoded as compact JSON (no HTML escaping, no
+// trailing newline) in a slice of its own.
+func encodeEventData(data any) (json.RawMessage, error) {
+	e := eventEncoders.Get().(*eventEncoder)
+	defer func() {
+		if e.buf.Cap() <= maxPooledEventBuffer {
+			e.buf.Reset()
+			eventEncoders.Put(e)
+		}
+	}()
+	if err := e.enc.Encode(data); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))), nil
 }
 
 // Clone returns a copy that shares nothing with e.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
@@ -627,8 +628,7 @@ func sameTime(a, b *promotype.Time) bool {
 func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string, r *Redemption, o *order.Order) error {
 	a := &promotype.Activity{CustomerID: deref(r.CustomerID), Type: "customer." + typ, CampaignID: r.Ledger.CampaignID}
 	return promotype.AppendEventFor(ctx, st, s.env, r.Ledger.ProjectID, typ, r.ID, a, func() (any, error) {
-		data := map[string]any{"redemption": r, "customer": r.Customer, "order": o, "voucher": r.Voucher,
-			"promotion_tier": r.PromotionTier, "campaign": nil, "created_at": r.Date}
+		data := &eventData{Redemption: r, Customer: r.Customer, Order: o, Voucher: r.Voucher, PromotionTier: r.PromotionTier, CreatedAt: r.Date}
 		if r.Ledger.CampaignID != "" {
 			c, err := st.GetCampaign(ctx, r.Ledger.ProjectID, r.Ledger.CampaignID)
 			switch {
@@ -636,12 +636,25 @@ func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string
 			case err != nil:
 				return nil, err
 			default:
-				data["campaign"] = c
+				data.Campaign = c
 				a.CampaignType = string(c.CampaignType)
 			}
 		}
 		return data, nil
 	})
+}
+
+// eventData is the data of a redemption event. Its fields are in the
+// order of their names, as the map it replaces encoded them, and none is
+// omitted when empty (null): the payload is the one webhooks always got.
+type eventData struct {
+	Campaign      *campaign.Campaign `json:"campaign"`
+	CreatedAt     promotype.Time     `json:"created_at"`
+	Customer      *customer.Ref      `json:"customer"`
+	Order         *order.Order       `json:"order"`
+	PromotionTier *TierRef           `json:"promotion_tier"`
+	Redemption    *Redemption        `json:"redemption"`
+	Voucher       *voucher.Voucher   `json:"voucher"`
 }
 
 func deref(p *string) string {
