@@ -81,6 +81,11 @@ type EventStore interface {
 	// events), so they are dropped rather than stored for nobody. Every
 	// event with an Activity enters its customer's activity log, heard or
 	// not, in the same transaction.
+	//
+	// A store may keep an event's Data without copying it (everything
+	// else of the event it copies): the caller must not change Data once
+	// the event is appended, nor reuse its bytes. NewEvent's Data is a
+	// slice of its own that nothing changes.
 	AppendEvents(ctx context.Context, events ...*Event) error
 	// Heard reports whether AppendEvents would keep an event of type typ
 	// of the project created at at: whether an active configuration of
