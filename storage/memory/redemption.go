@@ -145,8 +145,8 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 		if sp.Points != 0 && v.LoyaltyCard != nil {
 			v.LoyaltyCard.Balance -= sp.Points
 		}
-		p.putRow(u, v)
-		after = v.Clone()
+		p.putRow(u, v) // stores a copy of its own: v is the caller's
+		after = v
 		return nil
 	})
 	if err != nil {
