@@ -229,7 +229,7 @@ func historyDeltas(c *Candidate, cust string, p Periods, amount, discounted int6
 	if cust != "" {
 		n += 8
 	}
-	k := newHistKeys(n, max(len(sc.redeemable), len(sc.campaign))+len(cust))
+	k := newHistKeys(n, max(len(sc.redeemable), len(sc.campaign)), len(cust))
 	k.add(sc.redeemable, histRedeemable, "", p.Day, 1)
 	k.add(sc.redeemable, histRedeemable, "", p.Week, 1)
 	k.add(sc.redeemable, histRedeemable, "", p.Month, 1)
@@ -268,11 +268,12 @@ type histKeys struct {
 	ds   []CounterDelta
 }
 
-// newHistKeys returns a histKeys for n keys whose scope and customer id
-// together are at most width bytes long.
-func newHistKeys(n, width int) *histKeys {
+// newHistKeys returns a histKeys for n keys whose scopes are at most
+// scope bytes long, 8 of them (when n > 9) with a customer id of cust
+// bytes.
+func newHistKeys(n, scope, cust int) *histKeys {
 	h := &histKeys{ends: make([]int, 0, n), ds: make([]CounterDelta, 0, n)}
-	h.b.Grow(n * (width + len(":h:discount:d2026-11-24"))) // the longest what and period
+	h.b.Grow(n*(scope+len(":h:discount:d2026-11-24")) + max(n-9, 0)*cust) // the longest what and period
 	return h
 }
 

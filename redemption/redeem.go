@@ -412,7 +412,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		present(head)
 	}
 	head.Order = order.Normalized(o.Clone())
-	all := append(slices.Clone(w.counters), w.totals...)
+	all := append(append(make([]CounterDelta, 0, len(w.counters)+len(w.totals)), w.counters...), w.totals...)
 	now, err := st.AddCountersRead(ctx, w.projectID, campCustKeys(w.counters), inKeyOrder(all)...)
 	if err != nil {
 		return nil, err
