@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"sync"
 )
 
 // PrefixEvent starts the id of an outbox event.
@@ -108,40 +107,18 @@ func NewEvent(env Env, projectID, typ, entityID string, data any) (*Event, error
 	}, nil
 }
 
-// eventEncoder is a JSON encoder (no HTML escaping) with the buffer it
-// writes to, recycled through eventEncoders: an event's data is encoded
-// into a buffer grown by earlier events and copied out at its exact size,
-// instead of into a buffer grown from nothing each time.
-type eventEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-var eventEncoders = sync.Pool{New: func() any {
-	e := &eventEncoder{}
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	return e
-}}
-
-// maxPooledEventBuffer bounds the buffers eventEncoders keeps: one huge
-// event does not pin its buffer.
-const maxPooledEventBuffer = 64 << 10
-
 // encodeEventData is data encoded as compact JSON (no HTML escaping, no
-// trailing newline) in a slice of its own.
+// trailing newline) in a slice of its own: encoded into a recycled buffer
+// (grown by earlier events, not from nothing each time) and copied out at
+// its exact size.
 func encodeEventData(data any) (json.RawMessage, error) {
-	e := eventEncoders.Get().(*eventEncoder)
-	defer func() {
-		if e.buf.Cap() <= maxPooledEventBuffer {
-			e.buf.Reset()
-			eventEncoders.Put(e)
-		}
-	}()
-	if err := e.enc.Encode(data); err != nil {
+	e := GetEncoder()
+	defer e.Put()
+	out, err := e.Encode(data)
+	if err != nil {
 		return nil, err
 	}
-	return bytes.Clone(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))), nil
+	return bytes.Clone(bytes.TrimSuffix(out, []byte("\n"))), nil
 }
 
 // Clone returns a copy that shares nothing with e.
