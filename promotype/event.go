@@ -110,7 +110,8 @@ func NewEvent(env Env, projectID, typ, entityID string, data any) (*Event, error
 // encodeEventData is data encoded as compact JSON (no HTML escaping, no
 // trailing newline) in a slice of its own: encoded into a recycled buffer
 // (grown by earlier events, not from nothing each time) and copied out at
-// its exact size.
+// its exact size and capacity, so that the holders a store shares it
+// between (AppendEvents) cannot append into each other's bytes.
 func encodeEventData(data any) (json.RawMessage, error) {
 	e := GetEncoder()
 	defer e.Put()
@@ -118,7 +119,8 @@ func encodeEventData(data any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return bytes.Clone(bytes.TrimSuffix(out, []byte("\n"))), nil
+	raw := bytes.Clone(bytes.TrimSuffix(out, []byte("\n")))
+	return raw[:len(raw):len(raw)], nil // an append to a holder's Data copies
 }
 
 // Clone returns a copy that shares nothing with e.
