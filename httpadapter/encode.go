@@ -2,12 +2,12 @@ package httpadapter
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
-	"sync"
+
+	"github.com/promoengine/promo/promotype"
 )
 
 // contentTypeJSON is the Content-Type of every JSON response.
@@ -19,20 +19,7 @@ var contentTypeJSONValue = []string{contentTypeJSON}
 
 // maxPooledBuffer is the largest buffer put back into a pool; bigger ones
 // (a rare huge list or body) are left to the garbage collector.
-const maxPooledBuffer = 64 << 10
-
-// jsonEncoder is a reusable buffer with an encoder bound to it.
-type jsonEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-var encoders = sync.Pool{New: func() any {
-	e := &jsonEncoder{}
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false) // "<>&" stay as they are, as the hosted service sends them
-	return e
-}}
+const maxPooledBuffer = promotype.MaxPooledBuffer
 
 // writeJSON answers with status and v encoded as JSON. The body is encoded
 // in full before the header is written, so an encoding failure can still be
@@ -56,18 +43,13 @@ func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 		s.writeBody(w, status, append(out, '\n'))
 		return
 	}
-	e := encoders.Get().(*jsonEncoder)
-	defer func() {
-		if e.buf.Cap() <= maxPooledBuffer {
-			e.buf.Reset()
-			encoders.Put(e)
-		}
-	}()
-	if err := e.enc.Encode(v); err != nil {
+	e := promotype.GetEncoder() // "<>&" stay as they are, as the hosted service sends them
+	defer e.Put()
+	out, err := e.Encode(v)
+	if err != nil {
 		s.encodingFailed(w, r, err)
 		return
 	}
-	out := e.buf.Bytes()
 	if s.uniformLists {
 		out = uniformListShape(out)
 	}

@@ -36,7 +36,7 @@ func BenchmarkRedeemHTTP(b *testing.B) {
 			lat := runClients(b, clients, func(n int64) (time.Duration, error) {
 				body := fmt.Sprintf(`{"customer":{"source_id":"c%d"},"redeemables":[{"object":"voucher","id":"BENCH-%02d"}],"order":{"amount":10000}}`,
 					n, (n-1)%clients)
-				status, _, took, err := srv.post("/v1/redemptions", body, false)
+				status, took, err := srv.postDrain("/v1/redemptions", body)
 				if err == nil && status != http.StatusOK {
 					err = fmt.Errorf("status %d", status)
 				}

@@ -29,7 +29,7 @@ func LogActivity(ctx context.Context, st promotype.EventStore, env promotype.Env
 	if t := statusActivity[o.Status]; t != "" && o.Status != was {
 		types = append(types, t)
 	}
-	first, err := promotype.NewActivity(env, o.ProjectID, *o.CustomerID, types[0], o.ID, map[string]any{"order": o})
+	first, err := promotype.NewActivity(env, o.ProjectID, *o.CustomerID, types[0], o.ID, orderData{o})
 	if err != nil {
 		return err
 	}
@@ -40,4 +40,9 @@ func LogActivity(ctx context.Context, st promotype.EventStore, env promotype.Env
 		events = append(events, ev.For(*o.CustomerID, typ))
 	}
 	return st.AppendEvents(ctx, events...)
+}
+
+// orderData is the data of an order activity: {"order": …}.
+type orderData struct {
+	Order *Order `json:"order"`
 }

@@ -166,19 +166,27 @@ func (o *Order) Clone() *Order {
 		c.Metadata = o.Metadata.Clone()
 	}
 	c.Items = cloneItems(o.Items)
-	if o.Redemptions != nil {
-		c.Redemptions = make(map[string]Redemption, len(o.Redemptions))
-		for k, r := range o.Redemptions {
-			r.Date = promotype.ClonePtr(r.Date)
-			r.RollbackID = promotype.ClonePtr(r.RollbackID)
-			r.RollbackDate = promotype.ClonePtr(r.RollbackDate)
-			r.RelatedObjectParentID = promotype.ClonePtr(r.RelatedObjectParentID)
-			r.Stacked = slices.Clone(r.Stacked)
-			r.RollbackStacked = slices.Clone(r.RollbackStacked)
-			c.Redemptions[k] = r
-		}
-	}
+	c.Redemptions = o.CloneRedemptions()
 	return &c
+}
+
+// CloneRedemptions returns a deep copy of o's redemptions (nil when o has
+// none): what Clone copies of them, without copying the rest of o.
+func (o *Order) CloneRedemptions() map[string]Redemption {
+	if o.Redemptions == nil {
+		return nil
+	}
+	out := make(map[string]Redemption, len(o.Redemptions))
+	for k, r := range o.Redemptions {
+		r.Date = promotype.ClonePtr(r.Date)
+		r.RollbackID = promotype.ClonePtr(r.RollbackID)
+		r.RollbackDate = promotype.ClonePtr(r.RollbackDate)
+		r.RelatedObjectParentID = promotype.ClonePtr(r.RelatedObjectParentID)
+		r.Stacked = slices.Clone(r.Stacked)
+		r.RollbackStacked = slices.Clone(r.RollbackStacked)
+		out[k] = r
+	}
+	return out
 }
 
 // cloneItems copies items with a few allocations whatever their number: the

@@ -25,7 +25,8 @@ func Record(ctx context.Context, st ServiceStore, env promotype.Env, projectID s
 		if err := st.UpdateOrder(ctx, o); err != nil {
 			return nil, err
 		}
-		return o.normalize(), LogActivity(ctx, st, env, o.normalize(), was)
+		o.normalize()
+		return o, LogActivity(ctx, st, env, o, was)
 	}
 	o.ID, o.CreatedAt = env.IDs.NewID(promotype.PrefixOrder), env.Clock.Now()
 	if in.CreatedAt != nil {
@@ -43,7 +44,8 @@ func Record(ctx context.Context, st ServiceStore, env promotype.Env, projectID s
 	if err := st.InsertOrder(ctx, o); err != nil {
 		return nil, err
 	}
-	return o.normalize(), LogActivity(ctx, st, env, o.normalize(), "")
+	o.normalize()
+	return o, LogActivity(ctx, st, env, o, "")
 }
 
 // Cancel is o after a rollback WITH_ORDER: CANCELED, every discount

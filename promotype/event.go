@@ -80,6 +80,11 @@ type EventStore interface {
 	// events), so they are dropped rather than stored for nobody. Every
 	// event with an Activity enters its customer's activity log, heard or
 	// not, in the same transaction.
+	//
+	// A store may keep an event's Data without copying it (everything
+	// else of the event it copies): the caller must not change Data once
+	// the event is appended, nor reuse its bytes. NewEvent's Data is a
+	// slice of its own that nothing changes.
 	AppendEvents(ctx context.Context, events ...*Event) error
 	// Heard reports whether AppendEvents would keep an event of type typ
 	// of the project created at at: whether an active configuration of
@@ -92,16 +97,30 @@ type EventStore interface {
 // entityID, created now, with
 // data encoded as compact JSON (no HTML escaping) for its payload.
 func NewEvent(env Env, projectID, typ, entityID string, data any) (*Event, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(data); err != nil {
+	raw, err := encodeEventData(data)
+	if err != nil {
 		return nil, err
 	}
 	return &Event{
 		ID: env.OutboxID(PrefixEvent), ProjectID: projectID, Type: typ, EntityID: entityID,
-		CreatedAt: env.Clock.Now(), Data: bytes.TrimSuffix(b.Bytes(), []byte("\n")),
+		CreatedAt: env.Clock.Now(), Data: raw,
 	}, nil
+}
+
+// encodeEventData is data encoded as compact JSON (no HTML escaping, no
+// trailing newline) in a slice of its own: encoded into a recycled buffer
+// (grown by earlier events, not from nothing each time) and copied out at
+// its exact size and capacity, so that the holders a store shares it
+// between (AppendEvents) cannot append into each other's bytes.
+func encodeEventData(data any) (json.RawMessage, error) {
+	e := GetEncoder()
+	defer e.Put()
+	out, err := e.Encode(data)
+	if err != nil {
+		return nil, err
+	}
+	raw := bytes.Clone(bytes.TrimSuffix(out, []byte("\n")))
+	return raw[:len(raw):len(raw)], nil // an append to a holder's Data copies
 }
 
 // Clone returns a copy that shares nothing with e.

@@ -3,6 +3,7 @@ package promotype
 import (
 	"crypto/rand"
 	"fmt"
+	"strings"
 	"sync/atomic"
 )
 
@@ -40,13 +41,21 @@ type RandomIDs struct{}
 
 // NewID returns prefix followed by 24 random base62 characters.
 func (RandomIDs) NewID(prefix string) string {
-	return prefix + RandomString(24, base62)
+	return randomString(prefix, 24, base62)
 }
 
 // RandomString returns n characters drawn uniformly from charset with
 // crypto/rand (rejection sampling, so no character is favoured).
 func RandomString(n int, charset string) string {
-	out := make([]byte, n)
+	return randomString("", n, charset)
+}
+
+// randomString is prefix followed by RandomString(n, charset), built in
+// one allocation.
+func randomString(prefix string, n int, charset string) string {
+	var out strings.Builder
+	out.Grow(len(prefix) + n)
+	out.WriteString(prefix)
 	limit := 256 - 256%len(charset)
 	var buf [64]byte
 	for i := 0; i < n; {
@@ -55,14 +64,14 @@ func RandomString(n int, charset string) string {
 			if int(b) >= limit {
 				continue
 			}
-			out[i] = charset[int(b)%len(charset)]
+			out.WriteByte(charset[int(b)%len(charset)])
 			i++
 			if i == n {
 				break
 			}
 		}
 	}
-	return string(out)
+	return out.String()
 }
 
 // SequentialIDs makes predictable ids (prefix + zero-padded counter) for tests

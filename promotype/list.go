@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -84,10 +83,9 @@ func (l List[T]) MarshalJSON() ([]byte, error) {
 	if data == nil {
 		data = []T{}
 	}
-	le := listEncoders.Get().(*listEncoder)
-	defer listEncoders.Put(le)
+	le := GetEncoder()
+	defer le.Put()
 	b := &le.buf
-	b.Reset()
 	b.WriteString(`{"object":`)
 	if err := le.name(cmpOr(l.Object, "list")); err != nil {
 		return nil, err
@@ -113,22 +111,9 @@ func (l List[T]) MarshalJSON() ([]byte, error) {
 	return bytes.Clone(b.Bytes()), nil
 }
 
-// listEncoder is the recycled buffer and encoder of List.MarshalJSON.
-type listEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-var listEncoders = sync.Pool{New: func() any {
-	le := &listEncoder{}
-	le.enc = json.NewEncoder(&le.buf)
-	le.enc.SetEscapeHTML(false)
-	return le
-}}
-
 // name writes s as a JSON string: directly when it is a plain identifier
 // (every object name and data_ref), else through the encoder.
-func (le *listEncoder) name(s string) error {
+func (le *Encoder) name(s string) error {
 	plain := true
 	for i := 0; i < len(s) && plain; i++ {
 		c := s[i]

@@ -109,16 +109,21 @@ func counterKey(c rule.Counter, sc scopes, cust string, p Periods) string {
 // the period of customers counter c (the customer counts once while it
 // is above zero).
 func campCustKey(c rule.Counter, sc scopes, cust string, p Periods) string {
-	period := periodAll
+	return histKey(sc.campaign, histCampCust+cust, campCustPeriod(c, p))
+}
+
+// campCustPeriod is the period of the campaign-customer key of customers
+// counter c.
+func campCustPeriod(c rule.Counter, p Periods) string {
 	switch c {
 	case rule.CampaignCustomersDaily:
-		period = p.Day
+		return p.Day
 	case rule.CampaignCustomersWeekly:
-		period = p.Week
+		return p.Week
 	case rule.CampaignCustomersMonthly:
-		period = p.Month
+		return p.Month
 	}
-	return histKey(sc.campaign, histCampCust+cust, period)
+	return periodAll
 }
 
 var customerCounters = []rule.Counter{rule.CampaignCustomers, rule.CampaignCustomersDaily, rule.CampaignCustomersWeekly, rule.CampaignCustomersMonthly}
@@ -220,25 +225,29 @@ func readHistory(ctx context.Context, st LedgerStore, projectID string, cands []
 // back). limits caps them as the candidate's programs require.
 func historyDeltas(c *Candidate, cust string, p Periods, amount, discounted int64) []CounterDelta {
 	sc := c.scopes
-	ds := []CounterDelta{
-		{Key: histKey(sc.redeemable, histRedeemable, p.Day), Delta: 1},
-		{Key: histKey(sc.redeemable, histRedeemable, p.Week), Delta: 1},
-		{Key: histKey(sc.redeemable, histRedeemable, p.Month), Delta: 1},
-		{Key: histKey(sc.campaign, histCampaign, periodAll), Delta: 1},
-		{Key: histKey(sc.campaign, histCampaign, p.Day), Delta: 1},
-		{Key: histKey(sc.campaign, histCampaign, p.Week), Delta: 1},
-		{Key: histKey(sc.campaign, histCampaign, p.Month), Delta: 1},
-		{Key: histKey(sc.campaign, histAmount, periodAll), Delta: amount},
-		{Key: histKey(sc.campaign, histDiscounted, periodAll), Delta: discounted},
+	n := 9
+	if cust != "" {
+		n += 8
 	}
+	k := newHistKeys(n, max(len(sc.redeemable), len(sc.campaign)), len(cust))
+	k.add(sc.redeemable, histRedeemable, "", p.Day, 1)
+	k.add(sc.redeemable, histRedeemable, "", p.Week, 1)
+	k.add(sc.redeemable, histRedeemable, "", p.Month, 1)
+	k.add(sc.campaign, histCampaign, "", periodAll, 1)
+	k.add(sc.campaign, histCampaign, "", p.Day, 1)
+	k.add(sc.campaign, histCampaign, "", p.Week, 1)
+	k.add(sc.campaign, histCampaign, "", p.Month, 1)
+	k.add(sc.campaign, histAmount, "", periodAll, amount)
+	k.add(sc.campaign, histDiscounted, "", periodAll, discounted)
 	if cust != "" {
 		for _, period := range []string{periodAll, p.Day, p.Week, p.Month} {
-			ds = append(ds, CounterDelta{Key: histKey(sc.redeemable, histPerCust+cust, period), Delta: 1})
+			k.add(sc.redeemable, histPerCust, cust, period, 1)
 		}
 		for _, ctr := range customerCounters {
-			ds = append(ds, CounterDelta{Key: campCustKey(ctr, sc, cust, p), Delta: 1})
+			k.add(sc.campaign, histCampCust, cust, campCustPeriod(ctr, p), 1)
 		}
 	}
+	ds := k.counterDeltas()
 	for _, prog := range c.Programs {
 		for _, l := range prog.Limits {
 			if isCustomers(l.Counter) || (l.Counter.PerCustomerCounter() && cust == "") {
@@ -248,6 +257,41 @@ func historyDeltas(c *Candidate, cust string, p Periods, amount, discounted int6
 		}
 	}
 	return ds
+}
+
+// histKeys builds the deltas of history keys (histKey) whose keys are
+// substrings of one string: the keys of a redemption cost one allocation,
+// not one each.
+type histKeys struct {
+	b    strings.Builder
+	ends []int // where each key ends in b
+	ds   []CounterDelta
+}
+
+// newHistKeys returns a histKeys for n keys whose scopes are at most
+// scope bytes long, 8 of them (when n > 9) with a customer id of cust
+// bytes.
+func newHistKeys(n, scope, cust int) *histKeys {
+	h := &histKeys{ends: make([]int, 0, n), ds: make([]CounterDelta, 0, n)}
+	h.b.Grow(n*(scope+len(":h:discount:d2026-11-24")) + max(n-9, 0)*cust) // the longest what and period
+	return h
+}
+
+// add adds delta to histKey(scope, what+who, period).
+func (h *histKeys) add(scope, what, who, period string, delta int64) {
+	for _, s := range [...]string{scope, ":h:", what, who, ":", period} {
+		h.b.WriteString(s)
+	}
+	h.ends, h.ds = append(h.ends, h.b.Len()), append(h.ds, CounterDelta{Delta: delta})
+}
+
+// counterDeltas returns the deltas added, in order.
+func (h *histKeys) counterDeltas() []CounterDelta {
+	all, start := h.b.String(), 0
+	for i, end := range h.ends {
+		h.ds[i].Key, start = all[start:end], end
+	}
+	return h.ds
 }
 
 // capDelta sets the Max of key's delta in ds (the lowest bound wins).

@@ -55,3 +55,48 @@ func TestCustomersKeyOf(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryDeltasKeys: the deltas a redemption adds name the keys
+// histKey and campCustKey spell, in their order, with their deltas.
+func TestHistoryDeltasKeys(t *testing.T) {
+	t.Parallel()
+	p := Periods{Day: "d2026-11-24", Week: "w2026-11-23", Month: "m2026-11"}
+	for _, tc := range []struct {
+		name       string
+		sc         scopes
+		cust       string
+		amount, cd int64
+	}{
+		{"voucher alone, no customer", newScopes(ObjectVoucher, "v_1", ""), "", 10000, 100},
+		{"campaign voucher, customer", newScopes(ObjectVoucher, "v_2", "camp_9"), "cust_abcdefghijklmnopqrstuvwx", 2500, 0},
+		{"tier, customer", newScopes(ObjectPromotionTier, "promo_1", "camp_1"), "c", 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sc := tc.sc
+			want := []CounterDelta{
+				{Key: histKey(sc.redeemable, histRedeemable, p.Day), Delta: 1},
+				{Key: histKey(sc.redeemable, histRedeemable, p.Week), Delta: 1},
+				{Key: histKey(sc.redeemable, histRedeemable, p.Month), Delta: 1},
+				{Key: histKey(sc.campaign, histCampaign, periodAll), Delta: 1},
+				{Key: histKey(sc.campaign, histCampaign, p.Day), Delta: 1},
+				{Key: histKey(sc.campaign, histCampaign, p.Week), Delta: 1},
+				{Key: histKey(sc.campaign, histCampaign, p.Month), Delta: 1},
+				{Key: histKey(sc.campaign, histAmount, periodAll), Delta: tc.amount},
+				{Key: histKey(sc.campaign, histDiscounted, periodAll), Delta: tc.cd},
+			}
+			if tc.cust != "" {
+				for _, period := range []string{periodAll, p.Day, p.Week, p.Month} {
+					want = append(want, CounterDelta{Key: histKey(sc.redeemable, histPerCust+tc.cust, period), Delta: 1})
+				}
+				for _, ctr := range customerCounters {
+					want = append(want, CounterDelta{Key: campCustKey(ctr, sc, tc.cust, p), Delta: 1})
+				}
+			}
+			got := historyDeltas(&Candidate{scopes: sc}, tc.cust, p, tc.amount, tc.cd)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("historyDeltas (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
@@ -399,13 +400,19 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		}
 	}
 	caps := w.historyCounters(children, steps)
-	for _, c := range append(children, head) {
+	for _, c := range children {
 		c.Ledger.OrderID = o.ID
-		c.Order = order.Normalized(stamped(c.Order, o))
+		if c != head { // head shows the stored order itself (below)
+			c.Order = order.Normalized(stamped(c.Order, o))
+		}
 		present(c)
 	}
+	if len(children) > 1 {
+		head.Ledger.OrderID = o.ID
+		present(head)
+	}
 	head.Order = order.Normalized(o.Clone())
-	all := append(slices.Clone(w.counters), w.totals...)
+	all := append(append(make([]CounterDelta, 0, len(w.counters)+len(w.totals)), w.counters...), w.totals...)
 	now, err := st.AddCountersRead(ctx, w.projectID, campCustKeys(w.counters), inKeyOrder(all)...)
 	if err != nil {
 		return nil, err
@@ -420,7 +427,11 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	if len(children) > 1 {
 		rows = append(rows, head)
 	}
-	res := &Redemptions{Redemptions: children, Order: order.Normalized(o.Clone())}
+	// The answer's order is o itself: Record stored a copy of it (the store
+	// keeps its own) and normalized it, and nothing changes it after, so
+	// the answer owns it; head.Order is a copy, so that the answer's two
+	// orders share nothing.
+	res := &Redemptions{Redemptions: children, Order: o}
 	if len(children) > 1 {
 		res.ParentRedemption = head
 	}
@@ -599,7 +610,7 @@ func stamped(running, stored *order.Order) *order.Order {
 	o := running.Clone()
 	o.ID, o.SourceID, o.CreatedAt, o.UpdatedAt, o.Status = stored.ID, promotype.ClonePtr(stored.SourceID), stored.CreatedAt, promotype.ClonePtr(stored.UpdatedAt), stored.Status
 	o.CustomerID, o.Customer, o.Metadata, o.Object = promotype.ClonePtr(stored.CustomerID), promotype.ClonePtr(stored.Customer), stored.Metadata.Clone(), "order"
-	o.Redemptions = stored.Clone().Redemptions
+	o.Redemptions = stored.CloneRedemptions()
 	return o
 }
 
@@ -617,8 +628,7 @@ func sameTime(a, b *promotype.Time) bool {
 func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string, r *Redemption, o *order.Order) error {
 	a := &promotype.Activity{CustomerID: deref(r.CustomerID), Type: "customer." + typ, CampaignID: r.Ledger.CampaignID}
 	return promotype.AppendEventFor(ctx, st, s.env, r.Ledger.ProjectID, typ, r.ID, a, func() (any, error) {
-		data := map[string]any{"redemption": r, "customer": r.Customer, "order": o, "voucher": r.Voucher,
-			"promotion_tier": r.PromotionTier, "campaign": nil, "created_at": r.Date}
+		data := &eventData{Redemption: r, Customer: r.Customer, Order: o, Voucher: r.Voucher, PromotionTier: r.PromotionTier, CreatedAt: r.Date}
 		if r.Ledger.CampaignID != "" {
 			c, err := st.GetCampaign(ctx, r.Ledger.ProjectID, r.Ledger.CampaignID)
 			switch {
@@ -626,12 +636,25 @@ func (s *RedemptionService) emit(ctx context.Context, st RedeemStore, typ string
 			case err != nil:
 				return nil, err
 			default:
-				data["campaign"] = c
+				data.Campaign = c
 				a.CampaignType = string(c.CampaignType)
 			}
 		}
 		return data, nil
 	})
+}
+
+// eventData is the data of a redemption event. Its fields are in the
+// order of their names, as the map it replaces encoded them, and none is
+// omitted when empty (null): the payload is the one webhooks always got.
+type eventData struct {
+	Campaign      *campaign.Campaign `json:"campaign"`
+	CreatedAt     promotype.Time     `json:"created_at"`
+	Customer      *customer.Ref      `json:"customer"`
+	Order         *order.Order       `json:"order"`
+	PromotionTier *TierRef           `json:"promotion_tier"`
+	Redemption    *Redemption        `json:"redemption"`
+	Voucher       *voucher.Voucher   `json:"voucher"`
 }
 
 func deref(p *string) string {

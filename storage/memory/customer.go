@@ -57,13 +57,14 @@ func (s *Store) DeleteCustomer(ctx context.Context, projectID, id string) error 
 	return s.write(ctx, func(d *data, u *undo) error { return d.customers.remove(u, projectID, id) })
 }
 
-// appendActivity enters event e in its customer's activity log.
+// appendActivity enters event e in its customer's activity log. The row
+// shares e.Data, which nobody changes once appended (EventStore.AppendEvents).
 func (d *data) appendActivity(u *undo, e *promotype.Event) {
 	k := [2]string{e.ProjectID, e.Activity.CustomerID}
 	old, had := d.activities[k]
 	// In place: old's length excludes the new row, so the undo restores it.
 	d.activities[k] = append(old, &customer.Activity{
-		ID: e.ID, Type: e.Activity.Type, Data: bytes.Clone(e.Data), CreatedAt: e.CreatedAt, GroupID: e.ID,
+		ID: e.ID, Type: e.Activity.Type, Data: e.Data, CreatedAt: e.CreatedAt, GroupID: e.ID,
 		ProjectID: e.ProjectID, CustomerID: e.Activity.CustomerID, CampaignID: e.Activity.CampaignID, CampaignType: e.Activity.CampaignType,
 	})
 	u.push(func() {

@@ -62,7 +62,7 @@ func (d *data) dropProject(u *undo, project string) {
 	dropTable(u, &d.redemptions, project)
 	dropIndex(u, d.redemptionKeys, project)
 	prefix := project + "\x00"
-	dropWhere(u, d.counters, func(k string, _ int64) bool { return strings.HasPrefix(k, prefix) })
+	delKey(u, d.counters, project)
 	dropWhere(u, d.transactions.byProject, func(k string, _ []*redemption.Transaction) bool { return k == project })
 	dropWhere(u, d.transactions.pos, func(k [2]string, _ int) bool { return k[0] == project })
 	dropWhere(u, d.transactions.byVoucher, func(k [2]string, _ []int) bool { return k[0] == project })

@@ -145,8 +145,8 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 		if sp.Points != 0 && v.LoyaltyCard != nil {
 			v.LoyaltyCard.Balance -= sp.Points
 		}
-		p.putRow(u, v)
-		after = v.Clone()
+		p.putRow(u, v) // stores a copy of its own: v is the caller's
+		after = v
 		return nil
 	})
 	if err != nil {
@@ -155,21 +155,43 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 	return after, nil
 }
 
-func counterKey(projectID, key string) string { return projectID + "\x00" + key }
-
-// AddCounters implements redemption.Store.
+// AddCounters implements redemption.Store. One undo entry restores what
+// the call changed.
 func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redemption.CounterDelta) error {
 	return s.write(ctx, func(d *data, u *undo) error {
+		m := d.counters[projectID]
+		if m == nil {
+			m = map[string]int64{}
+			setKey(u, d.counters, projectID, m)
+		}
+		was := make([]counterWas, 0, len(ds))
+		u.push(func() {
+			for i := len(was) - 1; i >= 0; i-- {
+				if w := was[i]; w.had {
+					m[w.key] = w.n
+				} else {
+					delete(m, w.key)
+				}
+			}
+		})
 		for _, c := range ds {
-			k := counterKey(projectID, c.Key)
-			n := d.counters[k] + c.Delta
+			old, had := m[c.Key]
+			n := old + c.Delta
 			if c.Max != nil && c.Delta > 0 && n > *c.Max {
 				return &redemption.LimitError{Limit: redemption.LimitCounter, Key: c.Key}
 			}
-			setKey(u, d.counters, k, n)
+			was = append(was, counterWas{key: c.Key, n: old, had: had})
+			m[c.Key] = n
 		}
 		return nil
 	})
+}
+
+// counterWas is a counter as it was before AddCounters changed it.
+type counterWas struct {
+	key string
+	n   int64
+	had bool
 }
 
 // AddCountersRead implements redemption.Store.
@@ -184,8 +206,9 @@ func (s *Store) AddCountersRead(ctx context.Context, projectID string, read []st
 func (s *Store) Counters(ctx context.Context, projectID string, keys ...string) (map[string]int64, error) {
 	out := make(map[string]int64, len(keys))
 	s.read(ctx, func(d *data) {
+		m := d.counters[projectID]
 		for _, k := range keys {
-			out[k] = d.counters[counterKey(projectID, k)]
+			out[k] = m[k]
 		}
 	})
 	return out, nil

@@ -42,7 +42,7 @@ type data struct {
 	stackingRules  table[redemption.StackingRules] // one row per project (redemption.go)
 	redemptions    table[redemption.Redemption]    // the ledger (redemption.go)
 	redemptionKeys index                           // idempotency key → parent or single redemption
-	counters       map[string]int64                // project + "\x00" + key → value
+	counters       map[string]map[string]int64     // project → key → value
 	transactions   transactionData                 // voucher transactions (redemption.go)
 	sessions       sessionData                     // session reservations (redemption.go)
 
@@ -118,7 +118,7 @@ func New() *Store {
 		stackingRules:  newTable[redemption.StackingRules](),
 		redemptions:    newTable[redemption.Redemption](),
 		redemptionKeys: index{},
-		counters:       map[string]int64{},
+		counters:       map[string]map[string]int64{},
 		transactions:   newTransactionData(),
 		sessions:       newSessionData(),
 		settings:       newSettingsData(),

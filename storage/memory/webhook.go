@@ -47,7 +47,8 @@ func (o *outboxData) init() {
 
 // AppendEvents adds copies of the events some configuration hears
 // (webhook.Hears) to the outbox and wakes the watchers; the others would
-// never be sent and are dropped.
+// never be sent and are dropped. The copies and the activity rows share
+// the events' Data, which nobody changes once appended (the port's rule).
 // Inside a transaction they are woken before the commit, but what they do
 // next (FanOutEvents) waits for the store's lock, so it sees the events
 // once they are committed and never if they are rolled back.
@@ -57,7 +58,9 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 		n := len(d.outbox.events)
 		for _, e := range events {
 			if e.Type != "" && d.heard(e) {
-				d.outbox.events = append(d.outbox.events, e.Clone())
+				kept := *e
+				kept.Activity = promotype.ClonePtr(e.Activity)
+				d.outbox.events = append(d.outbox.events, &kept)
 			}
 			if e.Activity != nil {
 				d.appendActivity(u, e)
