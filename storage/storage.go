@@ -105,16 +105,20 @@ func WriteBehindTxFor[S any](s Store, bind func(Tx) S) promotype.TxFunc[S] {
 	if !ok {
 		return TxFor(s, bind)
 	}
-	return func(ctx context.Context, fn func(ctx context.Context, tx S) error) error {
-		return b.RunInTxWriteBehind(ctx, func(ctx context.Context, tx Tx) error { return fn(ctx, bind(tx)) })
-	}
+	return txOver(b.RunInTxWriteBehind, bind)
 }
 
 // TxFor adapts a Store's RunInTx to the transaction port a domain package
 // declares (promotype.TxFunc over its own Store interface).
 func TxFor[S any](s Store, bind func(Tx) S) promotype.TxFunc[S] {
+	return txOver(s.RunInTx, bind)
+}
+
+// txOver is the TxFunc of run, a store's way to run a transaction, over
+// the ports bind narrows its Tx to.
+func txOver[S any](run func(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error, bind func(Tx) S) promotype.TxFunc[S] {
 	return func(ctx context.Context, fn func(ctx context.Context, tx S) error) error {
-		return s.RunInTx(ctx, func(ctx context.Context, tx Tx) error { return fn(ctx, bind(tx)) })
+		return run(ctx, func(ctx context.Context, tx Tx) error { return fn(ctx, bind(tx)) })
 	}
 }
 
@@ -133,7 +137,5 @@ func BulkTxFor[S any](s Store, bind func(Tx) S) promotype.TxFunc[S] {
 	if !ok {
 		return TxFor(s, bind)
 	}
-	return func(ctx context.Context, fn func(ctx context.Context, tx S) error) error {
-		return b.RunInBulkTx(ctx, func(ctx context.Context, tx Tx) error { return fn(ctx, bind(tx)) })
-	}
+	return txOver(b.RunInBulkTx, bind)
 }

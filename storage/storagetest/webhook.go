@@ -87,6 +87,22 @@ func event(projectID, id string, minute int, typ string) *promotype.Event {
 		Data: json.RawMessage(fmt.Sprintf(`{"id":%q,"n":%d,"text":"<a&b>"}`, id, minute))}
 }
 
+// insertListeners stores the configurations the heard-events tests hear
+// by: in p an inactive one and one created at minute 30 for
+// campaign.created, one for voucher.created; in q one for
+// campaign.created.
+func insertListeners(t testing.TB, s storage.Store, p, q string) {
+	t.Helper()
+	for _, w := range []*webhook.Webhook{
+		hook(p, "wh_inactive", 0, false, "campaign.created"),
+		hook(p, "wh_other", 0, true, "voucher.created"),
+		hook(p, "wh_late", 30, true, "campaign.created"),
+		hook(q, "wh_b", 0, true, "campaign.created"),
+	} {
+		must(t, s.InsertWebhook(ctx, w))
+	}
+}
+
 // appendEvents appends events in one committed transaction.
 func appendEvents(t testing.TB, s storage.Store, events ...*promotype.Event) {
 	t.Helper()
@@ -588,14 +604,7 @@ func testOutboxDropsUnheard(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	p := outboxProject(t, s, "proj_a")
 	q := outboxProject(t, s, "proj_b")
-	for _, w := range []*webhook.Webhook{
-		hook(p, "wh_inactive", 0, false, "campaign.created"),
-		hook(p, "wh_other", 0, true, "voucher.created"),
-		hook(p, "wh_late", 30, true, "campaign.created"),
-		hook(q, "wh_b", 0, true, "campaign.created"),
-	} {
-		must(t, s.InsertWebhook(ctx, w))
-	}
+	insertListeners(t, s, p, q)
 	appendEvents(t, s, event(p, "evt_1", 10, "campaign.created"))
 	var pl planner
 	if events, _ := fanOut(t, s, 10, &pl); events != 0 {

@@ -8,7 +8,6 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/storage"
-	"github.com/promoengine/promo/webhook"
 )
 
 // testWriteBehind covers the optional write-behind ability
@@ -107,14 +106,7 @@ func testWriteBehind(t *testing.T, newStore Factory) {
 	t.Run("EventsAsHeard", func(t *testing.T) {
 		s, p := open(t)
 		q := outboxProject(t, s, "proj_b")
-		for _, w := range []*webhook.Webhook{
-			hook(p, "wh_inactive", 0, false, "campaign.created"),
-			hook(p, "wh_other", 0, true, "voucher.created"),
-			hook(p, "wh_late", 30, true, "campaign.created"),
-			hook(q, "wh_b", 0, true, "campaign.created"),
-		} {
-			must(t, s.InsertWebhook(ctx, w))
-		}
+		insertListeners(t, s, p, q)
 		must(t, s.RunInTxWriteBehind(ctx, func(ctx context.Context, tx storage.Tx) error {
 			return tx.AppendEvents(ctx, event(p, "evt_1", 10, "campaign.created"), event(p, "evt_2", 11, "voucher.created"),
 				event(p, "evt_3", 30, "campaign.created"), event(q, "evt_4", 1, "campaign.created"), event(q, "evt_5", 1, "voucher.created"))
