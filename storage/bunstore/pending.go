@@ -91,10 +91,36 @@ func (p *pending) flush(ctx context.Context, db bun.IDB) error {
 	if p.size() == 0 {
 		return nil
 	}
-	err := p.send(ctx, db)
+	var err error
+	for rest := *p; rest.size() > 0 && err == nil; {
+		var chunk pending
+		chunk, rest = rest.split(maxHeld)
+		err = chunk.send(ctx, db)
+	}
 	p.clear()
 	p.err = err
 	return err
+}
+
+// split returns the first n held rows (orders first, then redemptions,
+// activities and events) and the others: one statement binds at most n
+// rows' values, well under PostgreSQL's 65,535 parameters.
+func (p pending) split(n int) (head, rest pending) {
+	head, rest = p, p
+	take := func(l int) int {
+		k := min(l, n)
+		n -= k
+		return k
+	}
+	k := take(len(p.orders))
+	head.orders, rest.orders = p.orders[:k:k], p.orders[k:]
+	k = take(len(p.redemptions))
+	head.redemptions, rest.redemptions = p.redemptions[:k:k], p.redemptions[k:]
+	k = take(len(p.activities))
+	head.activities, rest.activities = p.activities[:k:k], p.activities[k:]
+	k = take(len(p.events))
+	head.events, rest.events = p.events[:k:k], p.events[k:]
+	return head, rest
 }
 
 func (p *pending) errOrNil() error {

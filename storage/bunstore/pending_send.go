@@ -68,7 +68,14 @@ type heldShape struct {
 	args     int
 }
 
+// heldStatements caches the texts of the shapes of at most
+// maxCachedShape rows (a checkout's); a larger one is written again on
+// each use, so no sequence of requests grows the cache past a few
+// thousand small texts. pgx keeps each connection's prepared statements
+// in its own bounded cache either way.
 var heldStatements sync.Map // [4]int (orders, redemptions, activities, events) → *heldShape
+
+const maxCachedShape = 16
 
 // heldStatement is the statement that writes shape[0] orders, shape[1]
 // redemptions, shape[2] activities and shape[3] events. It answers one row:
@@ -76,6 +83,7 @@ var heldStatements sync.Map // [4]int (orders, redemptions, activities, events) 
 // redemption rows were inserted, and whether events were (notifying
 // eventsChannel then).
 func heldStatement(db bun.IDB, shape [4]int) *heldShape {
+	cached := shape[0]+shape[1]+shape[2]+shape[3] <= maxCachedShape
 	if st, ok := heldStatements.Load(shape); ok {
 		return st.(*heldShape)
 	}
@@ -121,6 +129,9 @@ func heldStatement(db bun.IDB, shape [4]int) *heldShape {
 	// Activities are the one table every shape may hold without a
 	// barrier; the statement's table is "" so it never waits for itself.
 	st := &heldShape{prepared: rawPrepared("", b.String()), args: n}
+	if !cached {
+		return st
+	}
 	got, _ := heldStatements.LoadOrStore(shape, st)
 	return got.(*heldShape)
 }

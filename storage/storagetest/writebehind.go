@@ -127,10 +127,12 @@ func testWriteBehind(t *testing.T, newStore Factory) {
 					return err
 				}
 			}
-			for i := range events {
-				if err := tx.AppendEvents(ctx, event(p, fmt.Sprintf("evt_%04d", i), 1, "campaign.created")); err != nil {
-					return err
-				}
+			evs := make([]*promotype.Event, events) // in one call: more rows than one statement binds
+			for i := range evs {
+				evs[i] = event(p, fmt.Sprintf("evt_%04d", i), 1, "campaign.created")
+			}
+			if err := tx.AppendEvents(ctx, evs...); err != nil {
+				return err
 			}
 			return nil
 		}))
