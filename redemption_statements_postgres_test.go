@@ -47,11 +47,12 @@ func (l *statementLog) take() []string {
 // TestRedemptionStatementsPostgres counts the round trips of
 // BenchmarkRedeemHTTP's redemption (a returning customer, a new order, one
 // voucher) at the driver: the customer is read once, the voucher with its
-// rule assignments once; the transaction adds the counters, the
-// spend and ONE statement for the order, the ledger row and the customer
-// activities (order created, order paid, redemption succeeded): the
-// redemption writes behind (storage.WriteBehindStore). A change that adds
-// a round trip to the hot path fails here.
+// rule assignments once; the transaction adds the counters (whose
+// campaign-customer values it reads back), the spend and ONE statement for
+// the order, the ledger row and the customer activities (order created,
+// order paid, redemption succeeded): the redemption writes behind
+// (storage.WriteBehindStore). A change that adds a round trip to the hot
+// path fails here.
 func TestRedemptionStatementsPostgres(t *testing.T) {
 	log := &statementLog{}
 	db, err := bunstore.Open(bunstoretest.NewDSN(t), bunstore.WithQueryTracer(log))

@@ -299,6 +299,9 @@ func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redempt
 // values they leave (RETURNING), so the keys of read that ds changes cost
 // no statement of their own.
 func (s *Store) AddCountersRead(ctx context.Context, projectID string, read []string, ds ...redemption.CounterDelta) (map[string]int64, error) {
+	if len(read) == 0 { // nothing to read back: the deltas may be held
+		return map[string]int64{}, s.addCounters(ctx, projectID, ds, nil)
+	}
 	after := make(map[string]int64, len(ds))
 	if err := s.addCounters(ctx, projectID, ds, after); err != nil {
 		return nil, err
@@ -395,8 +398,16 @@ var addRunReturningStatement = rawPrepared(countersTable, `INSERT INTO promo_red
 var countersStatement = rawPrepared(countersTable, `SELECT key, value FROM promo_redemption_counters WHERE project_id = $1 AND key = ANY($2::text[])`)
 
 // addRun adds deltas without a limit in one statement: summed per key
-// (an upsert may touch a row once), applied in key order.
+// (an upsert may touch a row once), applied in key order. In a
+// write-behind transaction, deltas nothing reads back (after is nil) are
+// held and sent with the held rows.
 func (s *Store) addRun(ctx context.Context, projectID string, ds []redemption.CounterDelta, after map[string]int64) error {
+	if p := s.held(); p != nil && after == nil {
+		for _, d := range ds {
+			p.counters = append(p.counters, heldCounter{projectID: projectID, key: d.Key, delta: d.Delta})
+		}
+		return s.sendIfFull(ctx)
+	}
 	sums := make(map[string]int64, len(ds))
 	keys := make([]string, 0, len(ds))
 	for _, d := range ds {

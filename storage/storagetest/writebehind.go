@@ -50,6 +50,36 @@ func testWriteBehind(t *testing.T, newStore Factory) {
 		_, err = s.GetRedemption(ctx, p, r.ID)
 		must(t, err)
 	})
+	t.Run("Counters", func(t *testing.T) {
+		s, p := open(t)
+		must(t, s.AddCounters(ctx, p, redemption.CounterDelta{Key: "k1", Delta: 1}))
+		must(t, s.RunInTxWriteBehind(ctx, func(ctx context.Context, tx storage.Tx) error {
+			got, err := tx.AddCountersRead(ctx, p, nil, redemption.CounterDelta{Key: "k2", Delta: 5}, redemption.CounterDelta{Key: "k1", Delta: 2})
+			must(t, err)
+			diff(t, "nothing read back", map[string]int64{}, got)
+			must(t, tx.AddCounters(ctx, p, redemption.CounterDelta{Key: "k1", Delta: 1}))
+			got, err = tx.Counters(ctx, p, "k1", "k2")
+			must(t, err)
+			diff(t, "counters read in the transaction", map[string]int64{"k1": 4, "k2": 5}, got)
+			capped := redemption.CounterDelta{Key: "k1", Delta: 1, Max: ptr(int64(4))}
+			wantLimit(t, "a capped delta over its limit", tx.Savepoint(ctx, func(ctx context.Context) error { return tx.AddCounters(ctx, p, capped) }),
+				redemption.LimitCounter)
+			return tx.AddCounters(ctx, p, redemption.CounterDelta{Key: "k2", Delta: -1})
+		}))
+		got, err := s.Counters(ctx, p, "k1", "k2")
+		must(t, err)
+		diff(t, "committed counters", map[string]int64{"k1": 4, "k2": 4}, got)
+		err = s.RunInTxWriteBehind(ctx, func(ctx context.Context, tx storage.Tx) error {
+			must(t, tx.AddCounters(ctx, p, redemption.CounterDelta{Key: "k1", Delta: 10}))
+			return errBoom
+		})
+		if err != errBoom {
+			t.Fatalf("RunInTxWriteBehind = %v, want the callback's error", err)
+		}
+		got, err = s.Counters(ctx, p, "k1")
+		must(t, err)
+		diff(t, "counters after a rollback", map[string]int64{"k1": 4}, got)
+	})
 	t.Run("TakenKeyFailsTheTransaction", func(t *testing.T) {
 		s, p := open(t)
 		v := discountVoucher(p, "", 1)
