@@ -13,12 +13,13 @@ import (
 // writes them just before the commit, in one statement. A transaction run
 // with write-behind (RunInTxWriteBehind: the redemption's writes) also
 // holds back the rows no later step of it needs an answer from — new
-// orders, redemption rows and outbox events — and sends them all, in ONE
-// statement, just before the next statement that could read them, at the
-// end of a savepoint, or before the commit. A redemption so sends its
-// order, its ledger rows, its events and its activities in one round trip
-// instead of four, and reads no webhook configuration (the event insert
-// keeps the events some configuration hears, in SQL: heardEventsInsert).
+// orders, redemption rows, outbox events and counter deltas that carry no
+// limit and are not read back — and sends them all, in ONE statement
+// (pending_send.go), just before the next statement that could read them,
+// at the end of a savepoint, or before the commit. A redemption so sends
+// its order, its ledger rows, its events and its activities in one round
+// trip instead of four, and reads no webhook configuration (the event
+// insert keeps the events some configuration hears, in SQL).
 //
 // Nothing reads past the buffer: every statement of the transaction goes
 // through pendingTx, which sends the held rows first, except the prepared
@@ -225,8 +226,9 @@ func (t pendingTx) QueryRowContext(ctx context.Context, query string, args ...an
 	return t.Tx.QueryRowContext(t.barrier(ctx), query, args...)
 }
 
-// barrierConn runs the queries of a pendingTx (Bun has run their hooks):
-// the held rows first, then the query on the database/sql transaction.
+// barrierConn runs the queries of a pendingTx (Bun has run their hooks)
+// and its prepared statements that may read held rows: the held rows
+// first, then the query on the database/sql transaction.
 type barrierConn struct{ t pendingTx }
 
 func (c barrierConn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
@@ -239,16 +241,4 @@ func (c barrierConn) QueryContext(ctx context.Context, query string, args ...any
 
 func (c barrierConn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	return c.t.Tx.Tx.QueryRowContext(c.t.barrier(ctx), query, args...)
-}
-
-// rawBarrier is the database/sql handle of a pendingTx for a prepared
-// statement that may read held rows.
-type rawBarrier struct{ t pendingTx }
-
-func (r rawBarrier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return r.t.Tx.Tx.QueryContext(r.t.barrier(ctx), query, args...)
-}
-
-func (r rawBarrier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return r.t.Tx.Tx.ExecContext(r.t.barrier(ctx), query, args...)
 }

@@ -94,7 +94,7 @@ func raw(db bun.IDB) rawQuerier {
 	case copyTx:
 		return d.Tx.Tx
 	case pendingTx:
-		return rawBarrier{d}
+		return barrierConn{d}
 	}
 	panic(fmt.Sprintf("bunstore: unsupported bun.IDB %T", db))
 }
