@@ -247,6 +247,14 @@ type LedgerStore interface {
 	// Counters would in the same transaction; on a database the keys ds
 	// changes are read by the same statements.
 	AddCountersRead(ctx context.Context, projectID string, read []string, ds ...CounterDelta) (map[string]int64, error)
+	// AddCountersReadSpend is AddCountersRead then SpendVoucher of
+	// voucherID, as one step for a redemption that spends one voucher (on
+	// a database, one statement). No delta of ds has a Max (the caller
+	// uses AddCountersRead for those). The deltas apply whatever the
+	// spend's outcome, and the values of read are returned with the
+	// spend's error too (ErrReserved, a *LimitError, not_found): the
+	// caller's transaction keeps or undoes them.
+	AddCountersReadSpend(ctx context.Context, projectID string, read []string, ds []CounterDelta, voucherID string, s Spend) (map[string]int64, *voucher.Voucher, error)
 	// Counters returns the values of keys (0 for a counter never added to).
 	Counters(ctx context.Context, projectID string, keys ...string) (map[string]int64, error)
 	// LockOrder holds the order id until the transaction ends, so that

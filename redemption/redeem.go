@@ -413,14 +413,14 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	}
 	head.Order = order.Normalized(o.Clone())
 	all := append(append(make([]CounterDelta, 0, len(w.counters)+len(w.totals)), w.counters...), w.totals...)
-	now, err := st.AddCountersRead(ctx, w.projectID, campCustKeys(w.counters), inKeyOrder(all)...)
+	now, spent, err := w.countAndSpend(ctx, st, campCustKeys(w.counters), inKeyOrder(all))
 	if err != nil {
 		return nil, err
 	}
 	if err := w.distinct(ctx, st, now, children, caps); err != nil {
 		return nil, err
 	}
-	if err := w.spend(ctx, st); err != nil {
+	if err := w.spend(ctx, st, spent); err != nil {
 		return nil, err
 	}
 	rows := children
@@ -509,18 +509,22 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 	return row, nil
 }
 
-// spend takes from each voucher what its child row spends and presents the
-// voucher as it is afterwards. apply calls it after every other write but
-// the ledger rows and events, so that a voucher's row lock (taken by
-// SpendVoucher, held until the transaction ends) is held as briefly as
-// possible: concurrent redemptions of one voucher wait on it.
-func (w *write) spend(ctx context.Context, st RedeemStore) error {
-	for _, p := range w.spends {
+// spend takes from each voucher what its child row spends (but the first
+// when countAndSpend spent it: first is the voucher it left) and presents
+// the voucher as it is afterwards. apply spends after every other write but
+// the ledger rows and events, which a database holds back to the commit,
+// so that a voucher's row lock (taken by the spend, held until the
+// transaction ends) is held as briefly as possible: concurrent redemptions
+// of one voucher wait on it.
+func (w *write) spend(ctx context.Context, st RedeemStore, first *voucher.Voucher) error {
+	for i, p := range w.spends {
 		row := p.row
-		id := row.Ledger.VoucherID
-		after, err := w.spendVoucher(ctx, st, id, row.Ledger.Spend)
-		if err != nil {
-			return err
+		after := first // countAndSpend spent the first voucher
+		var err error
+		if i > 0 || first == nil {
+			if after, err = w.spendVoucher(ctx, st, row.Ledger.VoucherID, row.Ledger.Spend); err != nil {
+				return err
+			}
 		}
 		if k := requestKey(w.in.Session); k != "" {
 			row.Session = &RedemptionSession{Key: k}
@@ -530,6 +534,26 @@ func (w *write) spend(ctx context.Context, st RedeemStore) error {
 		}
 	}
 	return nil
+}
+
+// countAndSpend adds the redemption's counters ds and reads back the
+// values of read. When the write spends exactly one voucher, outside a
+// session, and no delta has a limit, it spends that voucher in the same
+// store call (AddCountersReadSpend: one statement on a database) and
+// returns the voucher the spend left; otherwise, or when the voucher is
+// reserved by sessions, the voucher is nil and spend spends it.
+func (w *write) countAndSpend(ctx context.Context, st RedeemStore, read []string, ds []CounterDelta) (map[string]int64, *voucher.Voucher, error) {
+	capped := slices.ContainsFunc(ds, func(d CounterDelta) bool { return d.Max != nil })
+	if len(w.spends) != 1 || requestKey(w.in.Session) != "" || capped {
+		now, err := st.AddCountersRead(ctx, w.projectID, read, ds...)
+		return now, nil, err
+	}
+	row := w.spends[0].row
+	now, after, err := st.AddCountersReadSpend(ctx, w.projectID, read, ds, row.Ledger.VoucherID, row.Ledger.Spend)
+	if errors.Is(err, ErrReserved) {
+		return now, nil, nil // spend takes it through the reservations
+	}
+	return now, after, err
 }
 
 // pendingSpend is a child row whose voucher is still to spend, with the

@@ -251,18 +251,24 @@ func (s *Store) SpendVoucher(ctx context.Context, projectID, id string, sp redem
 	if len(rows) == 1 {
 		return rows[0].domain()
 	}
-	v, err := s.GetVoucher(ctx, projectID, id) // why it was refused (the row is not changed)
+	return nil, s.spendRefused(ctx, projectID, id, sp)
+}
+
+// spendRefused is the error of a spend of sp the conditional update
+// refused: why, read from the voucher (which the refusal did not change).
+func (s *Store) spendRefused(ctx context.Context, projectID, id string, sp redemption.Spend) error {
+	v, err := s.GetVoucher(ctx, projectID, id)
 	switch {
 	case err != nil:
-		return nil, err
+		return err
 	case v.ReservedUntil != nil && (sp.Quantity > 0 || sp.Credits > 0 || sp.Points > 0):
-		return nil, redemption.ErrReserved
+		return redemption.ErrReserved
 	case sp.Quantity > 0 && v.RedemptionQuantity != nil && v.RedeemedQuantity+sp.Quantity > *v.RedemptionQuantity:
-		return nil, &redemption.LimitError{Limit: redemption.LimitQuantity, Key: id}
+		return &redemption.LimitError{Limit: redemption.LimitQuantity, Key: id}
 	case sp.Credits > 0:
-		return nil, &redemption.LimitError{Limit: redemption.LimitGift, Key: id}
+		return &redemption.LimitError{Limit: redemption.LimitGift, Key: id}
 	}
-	return nil, &redemption.LimitError{Limit: redemption.LimitPoints, Key: id}
+	return &redemption.LimitError{Limit: redemption.LimitPoints, Key: id}
 }
 
 // spendBalances sets a spend's gift and loyalty balances (arguments:
@@ -307,6 +313,12 @@ func (s *Store) AddCountersRead(ctx context.Context, projectID string, read []st
 	if err := s.addCounters(ctx, projectID, ds, after); err != nil {
 		return nil, err
 	}
+	return s.readBack(ctx, projectID, read, after)
+}
+
+// readBack returns the values of the keys of read: those after holds (the
+// values an upsert left), the others read.
+func (s *Store) readBack(ctx context.Context, projectID string, read []string, after map[string]int64) (map[string]int64, error) {
 	out := make(map[string]int64, len(read))
 	var rest []string
 	for _, k := range read {
@@ -398,17 +410,10 @@ var addRunReturningStatement = rawPrepared(countersTable, `INSERT INTO promo_red
 
 var countersStatement = rawPrepared(countersTable, `SELECT key, value FROM promo_redemption_counters WHERE project_id = $1 AND key = ANY($2::text[])`)
 
-// addRun adds deltas without a limit in one statement: summed per key
-// (an upsert may touch a row once), applied in key order. In a
-// write-behind transaction, deltas nothing reads back (after is nil) are
-// held and sent with the held rows.
-func (s *Store) addRun(ctx context.Context, projectID string, ds []redemption.CounterDelta, after map[string]int64) error {
-	if p := s.held(); p != nil && after == nil {
-		for _, d := range ds {
-			p.counters = append(p.counters, heldCounter{projectID: projectID, key: d.Key, delta: d.Delta})
-		}
-		return s.sendIfFull(ctx)
-	}
+// runArgs are the arguments of an upsert of deltas without a limit: the
+// keys, sorted, and their summed deltas (an upsert may touch a row once;
+// rows are locked in key order).
+func runArgs(ds []redemption.CounterDelta) ([]string, []int64) {
 	sums := make(map[string]int64, len(ds))
 	keys := make([]string, 0, len(ds))
 	for _, d := range ds {
@@ -422,6 +427,21 @@ func (s *Store) addRun(ctx context.Context, projectID string, ds []redemption.Co
 	for i, k := range keys {
 		vals[i] = sums[k]
 	}
+	return keys, vals
+}
+
+// addRun adds deltas without a limit in one statement: summed per key
+// (an upsert may touch a row once), applied in key order. In a
+// write-behind transaction, deltas nothing reads back (after is nil) are
+// held and sent with the held rows.
+func (s *Store) addRun(ctx context.Context, projectID string, ds []redemption.CounterDelta, after map[string]int64) error {
+	if p := s.held(); p != nil && after == nil {
+		for _, d := range ds {
+			p.counters = append(p.counters, heldCounter{projectID: projectID, key: d.Key, delta: d.Delta})
+		}
+		return s.sendIfFull(ctx)
+	}
+	keys, vals := runArgs(ds)
 	st := addRunStatement
 	if after != nil {
 		st = addRunReturningStatement
@@ -1036,4 +1056,64 @@ func (s *Store) FindVoucherByCodeWithAssignments(ctx context.Context, projectID,
 			RelatedObjectType: a.RelatedObjectType, CreatedAt: domainTime(a.CreatedAt.UTC())}
 	}
 	return v, as, nil
+}
+
+// countSpendRow is what countSpendStatement answers: the counters' values
+// after the upsert, whether the spend applied, and the voucher it left
+// (NULL columns when it did not).
+type countSpendRow struct {
+	Keys       []string `bun:"c_keys,array"`
+	Values     []int64  `bun:"c_values,array"`
+	Spent      bool     `bun:"spent"`
+	voucherRow `bun:",extend"`
+}
+
+// countSpendStatement is AddCountersReadSpend's one statement: addRun's
+// upsert ($1 project, $6 keys, $7 deltas), then spendStatement ($1 to $5)
+// in that order (the counter rows are locked before the voucher's, as
+// when they are two statements), answered as one row.
+var countSpendStatement = newPrepared(countersTable, func(db bun.IDB) string {
+	return `WITH counted AS (INSERT INTO promo_redemption_counters AS c (project_id, key, value)
+		SELECT $1, u.key, u.value FROM unnest($6::text[], $7::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
+		ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
+		RETURNING key, value),
+	after AS (SELECT coalesce(array_agg(key), '{}') AS c_keys, coalesce(array_agg(value), '{}') AS c_values FROM counted),
+	spent AS (` + spendStatement.sql(db) + `)
+	SELECT after.c_keys, after.c_values, spent.id IS NOT NULL AS spent, spent.* FROM after LEFT JOIN spent ON true`
+})
+
+// AddCountersReadSpend implements redemption.Store with one statement
+// when no delta has a Max (AddCountersRead and SpendVoucher otherwise).
+func (s *Store) AddCountersReadSpend(ctx context.Context, projectID string, read []string, ds []redemption.CounterDelta, voucherID string, sp redemption.Spend) (map[string]int64, *voucher.Voucher, error) {
+	if slices.ContainsFunc(ds, func(d redemption.CounterDelta) bool { return d.Max != nil }) || !storableKeys(projectID, voucherID) {
+		now, err := s.AddCountersRead(ctx, projectID, read, ds...)
+		if err != nil {
+			return nil, nil, err
+		}
+		v, err := s.SpendVoucher(ctx, projectID, voucherID, sp)
+		return now, v, err
+	}
+	for _, d := range ds {
+		if err := checkText("counter", str("key", d.Key), str("project_id", projectID)); err != nil {
+			return nil, nil, err
+		}
+	}
+	keys, vals := runArgs(ds)
+	var row countSpendRow
+	if err := getPrepared(ctx, s.db, countSpendStatement, &row, projectID, voucherID, sp.Quantity, sp.Credits, sp.Points, keys, vals); err != nil {
+		return nil, nil, fail("add counters and spend voucher", err, nil)
+	}
+	after := make(map[string]int64, len(row.Keys))
+	for i, k := range row.Keys {
+		after[k] = row.Values[i]
+	}
+	now, err := s.readBack(ctx, projectID, read, after)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !row.Spent {
+		return now, nil, s.spendRefused(ctx, projectID, voucherID, sp)
+	}
+	v, err := row.voucherRow.domain()
+	return now, v, err
 }

@@ -194,6 +194,18 @@ type counterWas struct {
 	had bool
 }
 
+// AddCountersReadSpend implements redemption.Store: AddCountersRead, then
+// SpendVoucher (the counters stay added when the spend is refused, as on a
+// database: the caller's transaction undoes them).
+func (s *Store) AddCountersReadSpend(ctx context.Context, projectID string, read []string, ds []redemption.CounterDelta, voucherID string, sp redemption.Spend) (map[string]int64, *voucher.Voucher, error) {
+	now, err := s.AddCountersRead(ctx, projectID, read, ds...)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := s.SpendVoucher(ctx, projectID, voucherID, sp)
+	return now, v, err
+}
+
 // AddCountersRead implements redemption.Store.
 func (s *Store) AddCountersRead(ctx context.Context, projectID string, read []string, ds ...redemption.CounterDelta) (map[string]int64, error) {
 	if err := s.AddCounters(ctx, projectID, ds...); err != nil {

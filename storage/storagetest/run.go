@@ -62,6 +62,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Savepoint", testSavepoint},   // savepoint.go
 		{"HotVoucher", testHotVoucher}, // savepoint.go
 		{"CounterReadBack", testCounterReadBack},
+		{"CountAndSpend", testCountAndSpend},           // count_spend.go
 		{"QualificationStore", testQualificationStore}, // redemption.go
 		{"VoucherRulesReader", testVoucherRulesReader}, // voucher_rules.go: redemption.VoucherRulesReader only
 		{"Publications", testPublications},             // publication.go
