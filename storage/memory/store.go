@@ -175,8 +175,8 @@ func (s *Store) write(ctx context.Context, f func(d *data, u *undo) error) error
 	return nil
 }
 
-// RunInTx runs fn holding the exclusive lock; an error or a panic undoes
-// every write fn made. fn gets the ports only (storage.Handle): it cannot
+// RunInTx runs fn holding the exclusive lock; an error, a panic or fn
+// ending its goroutine (runtime.Goexit) undoes every write fn made. fn gets the ports only (storage.Handle): it cannot
 // open another transaction.
 func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx storage.Tx) error) (err error) {
 	if err := ctx.Err(); err != nil {
@@ -187,14 +187,17 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx sto
 	defer s.mu.Unlock()
 	tx := &Store{mu: s.mu, d: s.d, tx: &undo{}}
 	ctx = context.WithValue(ctx, txOwner{}, s.mu)
+	returned := false
 	defer func() {
 		if p := recover(); p != nil {
 			tx.tx.rollback()
 			panic(p)
 		}
-		if err != nil {
+		if err != nil || !returned { // !returned: fn ended its goroutine (runtime.Goexit, t.FailNow)
 			tx.tx.rollback()
 		}
 	}()
-	return fn(ctx, storage.Handle(tx))
+	err = fn(ctx, storage.Handle(tx))
+	returned = true
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -254,6 +255,20 @@ func testTransactions(t *testing.T, newStore Factory) {
 		}()
 		wantErr(t, "insert before the panic", second(s.GetProduct(ctx, p, "prod_003")), promotype.ErrNotFound)
 		must(t, s.InsertProduct(ctx, product(p, 4))) // the store still works
+	})
+	t.Run("a callback that ends its goroutine rolls back", func(t *testing.T) {
+		done := make(chan struct{})
+		go func() { // runtime.Goexit is what t.FailNow does inside a callback
+			defer close(done)
+			_ = s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+				must(t, tx.InsertProduct(ctx, product(p, 5)))
+				runtime.Goexit()
+				return nil
+			})
+		}()
+		<-done
+		wantErr(t, "insert before the goroutine ended", second(s.GetProduct(ctx, p, "prod_005")), promotype.ErrNotFound)
+		must(t, s.InsertProduct(ctx, product(p, 6))) // the store still works
 	})
 }
 
