@@ -13,8 +13,8 @@ import (
 // writes them just before the commit, in one statement. A transaction run
 // with write-behind (RunInTxWriteBehind: the redemption's writes) also
 // holds back the rows no later step of it needs an answer from — new
-// orders, redemption rows, outbox events and counter deltas that carry no
-// limit and are not read back — and sends them all, in ONE statement
+// orders, redemption rows and outbox events (not counter deltas: see
+// addRun) — and sends them all, in ONE statement
 // (pending_send.go), just before the next statement that could read them,
 // at the end of a savepoint, or before the commit. A redemption so sends
 // its order, its ledger rows, its events and its activities in one round
@@ -39,15 +39,7 @@ type pending struct {
 	redemptions []*redemptionRow
 	events      []eventRow
 	activities  []activityRow
-	counters    []heldCounter
 	err         error
-}
-
-// heldCounter is a held counter delta without a limit (nothing reads it
-// back in the transaction before it is sent).
-type heldCounter struct {
-	projectID, key string
-	delta          int64
 }
 
 // pendingOrder is a held order row and what its conflict error names.
@@ -66,13 +58,13 @@ func (p *pending) size() int {
 	if p == nil {
 		return 0
 	}
-	return len(p.orders) + len(p.redemptions) + len(p.events) + len(p.activities) + len(p.counters)
+	return len(p.orders) + len(p.redemptions) + len(p.events) + len(p.activities)
 }
 
 // blocks reports whether a statement must wait for the held rows: rows
 // other statements may read are held, or sending them failed.
 func (p *pending) blocks() bool {
-	return p != nil && (p.err != nil || len(p.orders)+len(p.redemptions)+len(p.events)+len(p.counters) > 0)
+	return p != nil && (p.err != nil || len(p.orders)+len(p.redemptions)+len(p.events) > 0)
 }
 
 // holds reports whether rows of table that statements may read are held.
@@ -87,8 +79,6 @@ func (p *pending) holds(table string) bool {
 		return len(p.redemptions) > 0
 	case "promo_events":
 		return len(p.events) > 0
-	case countersTable:
-		return len(p.counters) > 0
 	}
 	return false
 }
@@ -131,8 +121,6 @@ func (p pending) split(n int) (head, rest pending) {
 	head.activities, rest.activities = p.activities[:k:k], p.activities[k:]
 	k = take(len(p.events))
 	head.events, rest.events = p.events[:k:k], p.events[k:]
-	k = take(len(p.counters))
-	head.counters, rest.counters = p.counters[:k:k], p.counters[k:]
 	return head, rest
 }
 
@@ -145,7 +133,7 @@ func (p *pending) errOrNil() error {
 
 // clear empties the buffers (keeping their memory).
 func (p *pending) clear() {
-	p.orders, p.redemptions, p.events, p.activities, p.counters = p.orders[:0], p.redemptions[:0], p.events[:0], p.activities[:0], p.counters[:0]
+	p.orders, p.redemptions, p.events, p.activities = p.orders[:0], p.redemptions[:0], p.events[:0], p.activities[:0]
 }
 
 // held is the buffer of rows held back when s is bound to a transaction

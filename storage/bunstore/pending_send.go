@@ -23,7 +23,7 @@ import (
 // only bound: Bun's texts carry the values and were parsed and planned on
 // every call, a quarter of PostgreSQL's time per redemption.
 func (p *pending) send(ctx context.Context, db bun.IDB) error {
-	shape := [5]int{len(p.orders), len(p.redemptions), len(p.activities), len(p.events), min(len(p.counters), 1)}
+	shape := [4]int{len(p.orders), len(p.redemptions), len(p.activities), len(p.events)}
 	st := heldStatement(db, shape)
 	args := make([]any, 0, st.args)
 	for i := range p.orders {
@@ -38,13 +38,6 @@ func (p *pending) send(ctx context.Context, db bun.IDB) error {
 	for i := range p.events {
 		e := &p.events[i]
 		args = append(args, e.ProjectID, e.ID, e.Type, e.EntityID, e.CreatedAt, e.Data)
-	}
-	if len(p.counters) > 0 {
-		projects, keys, deltas := make([]string, len(p.counters)), make([]string, len(p.counters)), make([]int64, len(p.counters))
-		for i, c := range p.counters {
-			projects[i], keys[i], deltas[i] = c.projectID, c.key, c.delta
-		}
-		args = append(args, projects, keys, deltas)
 	}
 	var inserted []string
 	var redeemed, notified int64
@@ -80,19 +73,16 @@ type heldShape struct {
 // each use, so no sequence of requests grows the cache past a few
 // thousand small texts. pgx keeps each connection's prepared statements
 // in its own bounded cache either way.
-var heldStatements sync.Map // [5]int (orders, redemptions, activities, events, counters or not) → *heldShape
+var heldStatements sync.Map // [4]int (orders, redemptions, activities, events) → *heldShape
 
 const maxCachedShape = 16
 
 // heldStatement is the statement that writes shape[0] orders, shape[1]
-// redemptions, shape[2] activities and shape[3] events, and adds counter
-// deltas when shape[4] is 1 (as arrays of projects, keys and deltas: any
-// number; summed per key and applied in key order, as addRun does). It
-// answers one row:
+// redemptions, shape[2] activities and shape[3] events. It answers one row:
 // the ids of the orders inserted (a taken key inserts none), how many
 // redemption rows were inserted, and whether events were (notifying
 // eventsChannel then).
-func heldStatement(db bun.IDB, shape [5]int) *heldShape {
+func heldStatement(db bun.IDB, shape [4]int) *heldShape {
 	cached := shape[0]+shape[1]+shape[2]+shape[3] <= maxCachedShape
 	if st, ok := heldStatements.Load(shape); ok {
 		return st.(*heldShape)
@@ -131,14 +121,6 @@ func heldStatement(db bun.IDB, shape [5]int) *heldShape {
 	WHERE EXISTS (SELECT 1 FROM promo_webhooks AS w WHERE w.project_id = v.project_id AND (w.doc->>'active')::boolean
 		AND w.created_at <= v.created_at AND jsonb_exists(w.doc->'events', v.type))
 	RETURNING 1)`)
-	}
-	if shape[4] > 0 {
-		with("w_counters")
-		fmt.Fprintf(&b, `INSERT INTO %s AS c (project_id, key, value)
-	SELECT u.project_id, u.key, sum(u.value) FROM unnest($%d::text[], $%d::text[], $%d::bigint[]) AS u(project_id, key, value)
-	GROUP BY u.project_id, u.key ORDER BY u.project_id, u.key
-	ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value RETURNING 1)`, countersTable, n+1, n+2, n+3)
-		n += 3
 	}
 	b.WriteString(" SELECT ")
 	b.WriteString(pick(shape[0] > 0, "(SELECT coalesce(array_agg(id), '{}') FROM w_orders)", "'{}'::text[]"))

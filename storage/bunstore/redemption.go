@@ -306,9 +306,6 @@ func (s *Store) AddCounters(ctx context.Context, projectID string, ds ...redempt
 // values they leave (RETURNING), so the keys of read that ds changes cost
 // no statement of their own.
 func (s *Store) AddCountersRead(ctx context.Context, projectID string, read []string, ds ...redemption.CounterDelta) (map[string]int64, error) {
-	if len(read) == 0 { // nothing to read back: the deltas may be held
-		return map[string]int64{}, s.addCounters(ctx, projectID, ds, nil)
-	}
 	after := make(map[string]int64, len(ds))
 	if err := s.addCounters(ctx, projectID, ds, after); err != nil {
 		return nil, err
@@ -431,16 +428,11 @@ func runArgs(ds []redemption.CounterDelta) ([]string, []int64) {
 }
 
 // addRun adds deltas without a limit in one statement: summed per key
-// (an upsert may touch a row once), applied in key order. In a
-// write-behind transaction, deltas nothing reads back (after is nil) are
-// held and sent with the held rows.
+// (an upsert may touch a row once), applied in key order. Counter deltas
+// are never held back (pending): a redemption locks its counter rows
+// before its voucher's, and a held delta would lock them after it, the
+// order that deadlocks with the other redemptions.
 func (s *Store) addRun(ctx context.Context, projectID string, ds []redemption.CounterDelta, after map[string]int64) error {
-	if p := s.held(); p != nil && after == nil {
-		for _, d := range ds {
-			p.counters = append(p.counters, heldCounter{projectID: projectID, key: d.Key, delta: d.Delta})
-		}
-		return s.sendIfFull(ctx)
-	}
 	keys, vals := runArgs(ds)
 	st := addRunStatement
 	if after != nil {
