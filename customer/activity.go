@@ -30,15 +30,7 @@ type Activity struct {
 }
 
 // ActivityList is a page of a customer's activity log.
-type ActivityList struct {
-	Object  string      `json:"object"`
-	DataRef string      `json:"data_ref"`
-	Data    []*Activity `json:"data"`
-	HasMore bool        `json:"has_more"`
-	// MoreStartingAfter is the starting_after_id of the next page (null
-	// on the last page), as a card's transaction list answers.
-	MoreStartingAfter *string `json:"more_starting_after"`
-}
+type ActivityList = promotype.CursorList[*Activity]
 
 // ActivityQuery is what a store lists of one customer's log.
 type ActivityQuery struct {
@@ -203,12 +195,5 @@ func (s *Service) Activities(ctx context.Context, projectID, ref string, p Activ
 	if err != nil {
 		return nil, err
 	}
-	out := &ActivityList{Object: "list", DataRef: "data", Data: rows}
-	if len(rows) == q.Limit {
-		out.Data = rows[:q.Limit-1]
-		out.HasMore = true
-		last := out.Data[len(out.Data)-1].ID
-		out.MoreStartingAfter = &last
-	}
-	return out, nil
+	return promotype.NewCursorList(rows, q.Limit-1, func(a *Activity) string { return a.ID }), nil
 }

@@ -19,14 +19,8 @@ type TransactionListParams struct {
 	Filter promotype.Filter
 }
 
-// TransactionList is a page of a card's transactions.
-type TransactionList struct {
-	Object            string         `json:"object"`
-	DataRef           string         `json:"data_ref"`
-	Data              []*Transaction `json:"data"`
-	HasMore           bool           `json:"has_more"`
-	MoreStartingAfter *string        `json:"more_starting_after"`
-}
+// TransactionList is a page of a card's (or a campaign's) transactions.
+type TransactionList = promotype.CursorList[*Transaction]
 
 // Transactions lists the transactions of the gift card or loyalty card
 // with code or id ref, newest first by default. Transactions have opaque
@@ -99,10 +93,5 @@ func (s *RedemptionService) transactions(ctx context.Context, projectID string, 
 	if err != nil {
 		return nil, err
 	}
-	out := &TransactionList{Object: "list", DataRef: "data", Data: ts}
-	if len(ts) > limit {
-		out.Data, out.HasMore = ts[:limit], true
-		out.MoreStartingAfter = &ts[limit-1].ID
-	}
-	return out, nil
+	return promotype.NewCursorList(ts, limit, func(t *Transaction) string { return t.ID }), nil
 }

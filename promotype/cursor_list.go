@@ -1,0 +1,29 @@
+package promotype
+
+// CursorList is a page of a list paged by the id of its last row
+// (starting_after_id): has_more and more_starting_after, the id to start
+// the next page after (null on the last page), in place of a total. A
+// customer's activity log and a card's transactions answer it.
+type CursorList[T any] struct {
+	Object            string  `json:"object"`
+	DataRef           string  `json:"data_ref"`
+	Data              []T     `json:"data"`
+	HasMore           bool    `json:"has_more"`
+	MoreStartingAfter *string `json:"more_starting_after"`
+}
+
+// NewCursorList is the page of limit rows of items, which a store read
+// with one row more than limit: that row, when there, tells that the list
+// goes on after the page's last row (whose id is id of it).
+func NewCursorList[T any](items []T, limit int, id func(T) string) *CursorList[T] {
+	if items == nil {
+		items = []T{}
+	}
+	out := &CursorList[T]{Object: "list", DataRef: "data", Data: items}
+	if len(items) > limit {
+		out.Data, out.HasMore = items[:limit], true
+		last := id(items[limit-1])
+		out.MoreStartingAfter = &last
+	}
+	return out
+}
