@@ -271,6 +271,19 @@ type LedgerStore interface {
 	SessionStore
 }
 
+// CountThenSpend is AddCountersReadSpend as two calls of st:
+// AddCountersRead, then SpendVoucher (whose error it returns with the
+// counters' values). A store whose one call costs nothing more answers
+// AddCountersReadSpend with it.
+func CountThenSpend(ctx context.Context, st LedgerStore, projectID string, read []string, ds []CounterDelta, voucherID string, s Spend) (map[string]int64, *voucher.Voucher, error) {
+	now, err := st.AddCountersRead(ctx, projectID, read, ds...)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := st.SpendVoucher(ctx, projectID, voucherID, s)
+	return now, v, err
+}
+
 // RedemptionListSpec is what redemption lists accept (GET /v1/redemptions).
 var RedemptionListSpec = promotype.ListSpec{
 	Orders:       []string{"created_at", "id", "voucher_code", "tracking_id", "customer_id"},

@@ -1078,12 +1078,7 @@ var countSpendStatement = newPrepared(countersTable, func(db bun.IDB) string {
 // when no delta has a Max (AddCountersRead and SpendVoucher otherwise).
 func (s *Store) AddCountersReadSpend(ctx context.Context, projectID string, read []string, ds []redemption.CounterDelta, voucherID string, sp redemption.Spend) (map[string]int64, *voucher.Voucher, error) {
 	if slices.ContainsFunc(ds, func(d redemption.CounterDelta) bool { return d.Max != nil }) || !storableKeys(projectID, voucherID) {
-		now, err := s.AddCountersRead(ctx, projectID, read, ds...)
-		if err != nil {
-			return nil, nil, err
-		}
-		v, err := s.SpendVoucher(ctx, projectID, voucherID, sp)
-		return now, v, err
+		return redemption.CountThenSpend(ctx, s, projectID, read, ds, voucherID, sp)
 	}
 	for _, d := range ds {
 		if err := checkText("counter", str("key", d.Key), str("project_id", projectID)); err != nil {

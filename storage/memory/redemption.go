@@ -198,12 +198,7 @@ type counterWas struct {
 // SpendVoucher (the counters stay added when the spend is refused, as on a
 // database: the caller's transaction undoes them).
 func (s *Store) AddCountersReadSpend(ctx context.Context, projectID string, read []string, ds []redemption.CounterDelta, voucherID string, sp redemption.Spend) (map[string]int64, *voucher.Voucher, error) {
-	now, err := s.AddCountersRead(ctx, projectID, read, ds...)
-	if err != nil {
-		return nil, nil, err
-	}
-	v, err := s.SpendVoucher(ctx, projectID, voucherID, sp)
-	return now, v, err
+	return redemption.CountThenSpend(ctx, s, projectID, read, ds, voucherID, sp)
 }
 
 // AddCountersRead implements redemption.Store.
