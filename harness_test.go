@@ -85,3 +85,15 @@ func diff(t testing.TB, what string, want, got any, opts ...cmp.Option) {
 }
 
 func at(d time.Duration) promotype.Time { return promotype.NewTime(t0.Add(d)) }
+
+// eventually polls cond until it holds, failing t with msg when it still
+// does not after within: for what another engine sees once its cache
+// expires, which no event announces.
+func eventually(t *testing.T, within time.Duration, msg string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(within); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal(msg)
+		}
+	}
+}

@@ -34,13 +34,7 @@ func TestPromotionSnapshotAcrossReplicas(t *testing.T) {
 			if n := valid(a); n != 1 {
 				t.Errorf("the writing engine validates %d tiers, want its new one", n)
 			}
-			deadline := time.Now().Add(5 * time.Second)
-			for valid(b) != 1 {
-				if time.Now().After(deadline) {
-					t.Fatal("the other engine never saw the new tier")
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			eventually(t, 5*time.Second, "the other engine never saw the new tier", func() bool { return valid(b) == 1 })
 		})
 	}
 }

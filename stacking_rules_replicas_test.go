@@ -40,13 +40,7 @@ func TestStackingRulesAcrossReplicas(t *testing.T) {
 			if !refused(a) {
 				t.Error("the writing engine validated two redeemables over its new limit of 1")
 			}
-			deadline := time.Now().Add(10 * time.Second)
-			for !refused(b) {
-				if time.Now().After(deadline) {
-					t.Fatal("the other engine never saw the new limit")
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			eventually(t, 10*time.Second, "the other engine never saw the new limit", func() bool { return refused(b) })
 			if err := a.StackingRules().Delete(ctx, p.ID, rules.ID); err != nil {
 				t.Fatal(err)
 			}
