@@ -289,9 +289,6 @@ type resolver struct {
 // readAssignments reads, in one batch per object type, the rule
 // assignments of the given vouchers and campaigns into r.assigned.
 func (r *resolver) readAssignments(ctx context.Context, vouchers, campaigns []string) error {
-	if r.assigned == nil {
-		r.assigned = map[[2]string][]*rule.Assignment{}
-	}
 	for _, group := range []struct {
 		typ string
 		ids []string
@@ -304,10 +301,19 @@ func (r *resolver) readAssignments(ctx context.Context, vouchers, campaigns []st
 			return err
 		}
 		for _, id := range group.ids {
-			r.assigned[[2]string{group.typ, id}] = by[id]
+			r.knowAssigned([2]string{group.typ, id}, by[id])
 		}
 	}
 	return nil
+}
+
+// knowAssigned records as the rule assignments of obj (type, id), read
+// ahead (programs then reads none).
+func (r *resolver) knowAssigned(obj [2]string, as []*rule.Assignment) {
+	if r.assigned == nil {
+		r.assigned = map[[2]string][]*rule.Assignment{}
+	}
+	r.assigned[obj] = as
 }
 
 // show is what an applicable redeemable's answer shows besides its order.

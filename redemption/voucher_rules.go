@@ -29,20 +29,18 @@ func (r *resolver) findVoucher(ctx context.Context, code string) (*voucher.Vouch
 	if err != nil {
 		return nil, err
 	}
-	if r.assigned == nil {
-		r.assigned = map[[2]string][]*rule.Assignment{}
-	}
-	own, camp := [2]string{rule.RelatedVoucher, v.ID}, [2]string{}
-	r.assigned[own] = nil
+	objects := [][2]string{{rule.RelatedVoucher, v.ID}}
 	if v.CampaignID != nil {
-		camp = [2]string{rule.RelatedCampaign, *v.CampaignID}
-		r.assigned[camp] = nil
+		objects = append(objects, [2]string{rule.RelatedCampaign, *v.CampaignID})
 	}
-	for _, a := range as {
-		switch k := [2]string{a.RelatedObjectType, a.RelatedObjectID}; k {
-		case own, camp:
-			r.assigned[k] = append(r.assigned[k], a)
+	for _, obj := range objects {
+		var of []*rule.Assignment
+		for _, a := range as {
+			if a.RelatedObjectType == obj[0] && a.RelatedObjectID == obj[1] {
+				of = append(of, a)
+			}
 		}
+		r.knowAssigned(obj, of)
 	}
 	return v, nil
 }
