@@ -141,7 +141,7 @@ func (s *Store) InsertOrder(ctx context.Context, o *order.Order) error {
 		return err
 	}
 	if p := s.held(); p != nil {
-		p.orders = append(p.orders, pendingOrder{row: row, key: o.SourceID})
+		p.orders = append(p.orders, row)
 		return s.sendIfFull(ctx)
 	}
 	return orderKeys.insert(ctx, s.db, row, o.ProjectID, o.ID, o.SourceID)

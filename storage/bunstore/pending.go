@@ -35,17 +35,11 @@ import (
 // sending them.
 type pending struct {
 	behind      bool // write-behind: orders, redemptions and events are held too
-	orders      []pendingOrder
+	orders      []*orderRow
 	redemptions []*redemptionRow
 	events      []eventRow
 	activities  []activityRow
 	err         error
-}
-
-// pendingOrder is a held order row and what its conflict error names.
-type pendingOrder struct {
-	row *orderRow
-	key *string // the source id
 }
 
 // maxHeld is how many rows a transaction holds back at most: one that

@@ -26,8 +26,8 @@ func (p *pending) send(ctx context.Context, db bun.IDB) error {
 	shape := [4]int{len(p.orders), len(p.redemptions), len(p.activities), len(p.events)}
 	st := heldStatement(db, shape)
 	args := make([]any, 0, st.args)
-	for i := range p.orders {
-		args = appendFields(args, reflect.ValueOf(p.orders[i].row).Elem(), tableOf(db, orderRow{}).fields)
+	for _, o := range p.orders {
+		args = appendFields(args, reflect.ValueOf(o).Elem(), tableOf(db, orderRow{}).fields)
 	}
 	for _, r := range p.redemptions {
 		args = appendFields(args, reflect.ValueOf(r).Elem(), tableOf(db, redemptionRow{}).fields)
@@ -54,8 +54,8 @@ func (p *pending) send(ctx context.Context, db bun.IDB) error {
 		return promotype.Duplicate("redemption", "Duplicated redemption exists")
 	}
 	for _, o := range p.orders {
-		if !slices.Contains(inserted, o.row.ID) {
-			return orderKeys.conflict(ctx, db, o.row.ProjectID, o.row.ID, o.key)
+		if !slices.Contains(inserted, o.ID) {
+			return orderKeys.conflict(ctx, db, o.ProjectID, o.ID, o.SourceID)
 		}
 	}
 	return nil
