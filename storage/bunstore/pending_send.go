@@ -26,14 +26,15 @@ func (p *pending) send(ctx context.Context, db bun.IDB) error {
 	shape := [4]int{len(p.orders), len(p.redemptions), len(p.activities), len(p.events)}
 	st := heldStatement(db, shape)
 	args := make([]any, 0, st.args)
+	orders, redemptions, activities := tableOf(db, orderRow{}), tableOf(db, redemptionRow{}), tableOf(db, activityRow{})
 	for _, o := range p.orders {
-		args = appendFields(args, reflect.ValueOf(o).Elem(), tableOf(db, orderRow{}).fields)
+		args = appendFields(args, reflect.ValueOf(o).Elem(), orders.fields)
 	}
 	for _, r := range p.redemptions {
-		args = appendFields(args, reflect.ValueOf(r).Elem(), tableOf(db, redemptionRow{}).fields)
+		args = appendFields(args, reflect.ValueOf(r).Elem(), redemptions.fields)
 	}
 	for i := range p.activities {
-		args = appendFields(args, reflect.ValueOf(&p.activities[i]).Elem(), tableOf(db, activityRow{}).fields)
+		args = appendFields(args, reflect.ValueOf(&p.activities[i]).Elem(), activities.fields)
 	}
 	for i := range p.events {
 		e := &p.events[i]

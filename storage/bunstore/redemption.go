@@ -338,10 +338,8 @@ func (s *Store) readBack(ctx context.Context, projectID string, read []string, a
 // addCounters applies ds; with after, it records the value each key is
 // left with.
 func (s *Store) addCounters(ctx context.Context, projectID string, ds []redemption.CounterDelta, after map[string]int64) error {
-	for _, d := range ds {
-		if err := checkText("counter", str("key", d.Key), str("project_id", projectID)); err != nil {
-			return err
-		}
+	if err := checkCounterKeys(projectID, ds); err != nil {
+		return err
 	}
 	for i := 0; i < len(ds); {
 		if ds[i].Max != nil && ds[i].Delta > 0 {
@@ -359,6 +357,16 @@ func (s *Store) addCounters(ctx context.Context, projectID string, ds []redempti
 			return err
 		}
 		i = j
+	}
+	return nil
+}
+
+// checkCounterKeys refuses deltas whose keys PostgreSQL cannot store.
+func checkCounterKeys(projectID string, ds []redemption.CounterDelta) error {
+	for _, d := range ds {
+		if err := checkText("counter", str("key", d.Key), str("project_id", projectID)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -1080,10 +1088,8 @@ func (s *Store) AddCountersReadSpend(ctx context.Context, projectID string, read
 	if slices.ContainsFunc(ds, func(d redemption.CounterDelta) bool { return d.Max != nil }) || !storableKeys(projectID, voucherID) {
 		return redemption.CountThenSpend(ctx, s, projectID, read, ds, voucherID, sp)
 	}
-	for _, d := range ds {
-		if err := checkText("counter", str("key", d.Key), str("project_id", projectID)); err != nil {
-			return nil, nil, err
-		}
+	if err := checkCounterKeys(projectID, ds); err != nil {
+		return nil, nil, err
 	}
 	keys, vals := runArgs(ds)
 	var row countSpendRow
