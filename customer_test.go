@@ -136,11 +136,14 @@ func TestOrderCustomers(t *testing.T) {
 func TestCustomerUpsertSeen(t *testing.T) {
 	eachStore(t, func(t *testing.T, f fixture) {
 		env := promotype.Env{Clock: f.clock, IDs: &promotype.SequentialIDs{}}
+		var fresh []bool // what each upsert reported
 		upsert := func(in customer.Params, seen *customer.Customer) (c *customer.Customer, err error) {
+			var isNew bool
 			err = f.store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
-				c, err = customer.UpsertSeen(ctx, tx, env, f.project, in, seen)
+				c, isNew, err = customer.UpsertSeen(ctx, tx, env, f.project, in, seen)
 				return err
 			})
+			fresh = append(fresh, isNew)
 			return c, err
 		}
 		get := func() *customer.Customer {
@@ -171,5 +174,6 @@ func TestCustomerUpsertSeen(t *testing.T) {
 		if changed.ID != seen.ID || get().Phone == nil || *get().Phone != "+48 2" {
 			t.Errorf("a change to the seen customer: %+v", changed)
 		}
+		diff(t, "fresh (created, taken source id, unchanged, changed)", []bool{true, false, false, false}, fresh)
 	})
 }

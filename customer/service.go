@@ -97,22 +97,27 @@ func Upsert(ctx context.Context, st Store, env promotype.Env, projectID string, 
 // instead of a read and an insert) and upserts as Upsert does when the
 // insert finds the source id taken (a concurrent request created the
 // customer meanwhile). Under read committed this is what Upsert's own read
-// would see: neither locks the customer's row.
-func UpsertSeen(ctx context.Context, st Store, env promotype.Env, projectID string, in Params, seen *Customer) (*Customer, error) {
+// would see: neither locks the customer's row. fresh reports that the
+// answer is the customer that first insert created, with an id nothing
+// else (no ledger row, no counter) can name yet.
+func UpsertSeen(ctx context.Context, st Store, env promotype.Env, projectID string, in Params, seen *Customer) (c *Customer, fresh bool, err error) {
 	switch {
 	case seen != nil:
 		if in.changesOf(seen) || (in.ID != nil && *in.ID != seen.ID) {
-			return Upsert(ctx, st, env, projectID, in)
+			c, err = Upsert(ctx, st, env, projectID, in)
+			return c, false, err
 		}
-		return seen.Clone().normalize(), nil
+		return seen.Clone().normalize(), false, nil
 	case in.ID != nil || in.SourceID == nil:
-		return Upsert(ctx, st, env, projectID, in)
+		c, err = Upsert(ctx, st, env, projectID, in)
+		return c, false, err
 	}
-	c, err := create(ctx, st, env, projectID, in)
+	c, err = create(ctx, st, env, projectID, in)
 	if errors.Is(err, promotype.ErrDuplicateFound) {
-		return Upsert(ctx, st, env, projectID, in)
+		c, err = Upsert(ctx, st, env, projectID, in)
+		return c, false, err
 	}
-	return c, err
+	return c, err == nil, err
 }
 
 // create stores a new customer from in and its customer.created event.

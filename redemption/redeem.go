@@ -331,11 +331,12 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 			return nil, errStale
 		}
 	}
+	fresh := false // the customer is new: its counters are all zero
 	if w.in.Customer != nil {
 		var c *customer.Customer
 		var err error
 		if w.r.custID != nil { // evaluation looked the customer up
-			c, err = customer.UpsertSeen(ctx, st, w.s.env, w.projectID, *w.in.Customer, w.r.cust)
+			c, fresh, err = customer.UpsertSeen(ctx, st, w.s.env, w.projectID, *w.in.Customer, w.r.cust)
 		} else {
 			c, err = customer.Upsert(ctx, st, w.s.env, w.projectID, *w.in.Customer)
 		}
@@ -412,12 +413,24 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		present(head)
 	}
 	head.Order = order.Normalized(o.Clone())
-	all := append(append(make([]CounterDelta, 0, len(w.counters)+len(w.totals)), w.counters...), w.totals...)
-	now, spent, err := w.countAndSpend(ctx, st, campCustKeys(w.counters), inKeyOrder(all))
+	all := append(append(make([]CounterDelta, 0, len(w.counters)+len(w.totals)+1), w.counters...), w.totals...)
+	read := campCustKeys(w.counters)
+	var first []CounterDelta // the distinct-customer counts a new customer moves
+	var from []string
+	if fresh {
+		// Every campaign-customer counter of the new customer starts at
+		// zero, so which distinct-customer counts move is known without
+		// reading them back: they go with the other counters.
+		first, from = distinctDeltas(freshValues(w.counters), w.counters, caps)
+		all, read = append(all, first...), nil
+	}
+	now, spent, err := w.countAndSpend(ctx, st, read, inKeyOrder(all))
 	if err != nil {
 		return nil, err
 	}
-	if err := w.distinct(ctx, st, now, children, caps); err != nil {
+	if read == nil {
+		recordDistinct(children, first, from)
+	} else if err := w.distinct(ctx, st, now, children, caps); err != nil {
 		return nil, err
 	}
 	if err := w.spend(ctx, st, spent); err != nil {
@@ -614,7 +627,15 @@ func (w *write) distinct(ctx context.Context, st RedeemStore, now map[string]int
 	if err := st.AddCounters(ctx, w.projectID, ds...); err != nil {
 		return err
 	}
-	for i, d := range ds { // recorded on the child that moved the customer
+	recordDistinct(children, ds, from)
+	return nil
+}
+
+// recordDistinct records each distinct-customer delta ds[i] on the child
+// that moved its campaign-customer counter from[i] (a rollback undoes it
+// with that child).
+func recordDistinct(children []*Redemption, ds []CounterDelta, from []string) {
+	for i, d := range ds {
 		for _, c := range children {
 			if slices.ContainsFunc(c.Ledger.Counters, func(x CounterDelta) bool { return x.Key == from[i] }) {
 				c.Ledger.Counters = append(c.Ledger.Counters, d)
@@ -622,7 +643,21 @@ func (w *write) distinct(ctx context.Context, st RedeemStore, now map[string]int
 			}
 		}
 	}
-	return nil
+}
+
+// freshValues is the values the campaign-customer counters of ds take
+// when they all start at zero (a customer created by the write).
+func freshValues(ds []CounterDelta) map[string]int64 {
+	now := map[string]int64{}
+	for _, k := range campCustKeys(ds) {
+		now[k] = 0
+	}
+	for _, d := range ds {
+		if _, ok := now[d.Key]; ok {
+			now[d.Key] += d.Delta
+		}
+	}
+	return now
 }
 
 // stamped is a child's running order as stored: the running amounts with
