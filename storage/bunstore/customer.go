@@ -116,6 +116,10 @@ func (s *Store) InsertCustomer(ctx context.Context, c *customer.Customer) error 
 	if err != nil {
 		return err
 	}
+	if p := s.held(); p != nil {
+		p.customers = append(p.customers, row)
+		return s.sendIfFull(ctx)
+	}
 	return customerKeys.insert(ctx, s.db, row, c.ProjectID, c.ID, c.SourceID)
 }
 

@@ -13,7 +13,7 @@ import (
 // writes them just before the commit, in one statement. A transaction run
 // with write-behind (RunInTxWriteBehind: the redemption's writes) also
 // holds back the rows no later step of it needs an answer from — new
-// orders, redemption rows and outbox events (not counter deltas: see
+// customers and orders, redemption rows and outbox events (not counter deltas: see
 // addRun) — and sends them all, in ONE statement
 // (pending_send.go), just before the next statement that could read them,
 // at the end of a savepoint, or before the commit. A redemption so sends
@@ -34,7 +34,8 @@ import (
 // pending is the rows a transaction holds back, and the first error of
 // sending them.
 type pending struct {
-	behind      bool // write-behind: orders, redemptions and events are held too
+	behind      bool // write-behind: customers, orders, redemptions and events are held too
+	customers   []*customerRow
 	orders      []*orderRow
 	redemptions []*redemptionRow
 	events      []eventRow
@@ -52,13 +53,13 @@ func (p *pending) size() int {
 	if p == nil {
 		return 0
 	}
-	return len(p.orders) + len(p.redemptions) + len(p.events) + len(p.activities)
+	return len(p.customers) + len(p.orders) + len(p.redemptions) + len(p.events) + len(p.activities)
 }
 
 // blocks reports whether a statement must wait for the held rows: rows
 // other statements may read are held, or sending them failed.
 func (p *pending) blocks() bool {
-	return p != nil && (p.err != nil || len(p.orders)+len(p.redemptions)+len(p.events) > 0)
+	return p != nil && (p.err != nil || len(p.customers)+len(p.orders)+len(p.redemptions)+len(p.events) > 0)
 }
 
 // holds reports whether rows of table that statements may read are held.
@@ -67,6 +68,8 @@ func (p *pending) holds(table string) bool {
 		return false
 	}
 	switch table {
+	case customerKeys.table:
+		return len(p.customers) > 0
 	case orderKeys.table:
 		return len(p.orders) > 0
 	case "promo_redemptions":
@@ -97,8 +100,8 @@ func (p *pending) flush(ctx context.Context, db bun.IDB) error {
 	return err
 }
 
-// split returns the first n held rows (orders first, then redemptions,
-// activities and events) and the others: one statement binds at most n
+// split returns the first n held rows (customers first, then orders,
+// redemptions, activities and events) and the others: one statement binds at most n
 // rows' values, well under PostgreSQL's 65,535 parameters.
 func (p pending) split(n int) (head, rest pending) {
 	head, rest = p, p
@@ -107,7 +110,9 @@ func (p pending) split(n int) (head, rest pending) {
 		n -= k
 		return k
 	}
-	k := take(len(p.orders))
+	k := take(len(p.customers))
+	head.customers, rest.customers = p.customers[:k:k], p.customers[k:]
+	k = take(len(p.orders))
 	head.orders, rest.orders = p.orders[:k:k], p.orders[k:]
 	k = take(len(p.redemptions))
 	head.redemptions, rest.redemptions = p.redemptions[:k:k], p.redemptions[k:]
@@ -127,7 +132,7 @@ func (p *pending) errOrNil() error {
 
 // clear empties the buffers (keeping their memory).
 func (p *pending) clear() {
-	p.orders, p.redemptions, p.events, p.activities = p.orders[:0], p.redemptions[:0], p.events[:0], p.activities[:0]
+	p.customers, p.orders, p.redemptions, p.events, p.activities = p.customers[:0], p.orders[:0], p.redemptions[:0], p.events[:0], p.activities[:0]
 }
 
 // held is the buffer of rows held back when s is bound to a transaction

@@ -23,10 +23,14 @@ import (
 // only bound: Bun's texts carry the values and were parsed and planned on
 // every call, a quarter of PostgreSQL's time per redemption.
 func (p *pending) send(ctx context.Context, db bun.IDB) error {
-	shape := [4]int{len(p.orders), len(p.redemptions), len(p.activities), len(p.events)}
+	shape := [5]int{len(p.customers), len(p.orders), len(p.redemptions), len(p.activities), len(p.events)}
 	st := heldStatement(db, shape)
 	args := make([]any, 0, st.args)
-	orders, redemptions, activities := tableOf(db, orderRow{}), tableOf(db, redemptionRow{}), tableOf(db, activityRow{})
+	customers, orders := tableOf(db, customerRow{}), tableOf(db, orderRow{})
+	redemptions, activities := tableOf(db, redemptionRow{}), tableOf(db, activityRow{})
+	for _, c := range p.customers {
+		args = appendFields(args, reflect.ValueOf(c).Elem(), customers.fields)
+	}
 	for _, o := range p.orders {
 		args = appendFields(args, reflect.ValueOf(o).Elem(), orders.fields)
 	}
@@ -40,16 +44,21 @@ func (p *pending) send(ctx context.Context, db bun.IDB) error {
 		e := &p.events[i]
 		args = append(args, e.ProjectID, e.ID, e.Type, e.EntityID, e.CreatedAt, e.Data)
 	}
-	var inserted []string
+	var inserted, added []string
 	var redeemed, notified int64
 	err := queryPrepared(ctx, db, st.prepared, args, func(_ *bun.DB, rows *sql.Rows) error {
 		if !rows.Next() {
 			return rows.Err()
 		}
-		return rows.Scan(pgdialect.Array(&inserted), &redeemed, &notified)
+		return rows.Scan(pgdialect.Array(&added), pgdialect.Array(&inserted), &redeemed, &notified)
 	})
 	if err != nil {
 		return fail("write held rows", err, nil)
+	}
+	for _, c := range p.customers {
+		if !slices.Contains(added, c.ID) {
+			return customerKeys.conflict(ctx, db, c.ProjectID, c.ID, c.SourceID)
+		}
 	}
 	if int(redeemed) != len(p.redemptions) {
 		return promotype.Duplicate("redemption", "Duplicated redemption exists")
@@ -74,17 +83,18 @@ type heldShape struct {
 // each use, so no sequence of requests grows the cache past a few
 // thousand small texts. pgx keeps each connection's prepared statements
 // in its own bounded cache either way.
-var heldStatements sync.Map // [4]int (orders, redemptions, activities, events) → *heldShape
+var heldStatements sync.Map // [5]int (customers, orders, redemptions, activities, events) → *heldShape
 
 const maxCachedShape = 16
 
-// heldStatement is the statement that writes shape[0] orders, shape[1]
-// redemptions, shape[2] activities and shape[3] events. It answers one row:
-// the ids of the orders inserted (a taken key inserts none), how many
+// heldStatement is the statement that writes shape[0] customers, shape[1]
+// orders, shape[2] redemptions, shape[3] activities and shape[4] events. It
+// answers one row: the ids of the customers and of the orders inserted (a
+// taken key inserts none), how many
 // redemption rows were inserted, and whether events were (notifying
 // eventsChannel then).
-func heldStatement(db bun.IDB, shape [4]int) *heldShape {
-	cached := shape[0]+shape[1]+shape[2]+shape[3] <= maxCachedShape
+func heldStatement(db bun.IDB, shape [5]int) *heldShape {
+	cached := shape[0]+shape[1]+shape[2]+shape[3]+shape[4] <= maxCachedShape
 	if st, ok := heldStatements.Load(shape); ok {
 		return st.(*heldShape)
 	}
@@ -105,28 +115,32 @@ func heldStatement(db bun.IDB, shape [4]int) *heldShape {
 		b.WriteString(" " + tail + ")")
 	}
 	if shape[0] > 0 {
-		insert("w_orders", tableOf(db, orderRow{}), shape[0], "ON CONFLICT DO NOTHING RETURNING id")
+		insert("w_customers", tableOf(db, customerRow{}), shape[0], "ON CONFLICT DO NOTHING RETURNING id")
 	}
 	if shape[1] > 0 {
-		insert("w_redemptions", tableOf(db, redemptionRow{}), shape[1], "ON CONFLICT DO NOTHING RETURNING 1")
+		insert("w_orders", tableOf(db, orderRow{}), shape[1], "ON CONFLICT DO NOTHING RETURNING id")
 	}
 	if shape[2] > 0 {
-		insert("w_activities", tableOf(db, activityRow{}), shape[2], "RETURNING 1")
+		insert("w_redemptions", tableOf(db, redemptionRow{}), shape[2], "ON CONFLICT DO NOTHING RETURNING 1")
 	}
 	if shape[3] > 0 {
+		insert("w_activities", tableOf(db, activityRow{}), shape[3], "RETURNING 1")
+	}
+	if shape[4] > 0 {
 		with("w_events")
 		b.WriteString(`INSERT INTO promo_events (project_id, id, type, entity_id, created_at, data)
 	SELECT v.project_id, v.id, v.type, v.entity_id, v.created_at, v.data FROM (VALUES `)
-		n = eventColumns.values(&b, n, shape[3], true)
+		n = eventColumns.values(&b, n, shape[4], true)
 		b.WriteString(`) AS v (project_id, id, type, entity_id, created_at, data)
 	WHERE EXISTS (SELECT 1 FROM promo_webhooks AS w WHERE w.project_id = v.project_id AND (w.doc->>'active')::boolean
 		AND w.created_at <= v.created_at AND jsonb_exists(w.doc->'events', v.type))
 	RETURNING 1)`)
 	}
 	b.WriteString(" SELECT ")
-	b.WriteString(pick(shape[0] > 0, "(SELECT coalesce(array_agg(id), '{}') FROM w_orders)", "'{}'::text[]"))
-	b.WriteString(", " + pick(shape[1] > 0, "(SELECT count(*) FROM w_redemptions)", "0"))
-	b.WriteString(", " + pick(shape[3] > 0, "(SELECT count(*) FROM (SELECT pg_notify('"+eventsChannel+"', coalesce(current_schema(), '')) FROM w_events LIMIT 1) AS n)", "0"))
+	b.WriteString(pick(shape[0] > 0, "(SELECT coalesce(array_agg(id), '{}') FROM w_customers)", "'{}'::text[]"))
+	b.WriteString(", " + pick(shape[1] > 0, "(SELECT coalesce(array_agg(id), '{}') FROM w_orders)", "'{}'::text[]"))
+	b.WriteString(", " + pick(shape[2] > 0, "(SELECT count(*) FROM w_redemptions)", "0"))
+	b.WriteString(", " + pick(shape[4] > 0, "(SELECT count(*) FROM (SELECT pg_notify('"+eventsChannel+"', coalesce(current_schema(), '')) FROM w_events LIMIT 1) AS n)", "0"))
 	// Activities are the one table every shape may hold without a
 	// barrier; the statement's table is "" so it never waits for itself.
 	st := &heldShape{prepared: rawPrepared("", b.String()), args: n}
