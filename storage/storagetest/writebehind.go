@@ -27,12 +27,16 @@ func testWriteBehind(t *testing.T, newStore Factory) {
 		s, p := open(t)
 		v := discountVoucher(p, "", 1)
 		must(t, s.InsertVoucher(ctx, v))
-		o, r := orderFixture(p, 1), ledgerRow(p, 1, v, "", redemption.Spend{Quantity: 1})
+		o, r, c := orderFixture(p, 1), ledgerRow(p, 1, v, "", redemption.Spend{Quantity: 1}), customerFixture(p, 1)
 		must(t, s.RunInTxWriteBehind(ctx, func(ctx context.Context, tx storage.Tx) error {
-			must(t, tx.InsertOrder(ctx, o))
-			got, err := tx.GetOrder(ctx, p, o.ID)
+			must(t, tx.InsertCustomer(ctx, c))
+			got, err := tx.FindCustomerBySourceID(ctx, p, *c.SourceID)
 			must(t, err)
-			diff(t, "the order read back in the transaction", o, got)
+			diff(t, "the customer read back in the transaction", c, got)
+			must(t, tx.InsertOrder(ctx, o))
+			gotOrder, err := tx.GetOrder(ctx, p, o.ID)
+			must(t, err)
+			diff(t, "the order read back in the transaction", o, gotOrder)
 			if _, err := tx.SpendVoucher(ctx, p, v.ID, r.Ledger.Spend); err != nil {
 				return err
 			}
@@ -49,6 +53,9 @@ func testWriteBehind(t *testing.T, newStore Factory) {
 		diff(t, "the committed order", o, got)
 		_, err = s.GetRedemption(ctx, p, r.ID)
 		must(t, err)
+		gotCustomer, err := s.GetCustomer(ctx, p, c.ID)
+		must(t, err)
+		diff(t, "the committed customer", c, gotCustomer)
 	})
 	t.Run("Counters", func(t *testing.T) {
 		s, p := open(t)
@@ -88,11 +95,15 @@ func testWriteBehind(t *testing.T, newStore Factory) {
 		must(t, redeem(s, ledgerRow(p, 1, v, "", redemption.Spend{})))
 		dup := orderFixture(p, 2)
 		dup.SourceID = orderFixture(p, 1).SourceID
+		must(t, s.InsertCustomer(ctx, customerFixture(p, 2)))
+		dupCustomer := customerFixture(p, 4)
+		dupCustomer.SourceID = customerFixture(p, 2).SourceID
 		cases := []struct {
 			name string
 			fn   func(ctx context.Context, tx storage.Tx) error
 		}{
 			{"an order's source id", func(ctx context.Context, tx storage.Tx) error { return tx.InsertOrder(ctx, dup) }},
+			{"a customer's source id", func(ctx context.Context, tx storage.Tx) error { return tx.InsertCustomer(ctx, dupCustomer) }},
 			{"a redemption's id", func(ctx context.Context, tx storage.Tx) error {
 				return tx.InsertRedemptions(ctx, ledgerRow(p, 1, v, "", redemption.Spend{}))
 			}},
