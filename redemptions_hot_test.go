@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
@@ -204,6 +205,88 @@ func TestRedeemCombinedFailureIsolated(t *testing.T) {
 			v := must[*voucher.Voucher](t)(eng.Vouchers().Get(ctx, p, code))
 			diff(t, "successes, injected failures, redeemed quantity", []int64{n - n/4, n / 4, n - n/4}, []int64{int64(ok), int64(failed), v.RedeemedQuantity})
 			t.Logf("%d savepoints (redemptions written in a combined transaction)", savepoints.Load())
+		})
+	}
+}
+
+// TestRedeemGroupedVouchers: concurrent redemptions of many vouchers, each
+// alone on its voucher at the moment it writes (group commit across
+// vouchers), keep every voucher's limit and fail only themselves. 24
+// vouchers of quantity 2 get 4 requests each (by new customers) and give
+// exactly 2 successes and 2 quantity_exceeded apiece; 24 other requests,
+// one per voucher of their own, fail while writing and leave their
+// vouchers unspent; every success has its ledger row and its customer.
+func TestRedeemGroupedVouchers(t *testing.T) {
+	for name, newStore := range storeFactories {
+		t.Run(name, func(t *testing.T) {
+			var savepoints atomic.Int64
+			eng := must[*promo.Engine](t)(promo.New(failingStore{Store: newStore(t), savepoints: &savepoints},
+				promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{})))
+			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"})).ID
+			const vouchers, per, q = 24, 4, 2
+			for i := range vouchers {
+				for _, c := range []struct {
+					code string
+					qty  int
+				}{{fmt.Sprintf("G%02d", i), q}, {fmt.Sprintf("F%02d", i), 100}} {
+					in := js[voucher.Params](t, fmt.Sprintf(`{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10},"redemption":{"quantity":%d}}`, c.qty))
+					in.Code = &c.code
+					must[*voucher.Voucher](t)(eng.Vouchers().Create(ctx, p, in))
+				}
+			}
+			const n = vouchers*per + vouchers
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					code, fail := fmt.Sprintf("G%02d", i%vouchers), false
+					if i >= vouchers*per {
+						code, fail = fmt.Sprintf("F%02d", i%vouchers), true
+					}
+					body := fmt.Sprintf(`{"customer":{"source_id":"g-%d"},"redeemables":[{"object":"voucher","id":%q}],"order":{"amount":1000},"metadata":{"fail":%t}}`, i, code, fail)
+					_, errs[i] = eng.Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
+				}()
+			}
+			done := make(chan struct{})
+			go func() { wg.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(3 * time.Minute):
+				t.Fatalf("%d redemptions did not finish in 3 minutes", n)
+			}
+			outcomes := map[string]int{}
+			perVoucher := map[string]int{}
+			for i, err := range errs {
+				switch {
+				case err == nil:
+					outcomes["succeeded"]++
+					perVoucher[fmt.Sprintf("G%02d", i%vouchers)]++
+				case errors.Is(err, errInjected):
+					outcomes["injected"]++
+				default:
+					outcomes[promotype.AsError(err).Key]++
+				}
+			}
+			diff(t, "outcomes", map[string]int{"succeeded": vouchers * q, "quantity_exceeded": vouchers * (per - q), "injected": vouchers}, outcomes)
+			for i := range vouchers {
+				g := must[*voucher.Voucher](t)(eng.Vouchers().Get(ctx, p, fmt.Sprintf("G%02d", i)))
+				f := must[*voucher.Voucher](t)(eng.Vouchers().Get(ctx, p, fmt.Sprintf("F%02d", i)))
+				led := must[*redemption.VoucherRedemptions](t)(eng.Redemptions().ForVoucher(ctx, p, g.Code))
+				ok := 0
+				for _, r := range led.RedemptionEntries {
+					if r.Result == redemption.ResultSuccess {
+						ok++
+					}
+				}
+				diff(t, g.Code+": successes, redeemed quantity, successful ledger rows; "+f.Code+": redeemed quantity",
+					[]int64{q, q, q, 0}, []int64{int64(perVoucher[g.Code]), g.RedeemedQuantity, int64(ok), f.RedeemedQuantity})
+			}
+			customers := must[*promotype.List[*customer.Customer]](t)(eng.Customers().List(ctx, p, customer.ListParams{}))
+			if customers.Total < vouchers*q || customers.Total > n {
+				t.Errorf("%d customers, want between %d (one per success) and %d (one per request)", customers.Total, vouchers*q, n)
+			}
 		})
 	}
 }

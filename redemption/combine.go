@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"sync"
-
-	"github.com/promoengine/promo/promotype"
 )
 
 // maxBatch bounds how many redemptions of one voucher a combined
@@ -37,6 +35,7 @@ type combiner struct {
 	off    bool // DisableCombining
 	mu     sync.Mutex
 	queues map[string]*queue // by project and voucher id
+	lanes  [groupLanes]lane  // lone redemptions waiting for a group transaction (group.go)
 }
 
 // queue is the redemptions of one voucher waiting for a transaction.
@@ -54,9 +53,9 @@ type job struct {
 }
 
 // combineKey is the voucher a write spends when it spends exactly one
-// voucher and nothing else; "" when the write is not combined.
-func (w *write) combineKey() string {
-	key := ""
+// voucher and nothing else, and its group lane (the voucher's campaign, or
+// the voucher); "" when the write is not combined.
+func (w *write) combineKey() (key, lane string) {
 	for i := range w.out.Steps {
 		step := &w.out.Steps[i]
 		if step.Status != Applicable {
@@ -64,16 +63,19 @@ func (w *write) combineKey() string {
 		}
 		sh := &w.r.shows[step.Index]
 		if key != "" || sh.object == ObjectPromotionTier || sh.voucher == nil {
-			return ""
+			return "", ""
 		}
-		key = w.projectID + "\x00" + sh.voucher.ID
+		key, lane = w.projectID+"\x00"+sh.voucher.ID, sh.voucher.ID
+		if sh.voucher.CampaignID != nil {
+			lane = *sh.voucher.CampaignID
+		}
 	}
-	return key
+	return key, lane
 }
 
-// commit writes w: in its own transaction when nothing else waits for its
-// voucher, else in a batch with the others.
-func (c *combiner) commit(ctx context.Context, key string, w *write) (*Redemptions, error) {
+// commit writes w: in a group transaction of its lane (group.go) when
+// nothing else waits for its voucher, else in a batch with the others.
+func (c *combiner) commit(ctx context.Context, key, lane string, w *write) (*Redemptions, error) {
 	j := &job{w: w, done: make(chan struct{}), lead: make(chan struct{}, 1)}
 	c.mu.Lock()
 	q, busy := c.queues[key]
@@ -106,12 +108,12 @@ func (c *combiner) commit(ctx context.Context, key string, w *write) (*Redemptio
 		}
 		c.mu.Unlock()
 	}()
-	c.run(ctx, batch)
+	c.run(ctx, batch, lane)
 	return j.res, j.err
 }
 
 // run writes a batch and gives each of its jobs its outcome.
-func (c *combiner) run(ctx context.Context, batch []*job) {
+func (c *combiner) run(ctx context.Context, batch []*job, lane string) {
 	finished := false
 	defer func() {
 		for _, j := range batch {
@@ -121,9 +123,8 @@ func (c *combiner) run(ctx context.Context, batch []*job) {
 			close(j.done)
 		}
 	}()
-	if len(batch) == 1 {
-		j := batch[0]
-		j.res, j.err = j.w.commit(ctx)
+	if len(batch) == 1 { // nothing else waits for its voucher: group it
+		c.together(ctx, batch[0], lane)
 		finished = true
 		return
 	}
@@ -143,12 +144,11 @@ func (c *combiner) run(ctx context.Context, batch []*job) {
 		return nil
 	})
 	for _, j := range batch {
-		var le *LimitError
 		switch {
 		case err != nil:
 			j.res, j.err = nil, errAlone // nothing of the batch was written
 		case j.err == nil:
-		case errors.As(j.err, &le), errors.Is(j.err, errStale), errors.Is(j.err, promotype.ErrDuplicateFound):
+		case handled(j.err):
 			j.res = nil // outcomes the redemption loop handles as it does alone
 		default:
 			j.res, j.err = nil, errAlone

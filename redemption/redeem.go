@@ -135,8 +135,8 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 			return nil, err
 		}
 		var res *Redemptions
-		if key := w.combineKey(); key != "" && !alone && !s.combine.off {
-			res, err = s.combine.commit(ctx, key, w)
+		if key, lane := w.combineKey(); key != "" && !alone && !s.combine.off {
+			res, err = s.combine.commit(ctx, key, lane, w)
 		} else {
 			res, err = w.commit(ctx)
 		}
@@ -145,6 +145,8 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 		case errors.Is(err, errAlone):
 			alone = true
 			continue
+		case errors.Is(err, errAgain):
+			continue // another redemption failed the group transaction
 		case errors.As(err, &le), errors.Is(err, errStale), errors.Is(err, promotype.ErrRetryable):
 			continue // evaluate against what the others left (a deadlock: run again)
 		case errors.Is(err, promotype.ErrDuplicateFound):
