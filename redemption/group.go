@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"hash/maphash"
+	"slices"
 
 	"github.com/promoengine/promo/promotype"
 )
@@ -45,8 +46,9 @@ var laneSeed = maphash.MakeSeed()
 //
 // A group's redemptions are not in savepoints (a savepoint would send the
 // held rows at each redemption, what grouping saves): when one fails, the
-// transaction rolls back; that one keeps its error, and the others
-// evaluate again (errAgain).
+// transaction rolls back; that one keeps its error, those written before
+// it evaluate again (errAgain: a write is applied once), and those after
+// it wait for the lane's next transaction.
 func (c *combiner) together(ctx context.Context, j *job, lane string) {
 	l := &c.lanes[maphash.String(laneSeed, lane)%groupLanes]
 	g := &job{w: j.w, done: make(chan struct{}), lead: make(chan struct{}, 1)}
@@ -68,8 +70,12 @@ func (c *combiner) together(ctx context.Context, j *job, lane string) {
 	batch := l.pending[:n:n]
 	l.pending = l.pending[n:]
 	c.mu.Unlock()
+	var requeued []*job
 	defer func() { // also when the batch panics: the lane must go on
 		c.mu.Lock()
+		if len(requeued) > 0 { // first in line again: they waited longest
+			l.pending = slices.Concat(requeued, l.pending)
+		}
 		if len(l.pending) > 0 {
 			l.pending[0].lead <- struct{}{}
 		} else {
@@ -77,7 +83,7 @@ func (c *combiner) together(ctx context.Context, j *job, lane string) {
 		}
 		c.mu.Unlock()
 	}()
-	c.runGroup(ctx, batch)
+	requeued = c.runGroup(ctx, batch)
 	j.res, j.err = g.res, g.err
 }
 
@@ -88,11 +94,13 @@ type lane struct {
 }
 
 // runGroup writes a batch of lone redemptions in one transaction and gives
-// each of its jobs its outcome.
-func (c *combiner) runGroup(ctx context.Context, batch []*job) {
+// each of its jobs its outcome, but the jobs it returns: those after a
+// redemption that failed the transaction, which had not been written yet
+// and wait for the lane's next transaction as they are.
+func (c *combiner) runGroup(ctx context.Context, batch []*job) (requeued []*job) {
 	finished := false
 	defer func() {
-		for _, j := range batch {
+		for _, j := range batch { // cut to the jobs it answers
 			if !finished { // a panic: the others run again alone
 				j.res, j.err = nil, errAlone
 			}
@@ -103,7 +111,7 @@ func (c *combiner) runGroup(ctx context.Context, batch []*job) {
 		j := batch[0]
 		j.res, j.err = j.w.commit(ctx)
 		finished = true
-		return
+		return nil
 	}
 	// The batch outlives the leader's request if that one is cancelled:
 	// the others wait for it. The store bounds the transaction's time.
@@ -119,6 +127,10 @@ func (c *combiner) runGroup(ctx context.Context, batch []*job) {
 		}
 		return nil
 	})
+	if failed >= 0 && errors.Is(err, errBatchJob) {
+		requeued = batch[failed+1:]
+		batch = batch[:failed+1]
+	}
 	for i, j := range batch {
 		switch {
 		case err == nil:
@@ -129,11 +141,12 @@ func (c *combiner) runGroup(ctx context.Context, batch []*job) {
 				j.err = errAlone // its error is its answer once it runs alone
 			}
 			j.res = nil
-		default:
+		default: // written, then rolled back: its write is spent
 			j.res, j.err = nil, errAgain
 		}
 	}
 	finished = true
+	return requeued
 }
 
 // handled reports whether err is an outcome of a write that the
