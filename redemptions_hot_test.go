@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
+	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
@@ -287,6 +289,85 @@ func TestRedeemGroupedVouchers(t *testing.T) {
 			if customers.Total < vouchers*q || customers.Total > n {
 				t.Errorf("%d customers, want between %d (one per success) and %d (one per request)", customers.Total, vouchers*q, n)
 			}
+		})
+	}
+}
+
+// TestRedeemGroupedTwoEngines: two engines on one store redeem vouchers of
+// three campaigns for twelve shared customers at once, so group
+// transactions of both engines and both lanes lock the same customers'
+// counters (in any order: a deadlock the database breaks is evaluated
+// again). Every voucher of quantity 3 gives exactly 3 successes and 2
+// quantity_exceeded, its redeemed quantity equals its successful ledger
+// rows, and the customers' summaries add up to the successes.
+func TestRedeemGroupedTwoEngines(t *testing.T) {
+	for name, newStore := range storeFactories {
+		t.Run(name, func(t *testing.T) {
+			st := newStore(t)
+			opts := []promo.Option{promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{})}
+			engines := []*promo.Engine{must[*promo.Engine](t)(promo.New(st, opts...)), must[*promo.Engine](t)(promo.New(st, opts...))}
+			eng := engines[0]
+			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"})).ID
+			const campaigns, perCampaign, q, per, customers = 3, 8, 3, 5, 12
+			var codes []string
+			for c := range campaigns {
+				camp := must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p, js[campaign.Params](t, fmt.Sprintf(
+					`{"name":"C%d","campaign_type":"DISCOUNT_COUPONS","type":"STANDALONE","voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10}}}`, c))))
+				if _, err := eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 10}); err != nil {
+					t.Fatal(err) // the campaign's (empty) generation
+				}
+				for v := range perCampaign {
+					in := js[voucher.Params](t, fmt.Sprintf(`{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10},"redemption":{"quantity":%d}}`, q))
+					code := fmt.Sprintf("C%d-%d", c, v)
+					in.Code, in.CampaignID = &code, &camp.ID
+					must[*voucher.Voucher](t)(eng.Vouchers().Create(ctx, p, in))
+					codes = append(codes, code)
+				}
+			}
+			n := len(codes) * per
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					body := fmt.Sprintf(`{"customer":{"source_id":"k%d"},"redeemables":[{"object":"voucher","id":%q}],"order":{"amount":1000}}`, i%customers, codes[i%len(codes)])
+					_, errs[i] = engines[i%2].Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
+				}()
+			}
+			done := make(chan struct{})
+			go func() { wg.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(3 * time.Minute):
+				t.Fatalf("%d redemptions did not finish in 3 minutes", n)
+			}
+			outcomes := map[string]int{}
+			for _, err := range errs {
+				if err == nil {
+					outcomes["succeeded"]++
+				} else {
+					outcomes[promotype.AsError(err).Key]++
+				}
+			}
+			diff(t, "outcomes", map[string]int{"succeeded": len(codes) * q, "quantity_exceeded": len(codes) * (per - q)}, outcomes)
+			for _, code := range codes {
+				v := must[*voucher.Voucher](t)(eng.Vouchers().Get(ctx, p, code))
+				led := must[*redemption.VoucherRedemptions](t)(eng.Redemptions().ForVoucher(ctx, p, code))
+				ok := 0
+				for _, r := range led.RedemptionEntries {
+					if r.Result == redemption.ResultSuccess {
+						ok++
+					}
+				}
+				diff(t, code+": redeemed quantity, successful ledger rows", []int64{q, q}, []int64{v.RedeemedQuantity, int64(ok)})
+			}
+			var succeeded int64
+			for k := range customers {
+				c := must[*customer.Customer](t)(eng.Customers().Get(ctx, p, fmt.Sprintf("k%d", k)))
+				succeeded += c.Summary.Redemptions.TotalSucceeded
+			}
+			diff(t, "the customers' total_succeeded, summed", int64(len(codes)*q), succeeded)
 		})
 	}
 }

@@ -7,8 +7,7 @@ import (
 )
 
 // Summary is a customer's activity as the hosted service answers it with a
-// customer: redemption counters (this engine does not redeem yet, so they
-// are zero) and the customer's orders.
+// customer: its redemption counters and its orders.
 type Summary struct {
 	Redemptions RedemptionSummary `json:"redemptions"`
 	Orders      OrderSummary      `json:"orders"`

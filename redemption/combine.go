@@ -50,6 +50,7 @@ type job struct {
 	err  error
 	done chan struct{} // closed when res and err are set
 	lead chan struct{} // signalled when this job leads the next batch
+	key  string        // its voucher (a group transaction spends in this order)
 }
 
 // combineKey is the voucher a write spends when it spends exactly one
@@ -108,12 +109,12 @@ func (c *combiner) commit(ctx context.Context, key, lane string, w *write) (*Red
 		}
 		c.mu.Unlock()
 	}()
-	c.run(ctx, batch, lane)
+	c.run(ctx, batch, key, lane)
 	return j.res, j.err
 }
 
 // run writes a batch and gives each of its jobs its outcome.
-func (c *combiner) run(ctx context.Context, batch []*job, lane string) {
+func (c *combiner) run(ctx context.Context, batch []*job, key, lane string) {
 	finished := false
 	defer func() {
 		for _, j := range batch {
@@ -124,7 +125,7 @@ func (c *combiner) run(ctx context.Context, batch []*job, lane string) {
 		}
 	}()
 	if len(batch) == 1 { // nothing else waits for its voucher: group it
-		c.together(ctx, batch[0], lane)
+		c.together(ctx, batch[0], key, lane)
 		finished = true
 		return
 	}

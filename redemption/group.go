@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"hash/maphash"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/promoengine/promo/promotype"
 )
@@ -13,11 +15,6 @@ import (
 // is sent while another waits on its round trips, which keeps the
 // database busy without a crowd of transactions contending for it.
 const groupLanes = 2
-
-// errAgain is the outcome of a grouped redemption whose transaction failed
-// because of another redemption of the batch: nothing of it was written,
-// and it evaluates again (and may be grouped again).
-var errAgain = errors.New("redemption: evaluate again (another redemption failed its batch)")
 
 // errBatchJob ends a group's transaction when one of its redemptions
 // failed: the transaction rolls back, and the failed redemption keeps its
@@ -39,32 +36,42 @@ var laneSeed = maphash.MakeSeed()
 // voucher's own id), so the redemptions of one campaign, which move its
 // counters, are grouped in one lane and its counter rows are not locked by
 // two group transactions at once. No two redemptions of a batch spend one
-// voucher (each voucher's queue lets one through at a time). Two lanes can
-// still lock two customers' counters in opposite orders (one customer
-// redeeming in two campaigns at once, twice over): the database then
-// breaks the deadlock, and the redemption it refused evaluates again.
+// voucher (each voucher's queue lets one through at a time).
 //
 // A group's redemptions are not in savepoints (a savepoint would send the
 // held rows at each redemption, what grouping saves): when one fails, the
-// transaction rolls back; that one keeps its error, those written before
-// it evaluate again (errAgain: a write is applied once), and those after
-// it wait for the lane's next transaction.
-func (c *combiner) together(ctx context.Context, j *job, lane string) {
+// transaction rolls back; that one keeps its error, and the others wait for
+// the lane's next transaction (runGroup).
+func (c *combiner) together(ctx context.Context, j *job, key, lane string) {
 	l := &c.lanes[maphash.String(laneSeed, lane)%groupLanes]
-	g := &job{w: j.w, done: make(chan struct{}), lead: make(chan struct{}, 1)}
+	g := &job{w: j.w, key: key, done: make(chan struct{}), lead: make(chan struct{}, 1)}
 	c.mu.Lock()
 	l.pending = append(l.pending, g)
 	busy := l.busy
 	l.busy = true
 	c.mu.Unlock()
-	if busy {
+	for {
+		if busy {
+			select {
+			case <-g.done:
+				j.res, j.err = g.res, g.err
+				return
+			case <-g.lead:
+			}
+		}
+		c.lead(ctx, l)
 		select {
 		case <-g.done:
 			j.res, j.err = g.res, g.err
 			return
-		case <-g.lead:
+		default: // its batch failed and requeued it: wait again
+			busy = true
 		}
 	}
+}
+
+// lead writes the next batch of lane l and hands the lead on.
+func (c *combiner) lead(ctx context.Context, l *lane) {
 	c.mu.Lock()
 	n := min(len(l.pending), maxBatch)
 	batch := l.pending[:n:n]
@@ -84,7 +91,6 @@ func (c *combiner) together(ctx context.Context, j *job, lane string) {
 		c.mu.Unlock()
 	}()
 	requeued = c.runGroup(ctx, batch)
-	j.res, j.err = g.res, g.err
 }
 
 // lane is the lone redemptions of a lane waiting for a group transaction.
@@ -94,9 +100,17 @@ type lane struct {
 }
 
 // runGroup writes a batch of lone redemptions in one transaction and gives
-// each of its jobs its outcome, but the jobs it returns: those after a
-// redemption that failed the transaction, which had not been written yet
-// and wait for the lane's next transaction as they are.
+// each of its jobs its outcome, but the jobs it returns: when one
+// redemption fails the transaction, the others wait for the lane's next
+// transaction and are written again from the start (write.apply may run
+// again).
+//
+// The transaction takes its locks in one order whatever the batch: the
+// redemptions are prepared (customer, order, ledger rows: nothing spent),
+// then the counters of all of them move in key order in one statement
+// (countTogether), then each spends, in voucher order. Two group
+// transactions (two lanes, two engines) so never wait for each other in a
+// cycle, and a counter row many redemptions move is written once.
 func (c *combiner) runGroup(ctx context.Context, batch []*job) (requeued []*job) {
 	finished := false
 	defer func() {
@@ -113,14 +127,23 @@ func (c *combiner) runGroup(ctx context.Context, batch []*job) (requeued []*job)
 		finished = true
 		return nil
 	}
+	slices.SortFunc(batch, func(a, b *job) int { return strings.Compare(a.key, b.key) })
 	// The batch outlives the leader's request if that one is cancelled:
 	// the others wait for it. The store bounds the transaction's time.
 	ctx = context.WithoutCancel(ctx)
 	failed := -1
 	err := batch[0].w.s.tx(ctx, func(ctx context.Context, st RedeemStore) error {
 		for i, j := range batch {
-			j.res, j.err = j.w.apply(ctx, st)
-			if j.err != nil {
+			if j.err = j.w.prepare(ctx, st); j.err != nil {
+				failed = i
+				return errBatchJob
+			}
+		}
+		if err := countTogether(ctx, st, batch); err != nil {
+			return err
+		}
+		for i, j := range batch {
+			if j.res, j.err = j.w.finish(ctx, st); j.err != nil {
 				failed = i
 				return errBatchJob
 			}
@@ -128,25 +151,79 @@ func (c *combiner) runGroup(ctx context.Context, batch []*job) (requeued []*job)
 		return nil
 	})
 	if failed >= 0 && errors.Is(err, errBatchJob) {
-		requeued = batch[failed+1:]
-		batch = batch[:failed+1]
-	}
-	for i, j := range batch {
-		switch {
-		case err == nil:
-		case failed < 0 || !errors.Is(err, errBatchJob): // the transaction failed as a whole (its commit, say)
+		f := batch[failed]
+		requeued = slices.Delete(slices.Clone(batch), failed, failed+1)
+		batch = []*job{f}
+		if !handled(f.err) {
+			f.err = errAlone // its error is its answer once it runs alone
+		}
+		f.res = nil
+	} else if err != nil { // the transaction failed as a whole (its commit, say)
+		for _, j := range batch {
 			j.res, j.err = nil, errAlone
-		case i == failed:
-			if !handled(j.err) {
-				j.err = errAlone // its error is its answer once it runs alone
-			}
-			j.res = nil
-		default: // written, then rolled back: its write is spent
-			j.res, j.err = nil, errAgain
 		}
 	}
 	finished = true
 	return requeued
+}
+
+// countTogether adds the counters of the prepared redemptions of batch in
+// one statement per project, in key order, each key once with the sum of
+// its deltas, and stages for each redemption the values its reads would
+// have seen after its own deltas (those of the redemptions after it in
+// batch subtracted). A redemption with a limited delta counts alone, in
+// finish.
+func countTogether(ctx context.Context, st RedeemStore, batch []*job) error {
+	type project struct {
+		sum  map[string]int64
+		read []string
+	}
+	byProject := map[string]*project{}
+	for _, j := range batch {
+		sg := j.w.stage
+		if sg.capped() {
+			continue
+		}
+		p := byProject[j.w.projectID]
+		if p == nil {
+			p = &project{sum: map[string]int64{}}
+			byProject[j.w.projectID] = p
+		}
+		for _, d := range sg.all {
+			p.sum[d.Key] += d.Delta
+		}
+		p.read = append(p.read, sg.read...)
+	}
+	after := map[string]map[string]int64{}
+	for _, id := range slices.Sorted(maps.Keys(byProject)) {
+		p := byProject[id]
+		ds := make([]CounterDelta, 0, len(p.sum))
+		for _, k := range slices.Sorted(maps.Keys(p.sum)) {
+			ds = append(ds, CounterDelta{Key: k, Delta: p.sum[k]})
+		}
+		now, err := st.AddCountersRead(ctx, id, slices.Compact(slices.Sorted(slices.Values(p.read))), ds...)
+		if err != nil {
+			return err
+		}
+		after[id] = now
+	}
+	for i := len(batch) - 1; i >= 0; i-- { // last first: after[...] becomes what each saw
+		sg := batch[i].w.stage
+		if sg.capped() {
+			continue
+		}
+		now := after[batch[i].w.projectID]
+		sg.counted = make(map[string]int64, len(sg.read))
+		for _, k := range sg.read {
+			sg.counted[k] = now[k]
+		}
+		for _, d := range sg.all {
+			if _, ok := now[d.Key]; ok {
+				now[d.Key] -= d.Delta
+			}
+		}
+	}
+	return nil
 }
 
 // handled reports whether err is an outcome of a write that the

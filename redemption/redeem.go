@@ -145,8 +145,6 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 		case errors.Is(err, errAlone):
 			alone = true
 			continue
-		case errors.Is(err, errAgain):
-			continue // another redemption failed the group transaction
 		case errors.As(err, &le), errors.Is(err, errStale), errors.Is(err, promotype.ErrRetryable):
 			continue // evaluate against what the others left (a deadlock: run again)
 		case errors.Is(err, promotype.ErrDuplicateFound):
@@ -212,6 +210,7 @@ type write struct {
 	counters   []CounterDelta // what the ledger rows added (undone by a rollback)
 	totals     []CounterDelta // customer totals (kept by a rollback)
 	spends     []pendingSpend // children whose voucher spend is still to make (spend)
+	stage      *staged        // what prepare left for finish
 }
 
 func (w *write) channel() Channel {
@@ -314,7 +313,35 @@ func (w *write) commit(ctx context.Context) (*Redemptions, error) {
 	return res, err
 }
 
+// apply writes the redemption through st: prepare, then finish. It may run
+// again on the same write (a group transaction rolled back), each time as
+// the first.
 func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error) {
+	if err := w.prepare(ctx, st); err != nil {
+		return nil, err
+	}
+	return w.finish(ctx, st)
+}
+
+// staged is what prepare leaves for finish: the order and ledger rows, and
+// the counter deltas to add with the spend.
+type staged struct {
+	o        *order.Order
+	head     *Redemption
+	children []*Redemption
+	caps     map[string]int64 // limits on the distinct-customer counters
+	all      []CounterDelta   // in key order
+	read     []string         // counters to read back (nil: first holds the distinct deltas)
+	first    []CounterDelta   // the distinct-customer counts a new customer moves
+	from     []string         // the campaign-customer counter that moved each of first
+	counted  map[string]int64 // set when a group transaction added the deltas: the values of read after them
+}
+
+// prepare does the part of a redemption's write that spends nothing:
+// records the customer and the order and builds the ledger rows and the
+// counter deltas (w.stage).
+func (w *write) prepare(ctx context.Context, st RedeemStore) error {
+	w.customerID, w.counters, w.totals, w.spends = nil, nil, nil, nil
 	var op order.Params
 	if w.in.Order != nil {
 		op = *w.in.Order
@@ -323,14 +350,14 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	stored := o.ID != ""
 	if stored {
 		if err := st.LockOrder(ctx, w.projectID, o.ID); err != nil {
-			return nil, err
+			return err
 		}
 		cur, err := st.GetOrder(ctx, w.projectID, o.ID)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !sameTime(cur.UpdatedAt, o.UpdatedAt) || len(cur.Redemptions) != len(o.Redemptions) || cur.Status != o.Status {
-			return nil, errStale
+			return errStale
 		}
 	}
 	fresh := false // the customer is new: its counters are all zero
@@ -343,7 +370,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 			c, err = customer.Upsert(ctx, st, w.s.env, w.projectID, *w.in.Customer)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		w.customerID = &c.ID
 		if !stored && op.Customer == nil && !op.CustomerID.Set {
@@ -359,7 +386,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 		}
 		child, err := w.child(ctx, st, step)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		children, steps = append(children, child), append(steps, step)
 	}
@@ -388,7 +415,7 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	o.Redemptions[head.ID] = entry
 	o, err := order.Record(ctx, st, w.s.env, w.projectID, o, &op, stored)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if o.CustomerID != nil && w.customerID == nil {
 		w.customerID = o.CustomerID
@@ -417,22 +444,40 @@ func (w *write) apply(ctx context.Context, st RedeemStore) (*Redemptions, error)
 	head.Order = order.Normalized(o.Clone())
 	all := append(append(make([]CounterDelta, 0, len(w.counters)+len(w.totals)+1), w.counters...), w.totals...)
 	read := campCustKeys(w.counters)
-	var first []CounterDelta // the distinct-customer counts a new customer moves
-	var from []string
+	sg := &staged{o: o, head: head, children: children, caps: caps}
 	if fresh {
 		// Every campaign-customer counter of the new customer starts at
 		// zero, so which distinct-customer counts move is known without
 		// reading them back: they go with the other counters.
-		first, from = distinctDeltas(freshValues(w.counters), w.counters, caps)
-		all, read = append(all, first...), nil
+		sg.first, sg.from = distinctDeltas(freshValues(w.counters), w.counters, caps)
+		all, read = append(all, sg.first...), nil
 	}
-	now, spent, err := w.countAndSpend(ctx, st, read, inKeyOrder(all))
-	if err != nil {
-		return nil, err
+	sg.all, sg.read = inKeyOrder(all), read
+	w.stage = sg
+	return nil
+}
+
+// capped reports whether a delta of the staged write has a limit (it
+// counts alone: countAndSpend).
+func (sg *staged) capped() bool {
+	return slices.ContainsFunc(sg.all, func(d CounterDelta) bool { return d.Max != nil })
+}
+
+// finish spends and writes what prepare staged: the counters and the
+// spend, the ledger rows and the events.
+func (w *write) finish(ctx context.Context, st RedeemStore) (*Redemptions, error) {
+	sg := w.stage
+	o, head, children := sg.o, sg.head, sg.children
+	now, spent := sg.counted, (*voucher.Voucher)(nil)
+	if now == nil {
+		var err error
+		if now, spent, err = w.countAndSpend(ctx, st, sg.read, sg.all); err != nil {
+			return nil, err
+		}
 	}
-	if read == nil {
-		recordDistinct(children, first, from)
-	} else if err := w.distinct(ctx, st, now, children, caps); err != nil {
+	if sg.read == nil {
+		recordDistinct(children, sg.first, sg.from)
+	} else if err := w.distinct(ctx, st, now, children, sg.caps); err != nil {
 		return nil, err
 	}
 	if err := w.spend(ctx, st, spent); err != nil {
