@@ -59,31 +59,19 @@ func testRedeemHotVoucher(t *testing.T, st storage.Store, alone bool) {
 		key string // the error's key when it failed
 	}
 	outcomes := make([]outcome, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			opt := redemption.RedeemOptions{}
-			if i < 2*keyed {
-				opt.IdempotencyKey = fmt.Sprintf("hot-%d", i%keyed)
-			}
-			body := fmt.Sprintf(`{"customer":{"source_id":"hot-%d"},"redeemables":[{"object":"voucher","id":"HOT50"}],"order":{"amount":1000}}`, i%30)
-			res, err := engines[i%2].Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), opt)
-			if err != nil {
-				outcomes[i].key = promotype.AsError(err).Key
-				return
-			}
-			outcomes[i].id = res.Redemptions[0].ID
-		}()
-	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(3 * time.Minute):
-		t.Fatalf("%d redemptions did not finish in 3 minutes", n)
-	}
+	inParallel(t, n, func(i int) {
+		opt := redemption.RedeemOptions{}
+		if i < 2*keyed {
+			opt.IdempotencyKey = fmt.Sprintf("hot-%d", i%keyed)
+		}
+		body := fmt.Sprintf(`{"customer":{"source_id":"hot-%d"},"redeemables":[{"object":"voucher","id":"HOT50"}],"order":{"amount":1000}}`, i%30)
+		res, err := engines[i%2].Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), opt)
+		if err != nil {
+			outcomes[i].key = promotype.AsError(err).Key
+			return
+		}
+		outcomes[i].id = res.Redemptions[0].ID
+	})
 
 	ids, failures := map[string]bool{}, map[string]int{}
 	for i, o := range outcomes {
@@ -123,6 +111,16 @@ func testRedeemHotVoucher(t *testing.T, st storage.Store, alone bool) {
 	diff(t, "distinct successes, redeemed quantity, ledger rows, refusals, failures",
 		[]any{q, int64(q), q, n - keyed - q, map[string]int{"quantity_exceeded": n - answers}},
 		[]any{succeeded, v.RedeemedQuantity, rows.Total, refused, failures})
+}
+
+// failingEngine is an engine over failingStore{st} with a project; it
+// returns the engine, the project's id and the savepoints counted.
+func failingEngine(t *testing.T, st storage.Store) (*promo.Engine, string, *atomic.Int64) {
+	t.Helper()
+	savepoints := &atomic.Int64{}
+	eng := must[*promo.Engine](t)(promo.New(failingStore{Store: st, savepoints: savepoints},
+		promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{})))
+	return eng, must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"})).ID, savepoints
 }
 
 // failingStore fails InsertRedemptions of any row whose metadata holds
@@ -167,32 +165,17 @@ func (t failingTx) Savepoint(ctx context.Context, fn func(ctx context.Context) e
 func TestRedeemCombinedFailureIsolated(t *testing.T) {
 	for name, newStore := range storeFactories {
 		t.Run(name, func(t *testing.T) {
-			var savepoints atomic.Int64
-			eng := must[*promo.Engine](t)(promo.New(failingStore{Store: newStore(t), savepoints: &savepoints},
-				promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{})))
-			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"})).ID
+			eng, p, savepoints := failingEngine(t, newStore(t))
 			code := "HOT100"
 			in := js[voucher.Params](t, `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10},"redemption":{"quantity":100}}`)
 			in.Code = &code
 			must[*voucher.Voucher](t)(eng.Vouchers().Create(ctx, p, in))
 			const n = 60
 			errs := make([]error, n)
-			var wg sync.WaitGroup
-			for i := range n {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					body := fmt.Sprintf(`{"redeemables":[{"object":"voucher","id":"HOT100"}],"order":{"amount":1000},"metadata":{"fail":%t}}`, i%4 == 0)
-					_, errs[i] = eng.Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
-				}()
-			}
-			done := make(chan struct{})
-			go func() { wg.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(3 * time.Minute):
-				t.Fatalf("%d redemptions did not finish in 3 minutes", n)
-			}
+			inParallel(t, n, func(i int) {
+				body := fmt.Sprintf(`{"redeemables":[{"object":"voucher","id":"HOT100"}],"order":{"amount":1000},"metadata":{"fail":%t}}`, i%4 == 0)
+				_, errs[i] = eng.Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
+			})
 			ok, failed := 0, 0
 			for i, err := range errs {
 				switch {
@@ -221,10 +204,7 @@ func TestRedeemCombinedFailureIsolated(t *testing.T) {
 func TestRedeemGroupedVouchers(t *testing.T) {
 	for name, newStore := range storeFactories {
 		t.Run(name, func(t *testing.T) {
-			var savepoints atomic.Int64
-			eng := must[*promo.Engine](t)(promo.New(failingStore{Store: newStore(t), savepoints: &savepoints},
-				promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{})))
-			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"})).ID
+			eng, p, _ := failingEngine(t, newStore(t))
 			const vouchers, per, q = 24, 4, 2
 			for i := range vouchers {
 				for _, c := range []struct {
@@ -238,26 +218,14 @@ func TestRedeemGroupedVouchers(t *testing.T) {
 			}
 			const n = vouchers*per + vouchers
 			errs := make([]error, n)
-			var wg sync.WaitGroup
-			for i := range n {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					code, fail := fmt.Sprintf("G%02d", i%vouchers), false
-					if i >= vouchers*per {
-						code, fail = fmt.Sprintf("F%02d", i%vouchers), true
-					}
-					body := fmt.Sprintf(`{"customer":{"source_id":"g-%d"},"redeemables":[{"object":"voucher","id":%q}],"order":{"amount":1000},"metadata":{"fail":%t}}`, i, code, fail)
-					_, errs[i] = eng.Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
-				}()
-			}
-			done := make(chan struct{})
-			go func() { wg.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(3 * time.Minute):
-				t.Fatalf("%d redemptions did not finish in 3 minutes", n)
-			}
+			inParallel(t, n, func(i int) {
+				code, fail := fmt.Sprintf("G%02d", i%vouchers), false
+				if i >= vouchers*per {
+					code, fail = fmt.Sprintf("F%02d", i%vouchers), true
+				}
+				body := fmt.Sprintf(`{"customer":{"source_id":"g-%d"},"redeemables":[{"object":"voucher","id":%q}],"order":{"amount":1000},"metadata":{"fail":%t}}`, i, code, fail)
+				_, errs[i] = eng.Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
+			})
 			outcomes := map[string]int{}
 			perVoucher := map[string]int{}
 			for i, err := range errs {
@@ -275,13 +243,7 @@ func TestRedeemGroupedVouchers(t *testing.T) {
 			for i := range vouchers {
 				g := must[*voucher.Voucher](t)(eng.Vouchers().Get(ctx, p, fmt.Sprintf("G%02d", i)))
 				f := must[*voucher.Voucher](t)(eng.Vouchers().Get(ctx, p, fmt.Sprintf("F%02d", i)))
-				led := must[*redemption.VoucherRedemptions](t)(eng.Redemptions().ForVoucher(ctx, p, g.Code))
-				ok := 0
-				for _, r := range led.RedemptionEntries {
-					if r.Result == redemption.ResultSuccess {
-						ok++
-					}
-				}
+				ok := succeededRows(t, eng, p, g.Code)
 				diff(t, g.Code+": successes, redeemed quantity, successful ledger rows; "+f.Code+": redeemed quantity",
 					[]int64{q, q, q, 0}, []int64{int64(perVoucher[g.Code]), g.RedeemedQuantity, int64(ok), f.RedeemedQuantity})
 			}
@@ -326,22 +288,10 @@ func TestRedeemGroupedTwoEngines(t *testing.T) {
 			}
 			n := len(codes) * per
 			errs := make([]error, n)
-			var wg sync.WaitGroup
-			for i := range n {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					body := fmt.Sprintf(`{"customer":{"source_id":"k%d"},"redeemables":[{"object":"voucher","id":%q}],"order":{"amount":1000}}`, i%customers, codes[i%len(codes)])
-					_, errs[i] = engines[i%2].Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
-				}()
-			}
-			done := make(chan struct{})
-			go func() { wg.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(3 * time.Minute):
-				t.Fatalf("%d redemptions did not finish in 3 minutes", n)
-			}
+			inParallel(t, n, func(i int) {
+				body := fmt.Sprintf(`{"customer":{"source_id":"k%d"},"redeemables":[{"object":"voucher","id":%q}],"order":{"amount":1000}}`, i%customers, codes[i%len(codes)])
+				_, errs[i] = engines[i%2].Redemptions().Redeem(ctx, p, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
+			})
 			outcomes := map[string]int{}
 			for _, err := range errs {
 				if err == nil {
@@ -353,13 +303,7 @@ func TestRedeemGroupedTwoEngines(t *testing.T) {
 			diff(t, "outcomes", map[string]int{"succeeded": len(codes) * q, "quantity_exceeded": len(codes) * (per - q)}, outcomes)
 			for _, code := range codes {
 				v := must[*voucher.Voucher](t)(eng.Vouchers().Get(ctx, p, code))
-				led := must[*redemption.VoucherRedemptions](t)(eng.Redemptions().ForVoucher(ctx, p, code))
-				ok := 0
-				for _, r := range led.RedemptionEntries {
-					if r.Result == redemption.ResultSuccess {
-						ok++
-					}
-				}
+				ok := succeededRows(t, eng, p, code)
 				diff(t, code+": redeemed quantity, successful ledger rows", []int64{q, q}, []int64{v.RedeemedQuantity, int64(ok)})
 			}
 			var succeeded int64
@@ -370,4 +314,37 @@ func TestRedeemGroupedTwoEngines(t *testing.T) {
 			diff(t, "the customers' total_succeeded, summed", int64(len(codes)*q), succeeded)
 		})
 	}
+}
+
+// inParallel runs fn(0) … fn(n-1) at once and waits for them, failing the
+// test when they have not all returned in 3 minutes.
+func inParallel(t *testing.T, n int, fn func(i int)) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(i)
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("%d redemptions did not finish in 3 minutes", n)
+	}
+}
+
+// succeededRows is how many successful ledger rows voucher code has.
+func succeededRows(t *testing.T, eng *promo.Engine, projectID, code string) int {
+	t.Helper()
+	ok := 0
+	for _, r := range must[*redemption.VoucherRedemptions](t)(eng.Redemptions().ForVoucher(ctx, projectID, code)).RedemptionEntries {
+		if r.Result == redemption.ResultSuccess {
+			ok++
+		}
+	}
+	return ok
 }
