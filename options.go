@@ -18,6 +18,7 @@ type config struct {
 	webhookTargets webhook.TargetPolicy
 	limits         Limits
 	noCombining    bool
+	groupCommit    *bool // nil: group where the store writes behind
 }
 
 // WithClock sets the clock (tests freeze it with promotype.NewManualClock).
@@ -59,3 +60,11 @@ func WithStep(f promotype.StepFunc) Option { return func(cfg *config) { cfg.env.
 // one transaction (docs/architecture.md, "Combining spends"). Both keep
 // every limit; the option is there to compare them.
 func WithoutSpendCombining() Option { return func(cfg *config) { cfg.noCombining = true } }
+
+// WithGroupCommit turns on or off writing the redemptions that are alone
+// on their voucher in shared transactions (docs/architecture.md, "Group
+// commit across vouchers"). By default it is on where the store writes
+// behind (storage.WriteBehindStore: a database, where each transaction
+// costs round trips and a commit) and off elsewhere (the memory store,
+// where it saves nothing).
+func WithGroupCommit(on bool) Option { return func(cfg *config) { cfg.groupCommit = &on } }

@@ -136,6 +136,11 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	if cfg.noCombining {
 		e.redemptions.DisableCombining()
 	}
+	_, group := store.(storage.WriteBehindStore)
+	if cfg.groupCommit != nil {
+		group = *cfg.groupCommit
+	}
+	e.redemptions.SetGroupCommit(group)
 	e.customers.SetRedemptionSummary(e.redemptions.CustomerSummary)
 	e.tiers.SetSummary(e.redemptions.TierSummaries)
 	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)

@@ -113,13 +113,14 @@ func testRedeemHotVoucher(t *testing.T, st storage.Store, alone bool) {
 		[]any{succeeded, v.RedeemedQuantity, rows.Total, refused, failures})
 }
 
-// failingEngine is an engine over failingStore{st} with a project; it
-// returns the engine, the project's id and the savepoints counted.
+// failingEngine is an engine over failingStore{st} with a project, group
+// commit on whatever the store; it returns the engine, the project's id and
+// the savepoints counted.
 func failingEngine(t *testing.T, st storage.Store) (*promo.Engine, string, *atomic.Int64) {
 	t.Helper()
 	savepoints := &atomic.Int64{}
 	eng := must[*promo.Engine](t)(promo.New(failingStore{Store: st, savepoints: savepoints},
-		promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{})))
+		promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{}), promo.WithGroupCommit(true)))
 	return eng, must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"})).ID, savepoints
 }
 
@@ -134,6 +135,18 @@ var errInjected = errors.New("injected failure")
 
 func (s failingStore) RunInTx(ctx context.Context, fn func(ctx context.Context, tx storage.Tx) error) error {
 	return s.Store.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		return fn(ctx, failingTx{Tx: tx, savepoints: s.savepoints})
+	})
+}
+
+// RunInTxWriteBehind is the store's own when it writes behind (the
+// redemption's path on PostgreSQL), else RunInTx.
+func (s failingStore) RunInTxWriteBehind(ctx context.Context, fn func(ctx context.Context, tx storage.Tx) error) error {
+	wb, ok := s.Store.(storage.WriteBehindStore)
+	if !ok {
+		return s.RunInTx(ctx, fn)
+	}
+	return wb.RunInTxWriteBehind(ctx, func(ctx context.Context, tx storage.Tx) error {
 		return fn(ctx, failingTx{Tx: tx, savepoints: s.savepoints})
 	})
 }
@@ -266,7 +279,7 @@ func TestRedeemGroupedTwoEngines(t *testing.T) {
 	for name, newStore := range storeFactories {
 		t.Run(name, func(t *testing.T) {
 			st := newStore(t)
-			opts := []promo.Option{promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{})}
+			opts := []promo.Option{promo.WithClock(promotype.NewManualClock(t0)), promo.WithIDGenerator(promotype.RandomIDs{}), promo.WithGroupCommit(true)}
 			engines := []*promo.Engine{must[*promo.Engine](t)(promo.New(st, opts...)), must[*promo.Engine](t)(promo.New(st, opts...))}
 			eng := engines[0]
 			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"})).ID

@@ -33,6 +33,7 @@ var errAlone = errors.New("redemption: run again in a transaction of its own")
 // own requests, and their batches serialize on the voucher's row lock.
 type combiner struct {
 	off    bool // DisableCombining
+	group  bool // SetGroupCommit
 	mu     sync.Mutex
 	queues map[string]*queue // by project and voucher id
 	lanes  [groupLanes]lane  // lone redemptions waiting for a group transaction (group.go)
@@ -125,7 +126,11 @@ func (c *combiner) run(ctx context.Context, batch []*job, key, lane string) {
 		}
 	}()
 	if len(batch) == 1 { // nothing else waits for its voucher: group it
-		c.together(ctx, batch[0], key, lane)
+		if j := batch[0]; c.group {
+			c.together(ctx, j, key, lane)
+		} else {
+			j.res, j.err = j.w.commit(ctx)
+		}
 		finished = true
 		return
 	}
@@ -161,3 +166,7 @@ func (c *combiner) run(ctx context.Context, batch []*job, key, lane string) {
 // DisableCombining makes every redemption write in a transaction of its
 // own (no group commit). Call it before the service is used.
 func (s *RedemptionService) DisableCombining() { s.combine.off = true }
+
+// SetGroupCommit turns group commit across vouchers (group.go) on or off
+// (off at first). Call it before the service is used.
+func (s *RedemptionService) SetGroupCommit(on bool) { s.combine.group = on }
