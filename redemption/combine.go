@@ -75,6 +75,25 @@ func (w *write) combineKey() (key, lane string) {
 	return key, lane
 }
 
+// limited reports whether a rule of w's redeemables limits a counter: its
+// deltas may carry a Max, added by a conditional statement of their own
+// that would lock counter rows after the group's vouchers, so w is not
+// grouped.
+func (w *write) limited() bool {
+	for i := range w.out.Steps {
+		step := &w.out.Steps[i]
+		if step.Status != Applicable || step.Candidate == nil {
+			continue
+		}
+		for _, p := range step.Candidate.Programs {
+			if len(p.Limits) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // commit writes w: in a group transaction of its lane (group.go) when
 // nothing else waits for its voucher, else in a batch with the others.
 func (c *combiner) commit(ctx context.Context, key, lane string, w *write) (*Redemptions, error) {
@@ -126,7 +145,7 @@ func (c *combiner) run(ctx context.Context, batch []*job, key, lane string) {
 		}
 	}()
 	if len(batch) == 1 { // nothing else waits for its voucher: group it
-		if j := batch[0]; c.group {
+		if j := batch[0]; c.group && !j.w.limited() {
 			c.together(ctx, j, key, lane)
 		} else {
 			j.res, j.err = j.w.commit(ctx)

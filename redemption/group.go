@@ -171,8 +171,9 @@ func (c *combiner) runGroup(ctx context.Context, batch []*job) (requeued []*job)
 // one statement per project, in key order, each key once with the sum of
 // its deltas, and stages for each redemption the values its reads would
 // have seen after its own deltas (those of the redemptions after it in
-// batch subtracted). A redemption with a limited delta counts alone, in
-// finish.
+// batch subtracted). A redemption with a limited delta (which a rule's
+// limit makes; such a redemption is not grouped: write.limited) would
+// count alone, in finish.
 func countTogether(ctx context.Context, st RedeemStore, batch []*job) error {
 	type project struct {
 		sum  map[string]int64
