@@ -31,6 +31,10 @@ var errAlone = errors.New("redemption: run again in a transaction of its own")
 // whole, every redemption of the batch runs again alone. Engines do not
 // combine with each other: two engines on one database each batch their
 // own requests, and their batches serialize on the voucher's row lock.
+//
+// A redemption that finds nothing else waiting for its voucher writes, when
+// group commit is on (SetGroupCommit), in a group transaction of its lane
+// with other lone redemptions (group.go), else in a transaction of its own.
 type combiner struct {
 	off    bool // DisableCombining
 	group  bool // SetGroupCommit
