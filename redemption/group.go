@@ -180,20 +180,21 @@ func countTogether(ctx context.Context, st RedeemStore, batch []*job) error {
 		read []string
 	}
 	byProject := map[string]*project{}
+	counting := make([]*write, 0, len(batch))
 	for _, j := range batch {
-		sg := j.w.stage
-		if sg.capped() {
+		if Capped(j.w.stage.all) {
 			continue
 		}
+		counting = append(counting, j.w)
 		p := byProject[j.w.projectID]
 		if p == nil {
 			p = &project{sum: map[string]int64{}}
 			byProject[j.w.projectID] = p
 		}
-		for _, d := range sg.all {
+		for _, d := range j.w.stage.all {
 			p.sum[d.Key] += d.Delta
 		}
-		p.read = append(p.read, sg.read...)
+		p.read = append(p.read, j.w.stage.read...)
 	}
 	after := map[string]map[string]int64{}
 	for _, id := range slices.Sorted(maps.Keys(byProject)) {
@@ -208,12 +209,8 @@ func countTogether(ctx context.Context, st RedeemStore, batch []*job) error {
 		}
 		after[id] = now
 	}
-	for i := len(batch) - 1; i >= 0; i-- { // last first: after[...] becomes what each saw
-		sg := batch[i].w.stage
-		if sg.capped() {
-			continue
-		}
-		now := after[batch[i].w.projectID]
+	for _, w := range slices.Backward(counting) { // last first: after[...] becomes what each saw
+		sg, now := w.stage, after[w.projectID]
 		sg.counted = make(map[string]int64, len(sg.read))
 		for _, k := range sg.read {
 			sg.counted[k] = now[k]

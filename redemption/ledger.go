@@ -271,6 +271,12 @@ type LedgerStore interface {
 	SessionStore
 }
 
+// Capped reports whether a delta of ds has a limit (a Max): such deltas
+// are added one by one, each under its limit, not with the others.
+func Capped(ds []CounterDelta) bool {
+	return slices.ContainsFunc(ds, func(d CounterDelta) bool { return d.Max != nil })
+}
+
 // CountThenSpend is AddCountersReadSpend as two calls of st:
 // AddCountersRead, then SpendVoucher (whose error it returns with the
 // counters' values). A store whose one call costs nothing more answers

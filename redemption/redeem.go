@@ -457,18 +457,13 @@ func (w *write) prepare(ctx context.Context, st RedeemStore) error {
 	return nil
 }
 
-// capped reports whether a delta of the staged write has a limit (it
-// counts alone: countAndSpend).
-func (sg *staged) capped() bool {
-	return slices.ContainsFunc(sg.all, func(d CounterDelta) bool { return d.Max != nil })
-}
-
 // finish spends and writes what prepare staged: the counters and the
 // spend, the ledger rows and the events.
 func (w *write) finish(ctx context.Context, st RedeemStore) (*Redemptions, error) {
 	sg := w.stage
 	o, head, children := sg.o, sg.head, sg.children
-	now, spent := sg.counted, (*voucher.Voucher)(nil)
+	now := sg.counted
+	var spent *voucher.Voucher // what countAndSpend's spend left, if it spent
 	if now == nil {
 		var err error
 		if now, spent, err = w.countAndSpend(ctx, st, sg.read, sg.all); err != nil {
@@ -603,8 +598,7 @@ func (w *write) spend(ctx context.Context, st RedeemStore, first *voucher.Vouche
 // returns the voucher the spend left; otherwise, or when the voucher is
 // reserved by sessions, the voucher is nil and spend spends it.
 func (w *write) countAndSpend(ctx context.Context, st RedeemStore, read []string, ds []CounterDelta) (map[string]int64, *voucher.Voucher, error) {
-	capped := slices.ContainsFunc(ds, func(d CounterDelta) bool { return d.Max != nil })
-	if len(w.spends) != 1 || requestKey(w.in.Session) != "" || capped {
+	if len(w.spends) != 1 || requestKey(w.in.Session) != "" || Capped(ds) {
 		now, err := st.AddCountersRead(ctx, w.projectID, read, ds...)
 		return now, nil, err
 	}

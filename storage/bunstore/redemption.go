@@ -1085,7 +1085,7 @@ var countSpendStatement = newPrepared(countersTable, func(db bun.IDB) string {
 // AddCountersReadSpend implements redemption.Store with one statement
 // when no delta has a Max (AddCountersRead and SpendVoucher otherwise).
 func (s *Store) AddCountersReadSpend(ctx context.Context, projectID string, read []string, ds []redemption.CounterDelta, voucherID string, sp redemption.Spend) (map[string]int64, *voucher.Voucher, error) {
-	if slices.ContainsFunc(ds, func(d redemption.CounterDelta) bool { return d.Max != nil }) || !storableKeys(projectID, voucherID) {
+	if redemption.Capped(ds) || !storableKeys(projectID, voucherID) {
 		return redemption.CountThenSpend(ctx, s, projectID, read, ds, voucherID, sp)
 	}
 	if err := checkCounterKeys(projectID, ds); err != nil {
