@@ -142,6 +142,13 @@ func (c *combiner) runGroup(ctx context.Context, batch []*job) (requeued []*job)
 		if err := countTogether(ctx, st, batch); err != nil {
 			return err
 		}
+		if i, err := spendTogether(ctx, st, batch); err != nil {
+			if i < 0 {
+				return err
+			}
+			batch[i].err, failed = err, i
+			return errBatchJob
+		}
 		for i, j := range batch {
 			if j.res, j.err = j.w.finish(ctx, st); j.err != nil {
 				failed = i
@@ -222,6 +229,46 @@ func countTogether(ctx context.Context, st RedeemStore, batch []*job) error {
 		}
 	}
 	return nil
+}
+
+// spendTogether spends the vouchers of the batch's redemptions in one
+// store call per project (SpendVouchers: on a database, one statement),
+// in the batch's order (by voucher), and stages for each the voucher its
+// spend left, which finish presents instead of spending again. A refused
+// spend is its redemption's error, and i its index in batch (-1 for an
+// error of the call itself). When a redemption spends through a session
+// (its reservations) it spends nothing: each redemption spends in
+// finish, one at a time, as before.
+func spendTogether(ctx context.Context, st RedeemStore, batch []*job) (i int, err error) {
+	for _, j := range batch {
+		if len(j.w.spends) != 1 || requestKey(j.w.in.Session) != "" || j.w.stage.counted == nil {
+			return -1, nil
+		}
+	}
+	for start := 0; start < len(batch); {
+		projectID := batch[start].w.projectID
+		end := start + 1
+		for end < len(batch) && batch[end].w.projectID == projectID {
+			end++
+		}
+		ss := make([]VoucherSpend, end-start)
+		for k, j := range batch[start:end] {
+			l := j.w.spends[0].row.Ledger
+			ss[k] = VoucherSpend{VoucherID: l.VoucherID, Spend: l.Spend}
+		}
+		spent, err := st.SpendVouchers(ctx, projectID, ss)
+		for k, v := range spent {
+			batch[start+k].w.stage.spent = v
+		}
+		if err != nil {
+			if len(spent) < len(ss) {
+				return start + len(spent), err
+			}
+			return -1, err
+		}
+		start = end
+	}
+	return -1, nil
 }
 
 // handled reports whether err is an outcome of a write that the

@@ -255,6 +255,14 @@ type LedgerStore interface {
 	// spend's error too (ErrReserved, a *LimitError, not_found): the
 	// caller's transaction keeps or undoes them.
 	AddCountersReadSpend(ctx context.Context, projectID string, read []string, ds []CounterDelta, voucherID string, s Spend) (map[string]int64, *voucher.Voucher, error)
+	// SpendVouchers is SpendVoucher of each of ss, in their order (by
+	// voucher id, distinct: the order a group transaction locks them in),
+	// as one step (on a database, one statement). It returns the vouchers
+	// the spends left, in the order of ss. At a refused spend it returns
+	// the vouchers spent before it (so the refused one is ss[len(spent)])
+	// and SpendVoucher's error for it; spends after it may have applied:
+	// the caller's transaction undoes them.
+	SpendVouchers(ctx context.Context, projectID string, ss []VoucherSpend) ([]*voucher.Voucher, error)
 	// Counters returns the values of keys (0 for a counter never added to).
 	Counters(ctx context.Context, projectID string, keys ...string) (map[string]int64, error)
 	// LockOrder holds the order id until the transaction ends, so that
@@ -288,6 +296,27 @@ func CountThenSpend(ctx context.Context, st LedgerStore, projectID string, read 
 	}
 	v, err := st.SpendVoucher(ctx, projectID, voucherID, s)
 	return now, v, err
+}
+
+// VoucherSpend is what a spend takes from one voucher (SpendVouchers).
+type VoucherSpend struct {
+	VoucherID string
+	Spend     Spend
+}
+
+// SpendEach is SpendVouchers as one SpendVoucher call of st per spend,
+// stopping at the first refused. A store whose one call costs nothing
+// more answers SpendVouchers with it.
+func SpendEach(ctx context.Context, st LedgerStore, projectID string, ss []VoucherSpend) ([]*voucher.Voucher, error) {
+	spent := make([]*voucher.Voucher, 0, len(ss))
+	for _, s := range ss {
+		v, err := st.SpendVoucher(ctx, projectID, s.VoucherID, s.Spend)
+		if err != nil {
+			return spent, err
+		}
+		spent = append(spent, v)
+	}
+	return spent, nil
 }
 
 // RedemptionListSpec is what redemption lists accept (GET /v1/redemptions).

@@ -335,6 +335,7 @@ type staged struct {
 	first    []CounterDelta   // the distinct-customer counts a new customer moves
 	from     []string         // the campaign-customer counter that moved each of first
 	counted  map[string]int64 // set when a group transaction added the deltas: the values of read after them
+	spent    *voucher.Voucher // set when a group transaction spent the voucher: what the spend left
 }
 
 // prepare does the part of a redemption's write that spends nothing:
@@ -463,7 +464,7 @@ func (w *write) finish(ctx context.Context, st RedeemStore) (*Redemptions, error
 	sg := w.stage
 	o, head, children := sg.o, sg.head, sg.children
 	now := sg.counted
-	var spent *voucher.Voucher // what countAndSpend's spend left, if it spent
+	spent := sg.spent // what a spend of the group or countAndSpend's left, if one spent
 	if now == nil {
 		var err error
 		if now, spent, err = w.countAndSpend(ctx, st, sg.read, sg.all); err != nil {

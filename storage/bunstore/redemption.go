@@ -281,17 +281,77 @@ const spendBalances = `data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.d
 // spendStatement is SpendVoucher's conditional update: $1 project, $2
 // voucher id, $3 quantity, $4 credits, $5 points.
 var spendStatement = newPrepared("promo_vouchers", func(db bun.IDB) string {
-	q, c, p := placeholder(3), placeholder(4), placeholder(5)
+	return spendUpdate(db, placeholder(3), placeholder(4), placeholder(5)).
+		Where("v.project_id = ? AND v.id = ? AND v.binned_at IS NULL", placeholder(1), placeholder(2)).
+		Returning("v.*").String()
+})
+
+// spendUpdate is the conditional update of a spend of quantity q, credits
+// c and points p (SQL expressions): the change, and the limits it must
+// keep in its WHERE.
+func spendUpdate(db bun.IDB, q, c, p bun.Safe) *bun.UpdateQuery {
 	return db.NewUpdate().Model((*voucherRow)(nil)).
 		Set("redeemed_quantity = v.redeemed_quantity + ?::bigint", q).
 		Set(spendBalances, c, p, c, p).
-		Where("v.project_id = ? AND v.id = ? AND v.binned_at IS NULL", placeholder(1), placeholder(2)).
 		Where("(v.reserved_until IS NULL OR (?::bigint <= 0 AND ?::bigint <= 0 AND ?::bigint <= 0))", q, c, p).
 		Where("(?::bigint <= 0 OR v.redemption_quantity IS NULL OR v.redeemed_quantity + ?::bigint <= v.redemption_quantity)", q, q).
 		Where("(?::bigint <= 0 OR COALESCE((v.data->'gift'->>'balance')::bigint, 0) >= ?::bigint)", c, c).
-		Where("(?::bigint <= 0 OR COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) >= ?::bigint)", p, p).
+		Where("(?::bigint <= 0 OR COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) >= ?::bigint)", p, p)
+}
+
+// spendManyStatement is SpendVouchers' one statement: $1 project, $2
+// voucher ids (sorted, distinct), $3 quantities, $4 credits, $5 points.
+// The live vouchers are locked in id order first (byte order, as Go sorts
+// them: the order every spend locks vouchers in), then each is updated
+// as spendStatement would; a refused one is left as it is and not
+// returned.
+var spendManyStatement = newPrepared("promo_vouchers", func(db bun.IDB) string {
+	return spendUpdate(db, "s.q", "s.c", "s.p").
+		With("locked", db.NewRaw(`SELECT v.id FROM promo_vouchers AS v
+			WHERE v.project_id = $1 AND v.id = ANY($2::text[]) AND v.binned_at IS NULL
+			ORDER BY v.id COLLATE "C" FOR UPDATE`)).
+		TableExpr("locked JOIN unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[]) AS s(id, q, c, p) ON s.id = locked.id").
+		Where("v.project_id = $1 AND v.id = locked.id").
 		Returning("v.*").String()
 })
+
+// SpendVouchers implements redemption.Store with one statement: the
+// vouchers it does not return were refused, and the first of those (in
+// the order of ss) answers why, as SpendVoucher would.
+func (s *Store) SpendVouchers(ctx context.Context, projectID string, ss []redemption.VoucherSpend) ([]*voucher.Voucher, error) {
+	if len(ss) < 2 {
+		return redemption.SpendEach(ctx, s, projectID, ss)
+	}
+	ids := make([]string, len(ss))
+	q, c, p := make([]int64, len(ss)), make([]int64, len(ss)), make([]int64, len(ss))
+	for i, sp := range ss {
+		if !storableKeys(projectID, sp.VoucherID) || i > 0 && sp.VoucherID <= ids[i-1] {
+			return redemption.SpendEach(ctx, s, projectID, ss) // not sorted and distinct as the statement needs
+		}
+		ids[i], q[i], c[i], p[i] = sp.VoucherID, sp.Spend.Quantity, sp.Spend.Credits, sp.Spend.Points
+	}
+	var rows []voucherRow
+	if err := selectPrepared(ctx, s.db, spendManyStatement, &rows, projectID, ids, q, c, p); err != nil {
+		return nil, fail("spend vouchers", err, nil)
+	}
+	byID := make(map[string]*voucherRow, len(rows))
+	for i := range rows {
+		byID[rows[i].ID] = &rows[i]
+	}
+	spent := make([]*voucher.Voucher, 0, len(ss))
+	for _, sp := range ss {
+		r := byID[sp.VoucherID]
+		if r == nil {
+			return spent, s.spendRefused(ctx, projectID, sp.VoucherID, sp.Spend)
+		}
+		v, err := r.domain()
+		if err != nil {
+			return spent, err
+		}
+		spent = append(spent, v)
+	}
+	return spent, nil
+}
 
 // AddCounters implements redemption.Store. A delta with a Max is one
 // upsert whose conflict branch checks the limit against the locked row;

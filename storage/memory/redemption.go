@@ -201,6 +201,11 @@ func (s *Store) AddCountersReadSpend(ctx context.Context, projectID string, read
 	return redemption.CountThenSpend(ctx, s, projectID, read, ds, voucherID, sp)
 }
 
+// SpendVouchers implements redemption.Store: one SpendVoucher per spend.
+func (s *Store) SpendVouchers(ctx context.Context, projectID string, ss []redemption.VoucherSpend) ([]*voucher.Voucher, error) {
+	return redemption.SpendEach(ctx, s, projectID, ss)
+}
+
 // AddCountersRead implements redemption.Store.
 func (s *Store) AddCountersRead(ctx context.Context, projectID string, read []string, ds ...redemption.CounterDelta) (map[string]int64, error) {
 	if err := s.AddCounters(ctx, projectID, ds...); err != nil {

@@ -62,7 +62,9 @@ func Run(t *testing.T, newStore Factory) {
 		{"Savepoint", testSavepoint},   // savepoint.go
 		{"HotVoucher", testHotVoucher}, // savepoint.go
 		{"CounterReadBack", testCounterReadBack},
-		{"CountAndSpend", testCountAndSpend},           // count_spend.go
+		{"CountAndSpend", testCountAndSpend}, // count_spend.go
+		{"SpendVouchers", testSpendVouchers}, // spend_many.go
+		{"SpendVouchersConcurrency", testSpendVouchersConcurrency},
 		{"QualificationStore", testQualificationStore}, // redemption.go
 		{"VoucherRulesReader", testVoucherRulesReader}, // voucher_rules.go: redemption.VoucherRulesReader only
 		{"Publications", testPublications},             // publication.go
