@@ -67,7 +67,12 @@ type loadServer struct {
 }
 
 func newLoadServer(b *testing.B, eng *promo.Engine, clients int) *loadServer {
-	srv := httptest.NewServer(httpadapter.New(eng))
+	return newLoadServerFor(b, httpadapter.New(eng), clients)
+}
+
+// newLoadServerFor is newLoadServer serving h.
+func newLoadServerFor(b *testing.B, h http.Handler, clients int) *loadServer {
+	srv := httptest.NewServer(h)
 	b.Cleanup(srv.Close)
 	client := srv.Client()
 	client.Transport.(*http.Transport).MaxIdleConnsPerHost = clients
@@ -103,11 +108,17 @@ func (s *loadServer) post(path, body string, gzip bool) (int, []byte, time.Durat
 // gzip reader wrapping every body in a new bufio.Reader cost the server's
 // cores 16 KB per call here.
 func (s *loadServer) postDrain(path, body string) (int, time.Duration, error) {
+	return s.postDrainAs(path, body, "gzip")
+}
+
+// postDrainAs is postDrain asking the answer in encoding (gzip or
+// identity).
+func (s *loadServer) postDrainAs(path, body, encoding string) (int, time.Duration, error) {
 	req, _ := http.NewRequest(http.MethodPost, s.srv.URL+path, strings.NewReader(body))
 	req.Header.Set("X-App-Id", appID)
 	req.Header.Set("X-App-Token", appToken)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept-Encoding", "gzip")
+	req.Header.Set("Accept-Encoding", encoding)
 	start := time.Now()
 	resp, err := s.client.Do(req)
 	if err != nil {
