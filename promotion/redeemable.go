@@ -72,6 +72,19 @@ type CustomerLookup struct {
 	Stored *customer.Customer
 }
 
+// CustomerRef is what LookupCustomer resolves c by: its id, else its
+// source id when c carries no metadata of its own (with metadata, the
+// request's customer is taken as sent); "" when it reads nothing.
+func CustomerRef(c *customer.Params) string {
+	switch {
+	case c.ID != nil:
+		return *c.ID
+	case c.SourceID != nil && c.Metadata == nil:
+		return *c.SourceID
+	}
+	return ""
+}
+
 // LookupCustomer is ResolveCustomer that also returns the stored customer
 // it read, so a caller that needs it does not read it again.
 func LookupCustomer(ctx context.Context, st customer.Reader, projectID string, c *customer.Params) (CustomerLookup, error) {
@@ -79,13 +92,7 @@ func LookupCustomer(ctx context.Context, st customer.Reader, projectID string, c
 	if c.SourceID != nil {
 		l.SourceID = *c.SourceID
 	}
-	ref := ""
-	switch {
-	case c.ID != nil:
-		ref = *c.ID
-	case c.SourceID != nil && c.Metadata == nil:
-		ref = *c.SourceID
-	}
+	ref := CustomerRef(c)
 	if ref == "" {
 		return l, nil
 	}

@@ -110,7 +110,7 @@ func (q *QualificationService) Qualify(ctx context.Context, projectID string, in
 			return nil, err
 		}
 	}
-	req, cust, err := s.request(ctx, projectID, vp)
+	req, cust, err := s.request(ctx, projectID, vp, nil)
 	if err != nil {
 		return nil, err
 	}

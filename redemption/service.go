@@ -128,7 +128,11 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 			return nil, nil, "", err
 		}
 	}
-	req, cust, err := s.request(ctx, projectID, in)
+	pre, err := s.prefetch(ctx, projectID, in)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	req, cust, err := s.request(ctx, projectID, in, pre)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -137,6 +141,7 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 		return nil, nil, "", err
 	}
 	r := s.newResolver(projectID, snap, rules, in)
+	r.pre = pre
 	r.seen(cust)
 	req.Explain = r.explain
 	for _, p := range in.Redeemables {
@@ -213,7 +218,7 @@ func checkRedeemables(rs []RedeemableParams) error {
 // request resolves the request's order and customer (neither is stored).
 // It returns what it found of the customer: its source id ("" without
 // one) for the tracking id, and the stored customer when it read it.
-func (s *Service) request(ctx context.Context, projectID string, in ValidationParams) (Request, promotion.CustomerLookup, error) {
+func (s *Service) request(ctx context.Context, projectID string, in ValidationParams, pre *prefetch) (Request, promotion.CustomerLookup, error) {
 	var op order.Params
 	if in.Order != nil {
 		op = *in.Order
@@ -226,7 +231,7 @@ func (s *Service) request(ctx context.Context, projectID string, in ValidationPa
 	if in.Customer == nil {
 		return req, promotion.CustomerLookup{}, nil
 	}
-	l, err := promotion.LookupCustomer(ctx, s.store, projectID, in.Customer)
+	l, err := promotion.LookupCustomer(ctx, pre.customers(s.store), projectID, in.Customer)
 	if err != nil {
 		return Request{}, promotion.CustomerLookup{}, err
 	}
@@ -271,6 +276,7 @@ type resolver struct {
 	periods   Periods                       // of now, in the project's time zone
 	amount    int64                         // the request's order amount (campaign.orders.amount)
 	customer  *customer.Params
+	pre       *prefetch          // the first voucher, read with the customer (nil: none)
 	custID    *string            // the stored customer's id ("" when none), once looked up
 	cust      *customer.Customer // the stored customer custID names (nil when none)
 	explain   bool               // options.explain: candidates carry why they are not usable

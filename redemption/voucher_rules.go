@@ -3,6 +3,7 @@ package redemption
 import (
 	"context"
 
+	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
 )
@@ -20,7 +21,17 @@ type VoucherRulesReader interface {
 
 // findVoucher reads the live voucher with code, and when the store reads
 // its assignments with it (VoucherRulesReader), keeps them for programs.
+// The request's first voucher may have been read already, with its
+// customer (prefetch).
 func (r *resolver) findVoucher(ctx context.Context, code string) (*voucher.Voucher, error) {
+	if p := r.pre; p != nil && p.code == code {
+		r.pre = nil // read once, as the store would be
+		if p.Voucher == nil {
+			return nil, promotype.NotFound("voucher", code)
+		}
+		r.knowAssignments(p.Voucher, p.Assignments)
+		return p.Voucher, nil
+	}
 	vr, ok := r.s.store.(VoucherRulesReader)
 	if !ok {
 		return r.s.store.FindVoucherByCode(ctx, r.projectID, code)
@@ -29,6 +40,13 @@ func (r *resolver) findVoucher(ctx context.Context, code string) (*voucher.Vouch
 	if err != nil {
 		return nil, err
 	}
+	r.knowAssignments(v, as)
+	return v, nil
+}
+
+// knowAssignments keeps as, the assignments of voucher v and of its
+// campaign, for programs.
+func (r *resolver) knowAssignments(v *voucher.Voucher, as []*rule.Assignment) {
 	objects := [][2]string{{rule.RelatedVoucher, v.ID}}
 	if v.CampaignID != nil {
 		objects = append(objects, [2]string{rule.RelatedCampaign, *v.CampaignID})
@@ -42,5 +60,4 @@ func (r *resolver) findVoucher(ctx context.Context, code string) (*voucher.Vouch
 		}
 		r.knowAssigned(obj, of)
 	}
-	return v, nil
 }

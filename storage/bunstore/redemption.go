@@ -1102,7 +1102,12 @@ func (s *Store) FindVoucherByCodeWithAssignments(ctx context.Context, projectID,
 	if err := getPrepared(ctx, s.db, voucherRulesStatement, &r, projectID, code); err != nil {
 		return nil, nil, getErr("get voucher", err, voucherNotFound(code))
 	}
-	v, err := r.domain()
+	return r.domain()
+}
+
+// domain is the voucher and its assignments.
+func (r *voucherRulesRow) domain() (*voucher.Voucher, []*rule.Assignment, error) {
+	v, err := r.voucherRow.domain()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1112,7 +1117,7 @@ func (s *Store) FindVoucherByCodeWithAssignments(ctx context.Context, projectID,
 	}
 	as := make([]*rule.Assignment, len(rows))
 	for i, a := range rows {
-		as[i] = &rule.Assignment{ID: a.ID, ProjectID: projectID, RuleID: a.RuleID, RelatedObjectID: a.RelatedObjectID,
+		as[i] = &rule.Assignment{ID: a.ID, ProjectID: r.ProjectID, RuleID: a.RuleID, RelatedObjectID: a.RelatedObjectID,
 			RelatedObjectType: a.RelatedObjectType, CreatedAt: domainTime(a.CreatedAt.UTC())}
 	}
 	return v, as, nil

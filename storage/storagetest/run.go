@@ -65,11 +65,12 @@ func Run(t *testing.T, newStore Factory) {
 		{"CountAndSpend", testCountAndSpend}, // count_spend.go
 		{"SpendVouchers", testSpendVouchers}, // spend_many.go
 		{"SpendVouchersConcurrency", testSpendVouchersConcurrency},
-		{"QualificationStore", testQualificationStore}, // redemption.go
-		{"VoucherRulesReader", testVoucherRulesReader}, // voucher_rules.go: redemption.VoucherRulesReader only
-		{"Publications", testPublications},             // publication.go
-		{"Sessions", testSessions},                     // sessions.go
-		{"Exports", testExports},                       // export.go
+		{"QualificationStore", testQualificationStore},       // redemption.go
+		{"VoucherRulesReader", testVoucherRulesReader},       // voucher_rules.go: redemption.VoucherRulesReader only
+		{"VoucherCustomerReader", testVoucherCustomerReader}, // voucher_customer.go: redemption.VoucherCustomerReader only
+		{"Publications", testPublications},                   // publication.go
+		{"Sessions", testSessions},                           // sessions.go
+		{"Exports", testExports},                             // export.go
 		{"Webhooks", testWebhooks},
 		{"MetadataSchemas", testMetadataSchemas},
 		{"CustomEventSchemas", testCustomEventSchemas},
