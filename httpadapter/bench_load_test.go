@@ -207,6 +207,16 @@ type loopNext struct{ b *testing.B }
 
 func (l loopNext) Next() bool { return l.b.Loop() }
 
+// reportCPU reports cpu, the CPU the process used over the benchmark's
+// b.N operations (clients and server alike, cpuTime), per operation: two
+// cores divided by it is the ceiling of the throughput on a quiet
+// machine, a figure other processes distort far less than wall time.
+func reportCPU(b *testing.B, cpu time.Duration) {
+	if b.N > 0 {
+		b.ReportMetric(float64(cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+	}
+}
+
 // reportLatency reports the p50 and p99 of sorted latencies in ms.
 func reportLatency(b *testing.B, lat []time.Duration) {
 	if len(lat) == 0 {

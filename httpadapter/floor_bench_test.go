@@ -35,6 +35,7 @@ func BenchmarkHTTPFloor(b *testing.B) {
 	for _, encoding := range []string{"gzip", "identity"} {
 		b.Run(encoding, func(b *testing.B) {
 			srv := newLoadServerFor(b, h, clients)
+			cpu0 := cpuTime()
 			lat := runClients(b, clients, func(n int64) (time.Duration, error) {
 				body := fmt.Sprintf(`{"customer":{"source_id":"c%d"},"redeemables":[{"object":"voucher","id":"BENCH-%02d"}],"order":{"amount":10000}}`,
 					n, (n-1)%clients)
@@ -44,6 +45,7 @@ func BenchmarkHTTPFloor(b *testing.B) {
 				}
 				return took, err
 			})
+			reportCPU(b, cpuTime()-cpu0)
 			reportLatency(b, lat)
 		})
 	}

@@ -33,6 +33,7 @@ func BenchmarkRedeemHTTP(b *testing.B) {
 				}
 			}
 			srv := newLoadServer(b, eng, clients)
+			cpu0 := cpuTime()
 			lat := runClients(b, clients, func(n int64) (time.Duration, error) {
 				body := fmt.Sprintf(`{"customer":{"source_id":"c%d"},"redeemables":[{"object":"voucher","id":"BENCH-%02d"}],"order":{"amount":10000}}`,
 					n, (n-1)%clients)
@@ -42,6 +43,7 @@ func BenchmarkRedeemHTTP(b *testing.B) {
 				}
 				return took, err
 			})
+			reportCPU(b, cpuTime()-cpu0)
 			reportLatency(b, lat)
 		})
 	}

@@ -53,9 +53,7 @@ func BenchmarkValidationsHTTP(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "validations/s")
 				reportLatency(b, lat)
-				// CPU of client and server together (one process) per
-				// validation: 2 cores / this is the ceiling on a quiet machine.
-				b.ReportMetric(float64(cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+				reportCPU(b, cpu)
 			})
 		}
 	}
