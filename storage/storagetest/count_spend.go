@@ -11,6 +11,21 @@ import (
 	"github.com/promoengine/promo/voucher"
 )
 
+// spendFixtures stores, in project p, the vouchers the spend tests spend:
+// one of quantity 2 (v_001), a gift card of balance 900 (v_002) and one a
+// session reserves (v_003).
+func spendFixtures(t *testing.T, s storage.Store, p string) (q2, gift, reserved *voucher.Voucher) {
+	q2 = discountVoucher(p, "", 1)
+	q2.RedemptionQuantity = ptr(int64(2))
+	gift = fullVoucher(p, 2) // balance 900, quantity 5 with 2 redeemed
+	reserved = discountVoucher(p, "", 3)
+	for _, v := range []*voucher.Voucher{q2, gift, reserved} {
+		must(t, s.InsertVoucher(ctx, v))
+	}
+	must(t, s.ReserveSession(ctx, p, "k1", []*redemption.Reservation{reservation(p, reserved, "k1", redemption.Spend{Quantity: 1}, at(160))}, at(100)))
+	return q2, gift, reserved
+}
+
 // testCountAndSpend: AddCountersReadSpend is AddCountersRead then
 // SpendVoucher. The counters apply and are read back whatever the spend's
 // outcome (the transaction decides), the spend answers as SpendVoucher
@@ -19,14 +34,7 @@ import (
 func testCountAndSpend(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	p := newProject(t, s, "proj_a")
-	q2 := discountVoucher(p, "", 1)
-	q2.RedemptionQuantity = ptr(int64(2))
-	gift := fullVoucher(p, 2) // balance 900, quantity 5 with 2 redeemed
-	reserved := discountVoucher(p, "", 3)
-	for _, v := range []*voucher.Voucher{q2, gift, reserved} {
-		must(t, s.InsertVoucher(ctx, v))
-	}
-	must(t, s.ReserveSession(ctx, p, "k1", []*redemption.Reservation{reservation(p, reserved, "k1", redemption.Spend{Quantity: 1}, at(160))}, at(100)))
+	q2, gift, reserved := spendFixtures(t, s, p)
 	ds := []redemption.CounterDelta{{Key: "k:a", Delta: 1}, {Key: "k:b", Delta: 3}, {Key: "k:a", Delta: 1}}
 	errUndo := errors.New("undo")
 

@@ -20,15 +20,9 @@ import (
 func testSpendVouchers(t *testing.T, newStore Factory) {
 	s := newStore(t)
 	p := newProject(t, s, "proj_a")
-	q2 := discountVoucher(p, "", 1)
-	q2.RedemptionQuantity = ptr(int64(2))
-	gift := fullVoucher(p, 2) // balance 900, quantity 5 with 2 redeemed
-	plain := discountVoucher(p, "", 3)
-	reserved := discountVoucher(p, "", 4)
-	for _, v := range []*voucher.Voucher{q2, gift, plain, reserved} {
-		must(t, s.InsertVoucher(ctx, v))
-	}
-	must(t, s.ReserveSession(ctx, p, "k1", []*redemption.Reservation{reservation(p, reserved, "k1", redemption.Spend{Quantity: 1}, at(160))}, at(100)))
+	q2, gift, reserved := spendFixtures(t, s, p)
+	plain := discountVoucher(p, "", 4)
+	must(t, s.InsertVoucher(ctx, plain))
 	spend := func(id string, sp redemption.Spend) redemption.VoucherSpend {
 		return redemption.VoucherSpend{VoucherID: id, Spend: sp}
 	}
@@ -45,7 +39,7 @@ func testSpendVouchers(t *testing.T, newStore Factory) {
 			func(t *testing.T, err error) { wantLimit(t, "over the quantity", err, redemption.LimitQuantity) }},
 		{"over the gift balance, second", []redemption.VoucherSpend{spend(q2.ID, one), spend(gift.ID, redemption.Spend{Quantity: 1, Credits: 901}), spend(plain.ID, one)}, 1,
 			func(t *testing.T, err error) { wantLimit(t, "over the balance", err, redemption.LimitGift) }},
-		{"a voucher sessions reserve, last", []redemption.VoucherSpend{spend(q2.ID, one), spend(plain.ID, one), spend(reserved.ID, one)}, 2,
+		{"a voucher sessions reserve, last", []redemption.VoucherSpend{spend(q2.ID, one), spend(gift.ID, one), spend(reserved.ID, one)}, 2,
 			func(t *testing.T, err error) {
 				if !errors.Is(err, redemption.ErrReserved) {
 					t.Fatalf("got %v, want ErrReserved", err)
@@ -56,6 +50,9 @@ func testSpendVouchers(t *testing.T, newStore Factory) {
 	}
 	for _, c := range refusals {
 		t.Run(c.name, func(t *testing.T) {
+			if !slices.IsSortedFunc(c.ss, func(a, b redemption.VoucherSpend) int { return strings.Compare(a.VoucherID, b.VoucherID) }) {
+				t.Fatal("the spends are not in voucher order, as SpendVouchers takes them")
+			}
 			err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
 				spent, err := tx.SpendVouchers(ctx, p, c.ss)
 				c.check(t, err)
