@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/promotype"
@@ -32,65 +31,53 @@ func TestBalanceConcurrency(t *testing.T) {
 
 			var mu sync.Mutex
 			var added, removed, spent int64
-			var wg sync.WaitGroup
-			for i := range n {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					red := engines[i%2].Redemptions()
-					var err error
-					switch i % 4 {
-					case 0:
-						amount := int64(300 + i)
-						if _, err = red.AddBalance(ctx, f.project, "CONC", redemption.BalanceParams{Amount: &amount}); err == nil {
-							mu.Lock()
-							added += amount
-							mu.Unlock()
-						}
-					case 1:
-						amount := int64(400 + i)
-						_, err = red.AddBalance(ctx, f.project, "CONC", redemption.BalanceParams{Amount: ptrTo(-amount)})
-						if e := promotype.AsError(err); err != nil && e.Key == "invalid_add_balance_params" {
-							err = nil // refused: the balance was too small then
-						} else if err == nil {
-							mu.Lock()
-							removed += amount
-							mu.Unlock()
-						}
-					default:
-						credits := int64(200 + i)
-						body := fmt.Sprintf(`{"redeemables":[{"object":"voucher","id":"CONC","gift":{"credits":%d}}],"order":{"amount":100000}}`, credits)
-						var out *redemption.Redemptions
-						out, err = red.Redeem(ctx, f.project, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
-						if e := promotype.AsError(err); err != nil && e.Code == 400 {
-							err = nil // refused: the balance was too small then
-							break
-						}
-						if err != nil {
-							break
-						}
-						if i%8 == 2 { // some are rolled back
-							_, err = red.Rollback(ctx, f.project, out.Redemptions[0].ID, redemption.RollbackParams{})
-							if err == nil {
-								break
-							}
-						}
+			inParallel(t, n, func(i int) {
+				red := engines[i%2].Redemptions()
+				var err error
+				switch i % 4 {
+				case 0:
+					amount := int64(300 + i)
+					if _, err = red.AddBalance(ctx, f.project, "CONC", redemption.BalanceParams{Amount: &amount}); err == nil {
 						mu.Lock()
-						spent += credits
+						added += amount
 						mu.Unlock()
 					}
-					if err != nil {
-						t.Errorf("goroutine %d: %v", i, err)
+				case 1:
+					amount := int64(400 + i)
+					_, err = red.AddBalance(ctx, f.project, "CONC", redemption.BalanceParams{Amount: ptrTo(-amount)})
+					if e := promotype.AsError(err); err != nil && e.Key == "invalid_add_balance_params" {
+						err = nil // refused: the balance was too small then
+					} else if err == nil {
+						mu.Lock()
+						removed += amount
+						mu.Unlock()
 					}
-				}()
-			}
-			done := make(chan struct{})
-			go func() { wg.Wait(); close(done) }()
-			select {
-			case <-done:
-			case <-time.After(2 * time.Minute):
-				t.Fatal("the balance changes did not finish in 2 minutes")
-			}
+				default:
+					credits := int64(200 + i)
+					body := fmt.Sprintf(`{"redeemables":[{"object":"voucher","id":"CONC","gift":{"credits":%d}}],"order":{"amount":100000}}`, credits)
+					var out *redemption.Redemptions
+					out, err = red.Redeem(ctx, f.project, js[redemption.ValidationParams](t, body), redemption.RedeemOptions{})
+					if e := promotype.AsError(err); err != nil && e.Code == 400 {
+						err = nil // refused: the balance was too small then
+						break
+					}
+					if err != nil {
+						break
+					}
+					if i%8 == 2 { // some are rolled back
+						_, err = red.Rollback(ctx, f.project, out.Redemptions[0].ID, redemption.RollbackParams{})
+						if err == nil {
+							break
+						}
+					}
+					mu.Lock()
+					spent += credits
+					mu.Unlock()
+				}
+				if err != nil {
+					t.Errorf("goroutine %d: %v", i, err)
+				}
+			})
 			card := must[*voucher.Voucher](t)(st.FindVoucherByCode(ctx, f.project, "CONC"))
 			want := initial + added - removed - spent
 			if card.Gift.Balance != want {

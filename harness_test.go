@@ -3,6 +3,7 @@ package promo_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -95,5 +96,27 @@ func eventually(t *testing.T, within time.Duration, msg string, cond func() bool
 		if time.Now().After(deadline) {
 			t.Fatal(msg)
 		}
+	}
+}
+
+// inParallel runs fn(0) … fn(n-1) at once and waits for them, failing the
+// test when they have not all returned in 3 minutes: every concurrency
+// test of the package is bounded in time.
+func inParallel(t *testing.T, n int, fn func(i int)) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(i)
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("%d concurrent calls did not return in 3 minutes", n)
 	}
 }

@@ -37,34 +37,22 @@ func TestHistoryRulePerCustomerConcurrent(t *testing.T) {
 		const n, l = 16, 3
 		historyVoucher(t, f.eng, f.project, "PERCUST", `{"name":"per customer","rules":{"logic":"1","1":{"name":"redemption.count.per_customer","conditions":{"$less_than_or_equal":[3]},"error":{"message":"three per customer"}}}}`)
 		var mu sync.Mutex
-		var wg sync.WaitGroup
 		ok, keys, ids := 0, map[string]int{}, []string{}
-		for range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				out, err := f.eng.Redemptions().Redeem(ctx, f.project, js[redemption.ValidationParams](t, redeemBody("PERCUST", "alice")), redemption.RedeemOptions{})
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					e := promotype.AsError(err)
-					keys[e.Key+"/"+e.Message]++
-					if e.Key == "internal_error" {
-						t.Logf("internal: %v", err)
-					}
-					return
+		inParallel(t, n, func(int) {
+			out, err := f.eng.Redemptions().Redeem(ctx, f.project, js[redemption.ValidationParams](t, redeemBody("PERCUST", "alice")), redemption.RedeemOptions{})
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				e := promotype.AsError(err)
+				keys[e.Key+"/"+e.Message]++
+				if e.Key == "internal_error" {
+					t.Logf("internal: %v", err)
 				}
-				ok++
-				ids = append(ids, out.Redemptions[0].ID)
-			}()
-		}
-		done := make(chan struct{})
-		go func() { wg.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(90 * time.Second):
-			t.Fatal("concurrent redemptions did not finish in 90 s")
-		}
+				return
+			}
+			ok++
+			ids = append(ids, out.Redemptions[0].ID)
+		})
 		diff(t, "outcomes", []any{l, map[string]int{"redemption_rules_violated/redemption does not match validation rules": n - l}}, []any{ok, keys})
 
 		// The rule's own message is the error's error.message.

@@ -2,9 +2,7 @@ package promo_test
 
 import (
 	"fmt"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/async"
@@ -16,26 +14,12 @@ import (
 	"github.com/promoengine/promo/voucher"
 )
 
-// parallelBounded runs fn(0..n-1) concurrently and fails the test when they
-// have not all returned within a minute; it returns each call's result.
+// parallelBounded runs fn(0..n-1) concurrently (inParallel) and returns
+// each call's result.
 func parallelBounded[T any](t *testing.T, n int, fn func(i int) (T, error)) ([]T, []error) {
 	t.Helper()
 	out, errs := make([]T, n), make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i], errs[i] = fn(i)
-		}()
-	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatalf("%d concurrent calls did not return within a minute", n)
-	}
+	inParallel(t, n, func(i int) { out[i], errs[i] = fn(i) })
 	return out, errs
 }
 

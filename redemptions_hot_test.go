@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/async"
@@ -326,27 +324,6 @@ func TestRedeemGroupedTwoEngines(t *testing.T) {
 			}
 			diff(t, "the customers' total_succeeded, summed", int64(len(codes)*q), succeeded)
 		})
-	}
-}
-
-// inParallel runs fn(0) … fn(n-1) at once and waits for them, failing the
-// test when they have not all returned in 3 minutes.
-func inParallel(t *testing.T, n int, fn func(i int)) {
-	t.Helper()
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(i)
-		}()
-	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(3 * time.Minute):
-		t.Fatalf("%d redemptions did not finish in 3 minutes", n)
 	}
 }
 

@@ -244,22 +244,16 @@ func TestRedeemConcurrency(t *testing.T) {
 			const n = 24
 			parallel := func(fn func(i int) error) (ok int, errs []error) {
 				var mu sync.Mutex
-				var wg sync.WaitGroup
-				for i := range n {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						err := fn(i)
-						mu.Lock()
-						defer mu.Unlock()
-						if err == nil {
-							ok++
-						} else {
-							errs = append(errs, err)
-						}
-					}()
-				}
-				wg.Wait()
+				inParallel(t, n, func(i int) {
+					err := fn(i)
+					mu.Lock()
+					defer mu.Unlock()
+					if err == nil {
+						ok++
+					} else {
+						errs = append(errs, err)
+					}
+				})
 				return ok, errs
 			}
 			redeem := func(i int, body string) (*redemption.Redemptions, error) {

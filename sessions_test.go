@@ -202,25 +202,13 @@ func TestSessionsConcurrency(t *testing.T) {
 			parallel := func(fn func(i int) string) map[string]int {
 				t.Helper()
 				var mu sync.Mutex
-				var wg sync.WaitGroup
 				got := map[string]int{}
-				for i := range n {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						o := fn(i)
-						mu.Lock()
-						got[o]++
-						mu.Unlock()
-					}()
-				}
-				done := make(chan struct{})
-				go func() { wg.Wait(); close(done) }()
-				select {
-				case <-done:
-				case <-time.After(90 * time.Second):
-					t.Fatalf("%d goroutines did not finish in 90s", n)
-				}
+				inParallel(t, n, func(i int) {
+					o := fn(i)
+					mu.Lock()
+					got[o]++
+					mu.Unlock()
+				})
 				return got
 			}
 			lockOutcome := func(code string, i int) string {
