@@ -240,10 +240,13 @@ func countTogether(ctx context.Context, st RedeemStore, batch []*job) error {
 // (its reservations) it spends nothing: each redemption spends in
 // finish, one at a time, as before.
 func spendTogether(ctx context.Context, st RedeemStore, batch []*job) (i int, err error) {
-	for _, j := range batch {
-		if len(j.w.spends) != 1 || requestKey(j.w.in.Session) != "" || j.w.stage.counted == nil {
+	all := make([]VoucherSpend, len(batch))
+	for k, j := range batch {
+		sp, ok := j.w.soleSpend()
+		if !ok || j.w.stage.counted == nil {
 			return -1, nil
 		}
+		all[k] = sp
 	}
 	for start := 0; start < len(batch); {
 		projectID := batch[start].w.projectID
@@ -251,11 +254,7 @@ func spendTogether(ctx context.Context, st RedeemStore, batch []*job) (i int, er
 		for end < len(batch) && batch[end].w.projectID == projectID {
 			end++
 		}
-		ss := make([]VoucherSpend, end-start)
-		for k, j := range batch[start:end] {
-			l := j.w.spends[0].row.Ledger
-			ss[k] = VoucherSpend{VoucherID: l.VoucherID, Spend: l.Spend}
-		}
+		ss := all[start:end]
 		spent, err := st.SpendVouchers(ctx, projectID, ss)
 		for k, v := range spent {
 			batch[start+k].w.stage.spent = v

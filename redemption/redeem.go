@@ -599,16 +599,28 @@ func (w *write) spend(ctx context.Context, st RedeemStore, first *voucher.Vouche
 // returns the voucher the spend left; otherwise, or when the voucher is
 // reserved by sessions, the voucher is nil and spend spends it.
 func (w *write) countAndSpend(ctx context.Context, st RedeemStore, read []string, ds []CounterDelta) (map[string]int64, *voucher.Voucher, error) {
-	if len(w.spends) != 1 || requestKey(w.in.Session) != "" || Capped(ds) {
+	sp, ok := w.soleSpend()
+	if !ok || Capped(ds) {
 		now, err := st.AddCountersRead(ctx, w.projectID, read, ds...)
 		return now, nil, err
 	}
-	row := w.spends[0].row
-	now, after, err := st.AddCountersReadSpend(ctx, w.projectID, read, ds, row.Ledger.VoucherID, row.Ledger.Spend)
+	now, after, err := st.AddCountersReadSpend(ctx, w.projectID, read, ds, sp.VoucherID, sp.Spend)
 	if errors.Is(err, ErrReserved) {
 		return now, nil, nil // spend takes it through the reservations
 	}
 	return now, after, err
+}
+
+// soleSpend is the spend of the one voucher the write spends outside a
+// session, which a store may make together with other steps
+// (AddCountersReadSpend, SpendVouchers); false when it spends several or
+// through a session's reservations.
+func (w *write) soleSpend() (VoucherSpend, bool) {
+	if len(w.spends) != 1 || requestKey(w.in.Session) != "" {
+		return VoucherSpend{}, false
+	}
+	l := w.spends[0].row.Ledger
+	return VoucherSpend{VoucherID: l.VoucherID, Spend: l.Spend}, true
 }
 
 // pendingSpend is a child row whose voucher is still to spend, with the

@@ -86,9 +86,9 @@ type BulkTxStore interface {
 // WriteBehindStore is the optional ability of a store to hold back, in a
 // transaction, the inserts of new customers and orders, redemption rows and
 // events until a statement may read them or the transaction commits, and
-// send them together (fewer round trips). Unlike RunInTx, an insert whose key is
-// taken is then not refused by the insert itself: the transaction fails
-// with that error (inside a Savepoint, the savepoint does). The
+// send them together (fewer round trips). Unlike RunInTx, an insert whose
+// key is taken is then not refused by the insert itself: the transaction
+// fails with that error (inside a Savepoint, the savepoint does). The
 // redemption service, which answers such a conflict by running its
 // transaction again, writes through it; storagetest covers it on every
 // store that has it.

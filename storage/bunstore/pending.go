@@ -13,8 +13,8 @@ import (
 // writes them just before the commit, in one statement. A transaction run
 // with write-behind (RunInTxWriteBehind: the redemption's writes) also
 // holds back the rows no later step of it needs an answer from — new
-// customers and orders, redemption rows and outbox events (not counter deltas: see
-// addRun) — and sends them all, in ONE statement
+// customers and orders, redemption rows and outbox events (not counter
+// deltas: see addRun) — and sends them all, in ONE statement
 // (pending_send.go), just before the next statement that could read them,
 // at the end of a savepoint, or before the commit. A redemption so sends
 // its order, its ledger rows, its events and its activities in one round
@@ -101,8 +101,8 @@ func (p *pending) flush(ctx context.Context, db bun.IDB) error {
 }
 
 // split returns the first n held rows (customers first, then orders,
-// redemptions, activities and events) and the others: one statement binds at most n
-// rows' values, well under PostgreSQL's 65,535 parameters.
+// redemptions, activities and events) and the others: one statement binds
+// at most n rows' values, well under PostgreSQL's 65,535 parameters.
 func (p pending) split(n int) (head, rest pending) {
 	head, rest = p, p
 	take := func(l int) int {

@@ -466,14 +466,18 @@ var addCappedStatement = rawPrepared(countersTable, `INSERT INTO promo_redemptio
 	WHERE c.value + EXCLUDED.value <= $4::bigint
 	RETURNING value`)
 
-var addRunStatement = rawPrepared(countersTable, `INSERT INTO promo_redemption_counters AS c (project_id, key, value)
-	SELECT $1, u.key, u.value FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
-	ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value`)
+// runUpsert is the upsert of deltas without a limit into project $1: keys
+// and deltas are the placeholders of the arrays runArgs makes (the rows
+// are written, so locked, in the order of keys).
+func runUpsert(keys, deltas string) string {
+	return `INSERT INTO promo_redemption_counters AS c (project_id, key, value)
+	SELECT $1, u.key, u.value FROM unnest(` + keys + `::text[], ` + deltas + `::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
+	ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value`
+}
 
-var addRunReturningStatement = rawPrepared(countersTable, `INSERT INTO promo_redemption_counters AS c (project_id, key, value)
-	SELECT $1, u.key, u.value FROM unnest($2::text[], $3::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
-	ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
-	RETURNING key, value`)
+var addRunStatement = rawPrepared(countersTable, runUpsert("$2", "$3"))
+
+var addRunReturningStatement = rawPrepared(countersTable, runUpsert("$2", "$3")+" RETURNING key, value")
 
 var countersStatement = rawPrepared(countersTable, `SELECT key, value FROM promo_redemption_counters WHERE project_id = $1 AND key = ANY($2::text[])`)
 
@@ -1205,10 +1209,7 @@ type countSpendRow struct {
 // in that order (the counter rows are locked before the voucher's, as
 // when they are two statements), answered as one row.
 var countSpendStatement = newPrepared(countersTable, func(db bun.IDB) string {
-	return `WITH counted AS (INSERT INTO promo_redemption_counters AS c (project_id, key, value)
-		SELECT $1, u.key, u.value FROM unnest($6::text[], $7::bigint[]) WITH ORDINALITY AS u(key, value, n) ORDER BY u.n
-		ON CONFLICT (project_id, key) DO UPDATE SET value = c.value + EXCLUDED.value
-		RETURNING key, value),
+	return `WITH counted AS (` + runUpsert("$6", "$7") + ` RETURNING key, value),
 	after AS (SELECT coalesce(array_agg(key), '{}') AS c_keys, coalesce(array_agg(value), '{}') AS c_values FROM counted),
 	spent AS (` + spendStatement.sql(db) + `)
 	SELECT after.c_keys, after.c_values, spent.id IS NOT NULL AS spent, spent.* FROM after LEFT JOIN spent ON true`

@@ -176,8 +176,9 @@ func (s *Store) write(ctx context.Context, f func(d *data, u *undo) error) error
 }
 
 // RunInTx runs fn holding the exclusive lock; an error, a panic or fn
-// ending its goroutine (runtime.Goexit) undoes every write fn made. fn gets the ports only (storage.Handle): it cannot
-// open another transaction.
+// ending its goroutine (runtime.Goexit) undoes every write fn made. fn
+// gets the ports only (storage.Handle): it cannot open another
+// transaction.
 func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx storage.Tx) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
