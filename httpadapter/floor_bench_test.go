@@ -1,8 +1,6 @@
 package httpadapter_test
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,7 +9,6 @@ import (
 
 	"github.com/promoengine/promo/httpadapter"
 	"github.com/promoengine/promo/storage/memory"
-	"github.com/promoengine/promo/voucher"
 )
 
 // BenchmarkHTTPFloor is BenchmarkRedeemHTTP without the engine: the same
@@ -37,9 +34,7 @@ func BenchmarkHTTPFloor(b *testing.B) {
 			srv := newLoadServerFor(b, h, clients)
 			cpu0 := cpuTime()
 			lat := runClients(b, clients, func(n int64) (time.Duration, error) {
-				body := fmt.Sprintf(`{"customer":{"source_id":"c%d"},"redeemables":[{"object":"voucher","id":"BENCH-%02d"}],"order":{"amount":10000}}`,
-					n, (n-1)%clients)
-				status, took, err := srv.postDrainAs("/v1/redemptions", body, encoding)
+				status, took, err := srv.postDrainAs("/v1/redemptions", redeemRequest(n, clients), encoding)
 				if err == nil && status != http.StatusOK {
 					err = fmt.Errorf("status %d", status)
 				}
@@ -55,18 +50,8 @@ func BenchmarkHTTPFloor(b *testing.B) {
 // BenchmarkRedeemHTTP's redemptions, made by the engine over HTTP.
 func redemptionAnswer(b *testing.B) []byte {
 	b.Helper()
-	eng, projectID := benchEngine(b, memory.New())
-	code := "BENCH-00"
-	in := voucher.Params{Code: &code}
-	if err := json.Unmarshal([]byte(`{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}`), &in); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := eng.Vouchers().Create(context.Background(), projectID, in); err != nil {
-		b.Fatal(err)
-	}
-	srv := newLoadServer(b, eng, 1)
-	status, answer, _, err := srv.post("/v1/redemptions",
-		`{"customer":{"source_id":"c1"},"redeemables":[{"object":"voucher","id":"BENCH-00"}],"order":{"amount":10000}}`, false)
+	srv := newLoadServer(b, redeemEngine(b, memory.New(), 1), 1)
+	status, answer, _, err := srv.post("/v1/redemptions", redeemRequest(1, 1), false)
 	if err != nil || status != http.StatusOK {
 		b.Fatalf("the redemption: %d %s %v", status, answer, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/storage"
 	"github.com/promoengine/promo/voucher"
 )
 
@@ -20,24 +22,11 @@ func BenchmarkRedeemHTTP(b *testing.B) {
 	const clients = 32
 	for _, st := range benchStores() {
 		b.Run(st.name, func(b *testing.B) {
-			ctx := context.Background()
-			eng, projectID := benchEngine(b, st.new(b))
-			for i := range clients {
-				code := fmt.Sprintf("BENCH-%02d", i)
-				in := voucher.Params{Code: &code}
-				if err := json.Unmarshal([]byte(`{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}`), &in); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := eng.Vouchers().Create(ctx, projectID, in); err != nil {
-					b.Fatal(err)
-				}
-			}
+			eng := redeemEngine(b, st.new(b), clients)
 			srv := newLoadServer(b, eng, clients)
 			cpu0 := cpuTime()
 			lat := runClients(b, clients, func(n int64) (time.Duration, error) {
-				body := fmt.Sprintf(`{"customer":{"source_id":"c%d"},"redeemables":[{"object":"voucher","id":"BENCH-%02d"}],"order":{"amount":10000}}`,
-					n, (n-1)%clients)
-				status, took, err := srv.postDrain("/v1/redemptions", body)
+				status, took, err := srv.postDrain("/v1/redemptions", redeemRequest(n, clients))
 				if err == nil && status != http.StatusOK {
 					err = fmt.Errorf("status %d", status)
 				}
@@ -47,4 +36,29 @@ func BenchmarkRedeemHTTP(b *testing.B) {
 			reportLatency(b, lat)
 		})
 	}
+}
+
+// redeemEngine is an engine over store with the vouchers BenchmarkRedeemHTTP
+// redeems: BENCH-00 … BENCH-<n-1>, 100 off each.
+func redeemEngine(b *testing.B, store storage.Store, n int) *promo.Engine {
+	b.Helper()
+	eng, projectID := benchEngine(b, store)
+	for i := range n {
+		code := fmt.Sprintf("BENCH-%02d", i)
+		in := voucher.Params{Code: &code}
+		if err := json.Unmarshal([]byte(`{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}`), &in); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := eng.Vouchers().Create(context.Background(), projectID, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return eng
+}
+
+// redeemRequest is the body client n (from 1) of clients posts: its own
+// customer c<n> redeeming its own voucher.
+func redeemRequest(n int64, clients int) string {
+	return fmt.Sprintf(`{"customer":{"source_id":"c%d"},"redeemables":[{"object":"voucher","id":"BENCH-%02d"}],"order":{"amount":10000}}`,
+		n, (n-1)%int64(clients))
 }
