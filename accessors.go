@@ -11,6 +11,7 @@ import (
 	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/imports"
 	"github.com/promoengine/promo/location"
+	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotion"
@@ -94,6 +95,11 @@ func (e *Engine) Vouchers() *voucher.Service { return e.vouchers }
 
 // ValidationRules is the validation rules and assignments API.
 func (e *Engine) ValidationRules() *rule.Service { return e.rules }
+
+// Loyalties is the loyalty API: programs, members, their points and
+// ledger, and earning rules (which give points when an order becomes
+// PAID).
+func (e *Engine) Loyalties() *loyalty.Service { return e.loyalty }
 
 // Rewards is the rewards API.
 func (e *Engine) Rewards() *reward.Service { return e.rewards }

@@ -3,6 +3,7 @@ package promo
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/imports"
 	"github.com/promoengine/promo/location"
+	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotion"
@@ -67,6 +69,7 @@ type Engine struct {
 	publications *publication.Service
 	imports      *imports.Service
 	exports      *export.Service
+	loyalty      *loyalty.Service
 }
 
 // New returns an engine over store.
@@ -90,6 +93,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.env.Changed = e.promotions.Changed
 	e.metadataSchemas = project.NewMetadataSchemaService(store, e.env)
 	e.env.CheckMetadata = e.metadataSchemas.CheckMetadata
+	e.env.OrderPaid = e.orderPaid
 
 	e.projects = project.NewService(store, storage.TxFor(store, func(s storage.Tx) project.ServiceStore { return s }), e.env)
 	e.eventSchemas = project.NewCustomEventSchemaService(store, e.env)
@@ -146,7 +150,20 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)
 	e.exports = export.NewService(store, storage.TxFor(store, func(s storage.Tx) export.JobStore { return s }), e.env, e.actions)
 	e.exports.EnableJobs(jobs)
+	e.loyalty = loyalty.NewService(store, storage.TxFor(store, func(s storage.Tx) loyalty.ServiceStore { return s }), e.env, loyalty.Deps{
+		Programs: e.campaign, Campaigns: e.campaigns, Vouchers: e.vouchers, Publications: e.publications, Redemptions: e.redemptions,
+		TimeZone: e.projects.TimeZone})
 	return e, nil
+}
+
+// orderPaid hands an order that became PAID to loyalty earning, in the
+// transaction that made it PAID (promotype.Env.OrderPaid).
+func (e *Engine) orderPaid(ctx context.Context, tx promotype.EventStore, event *promotype.Event) error {
+	st, ok := tx.(loyalty.ServiceStore)
+	if !ok {
+		return fmt.Errorf("promo: the transaction of a paid order (%T) lacks the loyalty ports", tx)
+	}
+	return e.loyalty.OrderPaid(ctx, st, event)
 }
 
 // related finds the object a validation rule assignment names: a promotion

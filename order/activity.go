@@ -17,7 +17,9 @@ var statusActivity = map[Status]string{
 // customer.order.created for a new order (was is ""), else
 // customer.order.updated; and customer.order.paid, .canceled or
 // .fulfilled when the status became one of those. Data is {order}. An
-// order without a customer logs nothing; no webhook hears of these.
+// order without a customer logs nothing; no webhook hears of these. An
+// order that became PAID is then told to env.OrderPaid (loyalty earning),
+// in the same transaction.
 func LogActivity(ctx context.Context, st promotype.EventStore, env promotype.Env, o *Order, was Status) error {
 	if o.CustomerID == nil {
 		return nil
@@ -39,7 +41,13 @@ func LogActivity(ctx context.Context, st promotype.EventStore, env promotype.Env
 		ev.ID = env.OutboxID(promotype.PrefixEvent)
 		events = append(events, ev.For(*o.CustomerID, typ))
 	}
-	return st.AppendEvents(ctx, events...)
+	if err := st.AppendEvents(ctx, events...); err != nil {
+		return err
+	}
+	if paid := events[len(events)-1]; env.OrderPaid != nil && len(events) > 1 && o.Status == StatusPaid {
+		return env.OrderPaid(ctx, st, paid)
+	}
+	return nil
 }
 
 // orderData is the data of an order activity: {"order": …}.

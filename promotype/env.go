@@ -23,6 +23,13 @@ type Env struct {
 	// zone. The engine points it at the promotion cache. Nil means nobody
 	// listens. Services call it through Change.
 	Changed func(projectID string)
+	// OrderPaid, when set, is told inside the writing transaction of every
+	// order whose status has just become PAID (created PAID, updated to
+	// PAID, or recorded PAID by a redemption): tx is the store bound to
+	// that transaction, with every port the store has, and event the
+	// order's customer.order.paid activity, whose Data is {"order": …}.
+	// An error fails the write. The engine points it at loyalty earning.
+	OrderPaid func(ctx context.Context, tx EventStore, event *Event) error
 	// Step, when set, observes the engine's steps (validations, async
 	// actions, webhook tries); see StepFunc. Nil costs a nil check.
 	Step StepFunc

@@ -69,6 +69,18 @@ func (s *Service) Create(ctx context.Context, projectID string, in CreateParams)
 	return out, nil
 }
 
+// Publish is Create in st's transaction: the caller's own, which
+// publishes a voucher as part of a larger change (a loyalty program
+// giving a customer a card as it credits it). in is checked as Create
+// checks it, metadata schemas aside.
+func (s *Service) Publish(ctx context.Context, st ServiceStore, projectID string, in CreateParams) (*Publication, error) {
+	n, err := in.check()
+	if err != nil {
+		return nil, err
+	}
+	return s.create(ctx, st, projectID, in, n)
+}
+
 // create is Create in st's transaction.
 func (s *Service) create(ctx context.Context, st ServiceStore, projectID string, in CreateParams, n int) (*Publication, error) {
 	now := s.env.Clock.Now()
@@ -177,6 +189,18 @@ func (s *Service) pick(ctx context.Context, st ServiceStore, projectID string, i
 	}
 	if vs, err = st.ClaimCampaignVouchers(ctx, projectID, c.ID, customerID, n, now); err != nil {
 		return nil, nil, nil, err
+	}
+	for len(vs) < n && c.Type == campaign.AutoUpdate && c.Active {
+		// An AUTO_UPDATE campaign makes the vouchers it lacks.
+		v, err := s.vouchers.AddGenerated(ctx, st, c)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		pv, _, err := st.PublishVoucher(ctx, projectID, v.ID, customerID, now)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		vs = append(vs, pv)
 	}
 	if len(vs) < n {
 		// The transaction rolls back: the vouchers claimed stay free.

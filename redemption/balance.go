@@ -49,44 +49,85 @@ func (s *RedemptionService) AddBalance(ctx context.Context, projectID, ref strin
 		if err != nil {
 			return err
 		}
-		if err := st.LockVoucher(ctx, projectID, v.ID); err != nil {
-			return err
-		}
-		if v, err = st.GetVoucher(ctx, projectID, v.ID); err != nil { // as the lock left it
-			return err
-		}
-		typ, err := changeBalance(v, *in.Amount, s.env.Clock.Now())
-		if err != nil {
-			return err
-		}
-		if err := st.UpdateVoucher(ctx, v); err != nil {
-			return err
-		}
-		shown, err := s.vouchers.Present(ctx, st, v.Clone())
-		if err != nil {
-			return err
-		}
-		out = cardBalance(shown)
-		out.Amount, out.OperationType = in.Amount, OperationManual
-		t := &Transaction{ID: s.env.IDs.NewID(PrefixTransaction), SourceID: in.SourceID, VoucherID: v.ID,
-			CampaignID: promotype.ClonePtr(v.CampaignID), Source: promotype.Ptr(SourceAPI), Reason: in.Reason,
-			Type: typ, CreatedAt: s.env.Clock.Now(), ProjectID: projectID}
-		t.Details.Balance = cardBalance(shown)
-		if out.Type == BalanceLoyalty {
-			t.Details.Balance.Points = in.Amount
-		} else {
-			t.Details.Balance.Amount = in.Amount
-		}
-		var added *Balance
-		if *in.Amount > 0 {
-			added = out
-		}
-		return s.insertMovement(ctx, st, t, shown, added)
+		_, out, err = s.Move(ctx, st, projectID, v.ID, Movement{Amount: *in.Amount, SourceID: in.SourceID,
+			Source: promotype.Ptr(SourceAPI), Reason: in.Reason, Operation: OperationManual})
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// Movement is one change of a card's balance that another use case makes
+// in its own transaction (Move): a manual change, or loyalty points an
+// earning rule gives.
+type Movement struct {
+	// Amount is the credits (gift card) or points (loyalty card) to add;
+	// negative removes them. It must not be 0.
+	Amount int64
+	// Type is the transaction type when it is not the manual one the
+	// sign gives (POINTS_ADDITION / POINTS_REMOVAL, CREDITS_...): an
+	// addition of points named otherwise (POINTS_ACCRUAL).
+	Type string
+	// Operation is the answer's operation_type (MANUAL, AUTOMATIC).
+	Operation                string
+	SourceID, Source, Reason *string
+	// Details are the transaction's details besides its balance.
+	Details TransactionDetails
+}
+
+// Move applies m to the card cardID in st's transaction: it locks the
+// card's row (so a concurrent redemption spends from the new balance and
+// neither change is lost), changes its balance, writes the voucher
+// transaction and appends its events. It returns the card as the change
+// left it (presented) and the balance the change answers. A removal
+// larger than the balance, a card of another type and a loyalty card
+// without holder are refused with 400 invalid_add_balance_params.
+func (s *RedemptionService) Move(ctx context.Context, st RedeemStore, projectID, cardID string, m Movement) (*voucher.Voucher, *Balance, error) {
+	if err := st.LockVoucher(ctx, projectID, cardID); err != nil {
+		return nil, nil, err
+	}
+	v, err := st.GetVoucher(ctx, projectID, cardID) // as the lock left it
+	if err != nil {
+		return nil, nil, err
+	}
+	typ, err := changeBalance(v, m.Amount, s.env.Clock.Now())
+	if err != nil {
+		return nil, nil, err
+	}
+	if m.Type != "" {
+		typ = m.Type
+	}
+	if err := st.UpdateVoucher(ctx, v); err != nil {
+		return nil, nil, err
+	}
+	shown, err := s.vouchers.Present(ctx, st, v.Clone())
+	if err != nil {
+		return nil, nil, err
+	}
+	out := cardBalance(shown)
+	out.Amount, out.OperationType = promotype.Ptr(m.Amount), m.Operation
+	t := &Transaction{ID: s.env.IDs.NewID(PrefixTransaction), SourceID: m.SourceID, VoucherID: v.ID,
+		CampaignID: promotype.ClonePtr(v.CampaignID), Source: m.Source, Reason: m.Reason,
+		Type: typ, Details: m.Details, CreatedAt: s.env.Clock.Now(), ProjectID: projectID}
+	t.Details.Balance = cardBalance(shown)
+	if m.Type != "" { // the ledger of manual changes has answered without it
+		t.Details.Balance.OperationType = m.Operation
+	}
+	if out.Type == BalanceLoyalty {
+		t.Details.Balance.Points = promotype.Ptr(m.Amount)
+	} else {
+		t.Details.Balance.Amount = promotype.Ptr(m.Amount)
+	}
+	var added *Balance
+	if m.Amount > 0 {
+		added = out
+	}
+	if err := s.insertMovement(ctx, st, t, shown, added); err != nil {
+		return nil, nil, err
+	}
+	return shown, out, nil
 }
 
 func invalidBalance(format string, args ...any) error {

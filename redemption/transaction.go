@@ -22,7 +22,16 @@ const (
 	TxPointsRemoval     = "POINTS_REMOVAL"
 	TxPointsRedemption  = "POINTS_REDEMPTION"
 	TxPointsRefund      = "POINTS_REFUND"
+	TxPointsAccrual     = "POINTS_ACCRUAL"
 )
+
+// OperationAutomatic is the operation type of a change the engine makes
+// by itself (an earning rule's accrual).
+const OperationAutomatic = "AUTOMATIC"
+
+// SourceAutomation is the source of a transaction the engine makes by
+// itself.
+const SourceAutomation = "Automation"
 
 // Balance types (the voucher kinds a balance belongs to).
 const (
@@ -67,6 +76,28 @@ type TransactionDetails struct {
 	Redemption *TxRef    `json:"redemption,omitempty"`
 	Rollback   *TxRef    `json:"rollback,omitempty"`
 	Reward     *TxReward `json:"reward,omitempty"`
+	// Event and EarningRule name what earned an accrual.
+	Event       *TxEvent       `json:"event,omitempty"`
+	EarningRule *TxEarningRule `json:"earning_rule,omitempty"`
+}
+
+// TxEvent is the event an accrual answers (customer.order.paid, a custom
+// event's name).
+type TxEvent struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+}
+
+// TxEarningRule is the earning rule that gave an accrual, with its
+// banner.
+type TxEarningRule struct {
+	ID     string          `json:"id"`
+	Source TxEarningSource `json:"source"`
+}
+
+// TxEarningSource is an earning rule's banner.
+type TxEarningSource struct {
+	Banner string `json:"banner"`
 }
 
 // Balance is a card's balance after a change (object "balance"): the

@@ -28,6 +28,7 @@ import (
 	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/imports"
 	"github.com/promoengine/promo/location"
+	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
@@ -58,6 +59,7 @@ type Tx interface {
 	order.Store
 	voucher.Store
 	publication.Store
+	loyalty.Store
 	imports.Store
 	export.Store
 	webhook.Store

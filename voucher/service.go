@@ -190,6 +190,23 @@ func (s *Service) CreateInCampaign(ctx context.Context, projectID, ref string, i
 	return out, nil
 }
 
+// AddGenerated adds one voucher with a generated code to campaign c, in
+// st's transaction, as an AUTO_UPDATE campaign does when a publication
+// finds no free voucher left; the voucher's created event is appended.
+func (s *Service) AddGenerated(ctx context.Context, st ServiceStore, c *campaign.Campaign) (*Voucher, error) {
+	v, gen, err := s.GenerationFor(ctx, st, c, CampaignParams{})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.insert(ctx, st, v, nil, gen); err != nil {
+		return nil, err
+	}
+	if _, err := s.created(ctx, st, v.Clone()); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
 // PrepareForCampaign checks that campaign c takes new vouchers and returns
 // the template of a voucher added to it with in, and the generator of its
 // codes (checked against in.VouchersCount).

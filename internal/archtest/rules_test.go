@@ -45,7 +45,7 @@ func domain(lower ...string) []string {
 // first.
 var (
 	base   = []string{"catalog", "customer", "location", "auth", "webhook", "async"}
-	layers = [][]string{{"order"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication", "imports"}, {"export"}}
+	layers = [][]string{{"order"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication", "imports"}, {"export", "loyalty"}}
 )
 
 // upTo returns the base layer and every layer up to the one holding pkg.
@@ -113,6 +113,9 @@ var layerRules = []rule{
 		why: "publication imports only the domain layers below it (not redemption, its neighbour)"},
 	{pkg: "export", allow: domain(upTo("publication")...),
 		why: "export imports only the domain layers below it (it reads what they store)"},
+
+	{pkg: "loyalty", allow: domain(upTo("publication")...),
+		why: "loyalty imports only the domain layers below it (it earns and spends through redemption and publishes cards through publication; not export, its neighbour)"},
 
 	{pkg: "imports", allow: domain(upTo("project")...),
 		why: "imports imports only the domain layers below it (not redemption or publication, its neighbours)"},

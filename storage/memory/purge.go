@@ -57,6 +57,8 @@ func (d *data) dropProject(u *undo, project string) {
 	dropTable(u, &d.rules.assignments, project)
 	dropTable(u, &d.tiers, project)
 	dropTable(u, &d.stacks, project)
+	dropTable(u, &d.loyalty.rules, project)
+	dropTable(u, &d.loyalty.claims, project)
 
 	dropTable(u, &d.stackingRules, project)
 	dropTable(u, &d.redemptions, project)

@@ -55,6 +55,8 @@ type data struct {
 	importPages map[string][]byte // project + action + page → the input rows of a bulk action (imports.go)
 
 	activities map[[2]string][]*customer.Activity // (project, customer) → its activity log, in append order (customer.go)
+
+	loyalty loyaltyData // earning rules and their claims (loyalty.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.
@@ -126,6 +128,7 @@ func New() *Store {
 		importPages:    map[string][]byte{},
 		activities:     map[[2]string][]*customer.Activity{},
 		exports:        newExportData(),
+		loyalty:        newLoyaltyData(),
 	}}
 }
 

@@ -1,0 +1,170 @@
+package loyalty
+
+import (
+	"slices"
+	"unicode/utf8"
+
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/promotype"
+)
+
+// EarningRuleParams is one earning rule of a create (POST
+// /v1/loyalties/{campaignId}/earning-rules takes an array of them).
+type EarningRuleParams struct {
+	Event            string        `json:"event"`
+	Loyalty          Earning       `json:"loyalty"`
+	ValidationRuleID *string       `json:"validation_rule_id"`
+	Source           *BannerParams `json:"source"`
+	// Active is true when not given.
+	Active *bool `json:"active"`
+	campaign.ValidityParams
+	Metadata promotype.Metadata `json:"metadata"`
+
+	// What the hosted service accepts and this engine cannot yet honour is
+	// refused rather than stored and ignored.
+	PendingPoints   any `json:"pending_points"`
+	ExpirationRules any `json:"expiration_rules"`
+	CustomEvent     any `json:"custom_event"`
+	Segment         any `json:"segment"`
+	LoyaltyTier     any `json:"loyalty_tier"`
+}
+
+// EarningRuleUpdate is the body of an earning rule update: what it gives
+// replaces the rule's (the event cannot change).
+type EarningRuleUpdate struct {
+	Loyalty          *Earning      `json:"loyalty"`
+	ValidationRuleID *string       `json:"validation_rule_id"`
+	Source           *BannerParams `json:"source"`
+	Active           *bool         `json:"active"`
+	campaign.ValidityParams
+	Metadata promotype.Metadata `json:"metadata"`
+
+	PendingPoints   any `json:"pending_points"`
+	ExpirationRules any `json:"expiration_rules"`
+}
+
+// BannerParams is the banner a rule is shown under.
+type BannerParams struct {
+	Banner string `json:"banner"`
+}
+
+// maxBanner bounds a banner's length.
+const maxBanner = 300
+
+// allowedCalculations are the proportional calculation types each event
+// accepts.
+var allowedCalculations = map[string][]string{
+	EventOrderPaid: {OrderAmount, OrderTotalAmount, OrderMetadata, OrderItemsQuantity, OrderItemsAmount, OrderItemsSubtotalAmount, CustomerMetadata},
+}
+
+// ratioProperty names, per calculation type, the property that holds its
+// ratio, as the refusal of a missing one says it.
+var ratioProperty = map[string]string{
+	OrderAmount: "amount", OrderTotalAmount: "total_amount", OrderMetadata: "metadata",
+	OrderItemsQuantity: "quantity", OrderItemsAmount: "amount", OrderItemsSubtotalAmount: "subtotal_amount",
+	CustomerMetadata: "metadata", CustomEventMetadata: "metadata",
+}
+
+// unsupported refuses the fields of the hosted service's rules that this
+// engine does not honour yet.
+func unsupported(fields map[string]any) error {
+	for _, name := range []string{"pending_points", "expiration_rules", "custom_event", "segment", "loyalty_tier"} {
+		if v, ok := fields[name]; ok && v != nil {
+			return promotype.InvalidPayload("Property .%s of an earning rule is not supported by this engine", name)
+		}
+	}
+	return nil
+}
+
+// checkEvent refuses events no rule can earn on here.
+func checkEvent(event string) error {
+	switch event {
+	case EventOrderPaid:
+		return nil
+	case "":
+		return promotype.InvalidPayload("Payload must have required property 'event'")
+	}
+	return promotype.InvalidPayload("Earning rules on event '%s' are not supported by this engine (supported: %s)", event, EventOrderPaid)
+}
+
+// check validates an earning of a rule on event.
+func (e *Earning) check(event string) error {
+	switch e.Type {
+	case Fixed:
+		if e.Points == nil {
+			return promotype.InvalidPayload("Property .loyalty.points is required for a FIXED earning rule")
+		}
+		return checkPoints(".loyalty.points", *e.Points)
+	case Proportional:
+		if !slices.Contains(allowedCalculations[event], e.CalculationType) {
+			return promotype.InvalidPayload("Property .loyalty.calculation_type must be one of %v for event %s", allowedCalculations[event], event)
+		}
+		r := e.ratio()
+		if r == nil {
+			return promotype.InvalidPayload("Loyalty order rules must contain one of the following properties - '%s'", ratioProperty[e.CalculationType])
+		}
+		return r.check(e.CalculationType)
+	case "":
+		return promotype.InvalidPayload("Payload must have required property 'loyalty.type'")
+	}
+	return promotype.InvalidPayload("Property .loyalty.type must be one of FIXED, PROPORTIONAL")
+}
+
+// check validates the ratio of calculation type ct.
+func (r *Ratio) check(ct string) error {
+	if r.Every < 1 || r.Every > MaxPoints {
+		return promotype.InvalidPayload("Property .every of the ratio must be a whole number between 1 and %d", int64(MaxPoints))
+	}
+	if err := checkPoints(".points of the ratio", r.Points); err != nil {
+		return err
+	}
+	switch ct {
+	case OrderMetadata, CustomerMetadata, CustomEventMetadata:
+		if r.Property == "" || utf8.RuneCountInString(r.Property) > maxBanner {
+			return promotype.InvalidPayload("Property .property of a %s ratio must name a metadata property", ct)
+		}
+	case OrderItemsQuantity, OrderItemsAmount, OrderItemsSubtotalAmount:
+		refs := r.items()
+		if len(refs) == 0 {
+			return promotype.InvalidPayload("A %s ratio must name the items it counts: object and id, or applicable_to", ct)
+		}
+		for _, it := range refs {
+			switch {
+			case it.Object == ItemCollection:
+				return promotype.InvalidPayload("Counting the items of a products_collection is not supported by this engine: name products or SKUs")
+			case it.Object != ItemProduct && it.Object != ItemSKU:
+				return promotype.InvalidPayload("Property .object of a ratio's item must be one of product, sku, products_collection")
+			case it.ID == "":
+				return promotype.InvalidPayload("Property .id of a ratio's item is required")
+			}
+		}
+	}
+	return nil
+}
+
+// items returns the items a ratio counts: applicable_to, or its object and
+// id.
+func (r *Ratio) items() []ItemRef {
+	if len(r.ApplicableTo) > 0 {
+		return r.ApplicableTo
+	}
+	if r.Object == "" && r.ID == "" {
+		return nil
+	}
+	return []ItemRef{{Object: r.Object, ID: r.ID}}
+}
+
+func checkPoints(what string, n Int) error {
+	if n < 1 || n > MaxPoints {
+		return promotype.InvalidPayload("Property %s must be a whole number between 1 and %d", what, int64(MaxPoints))
+	}
+	return nil
+}
+
+// checkBanner validates a rule's banner.
+func checkBanner(b *BannerParams) error {
+	if b != nil && (utf8.RuneCountInString(b.Banner) > maxBanner || !utf8.ValidString(b.Banner)) {
+		return promotype.InvalidPayload("Property .source.banner must be UTF-8 text of at most %d characters", maxBanner)
+	}
+	return nil
+}

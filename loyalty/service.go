@@ -1,0 +1,42 @@
+package loyalty
+
+import (
+	"context"
+	"time"
+
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/publication"
+	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/voucher"
+)
+
+// Service is the loyalty use cases: programs, members, their points and
+// ledger, and earning rules.
+type Service struct {
+	store ServiceStore
+	tx    promotype.TxFunc[ServiceStore]
+	env   promotype.Env
+	deps  Deps
+	rules ruleCache
+}
+
+// Deps are the services of other nouns the loyalty service works through:
+// a program is a campaign, a member a published voucher, and points move
+// through the redemption service's card ledger.
+type Deps struct {
+	Programs     *campaign.API
+	Campaigns    *campaign.Service
+	Vouchers     *voucher.Service
+	Publications *publication.Service
+	Redemptions  *redemption.RedemptionService
+	// TimeZone is the project's time zone, in which validity windows are
+	// read.
+	TimeZone func(ctx context.Context, projectID string) (*time.Location, error)
+}
+
+// NewService returns the loyalty service reading through store and
+// writing in transactions opened by tx.
+func NewService(store ServiceStore, tx promotype.TxFunc[ServiceStore], env promotype.Env, deps Deps) *Service {
+	return &Service{store: store, tx: tx, env: env, deps: deps, rules: newRuleCache()}
+}

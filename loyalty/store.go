@@ -1,0 +1,56 @@
+package loyalty
+
+import (
+	"context"
+
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/publication"
+	"github.com/promoengine/promo/redemption"
+)
+
+// Store is the storage port of earning rules and of the claims that make
+// each rule earn once per order, scoped by project. Get returns
+// promotype.NotFound for a missing rule; returned values are the caller's
+// own.
+type Store interface {
+	// InsertEarningRules stores new rules (a taken id is duplicate_found).
+	InsertEarningRules(ctx context.Context, rules ...*EarningRule) error
+	// UpdateEarningRule replaces the stored rule with r's id.
+	UpdateEarningRule(ctx context.Context, r *EarningRule) error
+	GetEarningRule(ctx context.Context, projectID, id string) (*EarningRule, error)
+	// ListEarningRules lists a project's rules; q may filter on
+	// campaign_id, event and active and order by created_at or
+	// updated_at.
+	ListEarningRules(ctx context.Context, projectID string, q promotype.Query) ([]*EarningRule, int, error)
+	DeleteEarningRule(ctx context.Context, projectID, id string) error
+	// LockEarningRules holds the project's earning rules until the
+	// transaction ends, so that concurrent creations count them one after
+	// the other (the per-project limit). A store that runs one
+	// transaction at a time may do nothing.
+	LockEarningRules(ctx context.Context, projectID string) error
+	// ClaimEarning records that c.EarningRuleID earned for c.OrderID and
+	// reports true, or reports false when that rule earned for that order
+	// already (committed, or claimed by a concurrent transaction that then
+	// commits: the claim waits for it).
+	ClaimEarning(ctx context.Context, c *Claim) (bool, error)
+}
+
+// Claim is the record that an earning rule earned for an order: at most
+// one per rule and order.
+type Claim struct {
+	ProjectID     string
+	EarningRuleID string
+	OrderID       string
+	CustomerID    string
+	Points        int64
+	CreatedAt     promotype.Time
+}
+
+// ServiceStore is the port the loyalty Service consumes: its own rules and
+// claims, the card ledger it earns and spends through (vouchers, orders,
+// transactions, events) and the publications that make members.
+type ServiceStore interface {
+	Store
+	redemption.RedeemStore
+	publication.ServiceStore
+}

@@ -1,0 +1,249 @@
+package promo_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/loyalty"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/voucher"
+)
+
+// newProgram creates a loyalty program (cards start at 0 points) with
+// auto_join as given.
+func newProgram(t *testing.T, f fixture, name string, autoJoin bool) *campaign.Campaign {
+	t.Helper()
+	return must[*campaign.Campaign](t)(f.eng.Loyalties().CreateProgram(ctx, f.project, campaign.Params{
+		Name: promo.Ptr(name), AutoJoin: promo.Ptr(autoJoin), Type: promo.Ptr(campaign.AutoUpdate),
+	}))
+}
+
+// earnOn creates one earning rule from its JSON body in program c.
+func earnOn(t *testing.T, f fixture, c *campaign.Campaign, body string) *loyalty.EarningRule {
+	t.Helper()
+	rules := must[[]*loyalty.EarningRule](t)(f.eng.Loyalties().CreateEarningRules(ctx, f.project, c.ID,
+		[]loyalty.EarningRuleParams{decode[loyalty.EarningRuleParams](t, body)}))
+	return rules[0]
+}
+
+// cardPoints is the loyalty card of customer in program c: points and
+// balance ("" card: none).
+func cardOf(t *testing.T, f fixture, c *campaign.Campaign, customerID string) *voucher.Voucher {
+	t.Helper()
+	l := must[*promotype.List[*voucher.Voucher]](t)(f.eng.Loyalties().ListMembers(ctx, f.project, c.ID, voucher.ListParams{Customer: &customerID}))
+	if len(l.Data) == 0 {
+		return nil
+	}
+	return l.Data[0]
+}
+
+// The worked examples of loyalty.md §3.4 (X1–X4, X6, X7's formula on
+// order.paid): each rule alone in its program, one order paid, the
+// points the customer's card gets.
+func TestLoyaltyEarningWorkedExamples(t *testing.T) {
+	for _, tc := range []struct {
+		name, rule, order string
+		want              int64
+	}{
+		{"X1 order amount", `{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_AMOUNT","order":{"amount":{"every":1000,"points":1}}}}`,
+			`{"amount":25990}`, 25},
+		{"X1 order amount, 3 per step", `{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_AMOUNT","order":{"amount":{"every":1000,"points":3}}}}`,
+			`{"amount":25990}`, 75},
+		{"X2 total amount", `{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_TOTAL_AMOUNT","order":{"total_amount":{"every":100,"points":1}}}}`,
+			`{"amount":20000,"discount_amount":2500}`, 175},
+		{"X2 same order by amount", `{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_AMOUNT","order":{"amount":{"every":100,"points":1}}}}`,
+			`{"amount":20000,"discount_amount":2500}`, 200},
+		{"X3 items amount", `{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_ITEMS_AMOUNT","order_items":{"amount":{"every":200,"points":1,"object":"product","id":"prod_X"}}}}`,
+			`{"items":[{"product_id":"prod_X","quantity":2,"price":1500},{"product_id":"prod_Y","quantity":1,"price":4000}]}`, 15},
+		{"X4 items quantity", `{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_ITEMS_QUANTITY","order_items":{"quantity":{"every":1,"points":1,"object":"sku","id":"sku_phone"}}}}`,
+			`{"items":[{"sku_id":"sku_phone","quantity":3,"price":100},{"product_id":"prod_case","quantity":5,"price":100}]}`, 3},
+		{"X6 order metadata", `{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_METADATA","order":{"metadata":{"every":2,"points":1,"property":"number_of_store_visits"}}}}`,
+			`{"amount":100,"metadata":{"number_of_store_visits":7}}`, 3},
+		{"X7 customer metadata", `{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"CUSTOMER_METADATA","customer":{"metadata":{"every":4,"points":4,"property":"customer_life_time_value"}}}}`,
+			`{"amount":100}`, 8},
+		{"fixed points given as a string", `{"event":"order.paid","loyalty":{"type":"FIXED","points":"5"}}`, `{"amount":100}`, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			eachStore(t, func(t *testing.T, f fixture) {
+				c := newProgram(t, f, "Club", true)
+				earnOn(t, f, c, tc.rule)
+				in := decode[order.Params](t, tc.order)
+				in.Status = promo.Ptr(order.StatusPaid)
+				in.Customer = &customer.Params{SourceID: promo.Ptr("alice"), Metadata: promo.Metadata{"customer_life_time_value": 10}}
+				o := must[*order.Order](t)(f.eng.Orders().Create(ctx, f.project, in))
+				card := cardOf(t, f, c, *o.CustomerID)
+				if card == nil {
+					t.Fatal("the customer got no card (auto_join)")
+				}
+				if got := card.LoyaltyCard.Points; got != tc.want || card.LoyaltyCard.Balance != tc.want {
+					t.Errorf("card points %d, balance %d; want %d", got, card.LoyaltyCard.Balance, tc.want)
+				}
+			})
+		})
+	}
+}
+
+// An order earns on its first transition into PAID, from an update as
+// from a create, once per rule, with a POINTS_ACCRUAL that names the
+// order, the event and the rule; a program without auto_join gives a
+// non-member nothing; a disabled rule earns nothing.
+func TestLoyaltyOrderPaidEarnsOnce(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		club := newProgram(t, f, "Club", true)
+		closed := newProgram(t, f, "Closed", false)
+		r := earnOn(t, f, club, `{"event":"order.paid","loyalty":{"type":"FIXED","points":20},"source":{"banner":"Paid orders"}}`)
+		earnOn(t, f, closed, `{"event":"order.paid","loyalty":{"type":"FIXED","points":7}}`)
+		orders := f.eng.Orders()
+		o := must[*order.Order](t)(orders.Create(ctx, f.project, order.Params{SourceID: order.Some("o-1"), Amount: promo.Ptr[int64](1000),
+			Customer: &customer.Params{SourceID: promo.Ptr("bob")}}))
+		if card := cardOf(t, f, club, *o.CustomerID); card != nil {
+			t.Fatalf("a CREATED order earned: %+v", card.LoyaltyCard)
+		}
+		for range 3 { // PAID, then PAID again: one accrual
+			must[*order.Order](t)(orders.Update(ctx, f.project, "o-1", order.Params{Status: promo.Ptr(order.StatusPaid)}))
+		}
+		must[*order.Order](t)(orders.Update(ctx, f.project, "o-1", order.Params{Status: promo.Ptr(order.StatusCreated)}))
+		must[*order.Order](t)(orders.Update(ctx, f.project, "o-1", order.Params{Status: promo.Ptr(order.StatusPaid)}))
+		card := cardOf(t, f, club, *o.CustomerID)
+		if card == nil || card.LoyaltyCard.Points != 20 || card.LoyaltyCard.Balance != 20 {
+			t.Fatalf("card = %+v, want 20 points once", card)
+		}
+		if c := cardOf(t, f, closed, *o.CustomerID); c != nil {
+			t.Errorf("a program without auto_join gave a card: %s", c.Code)
+		}
+		txs := must[*redemption.TransactionList](t)(f.eng.Loyalties().Transactions(ctx, f.project, club.ID, card.Code, redemption.TransactionListParams{}))
+		if len(txs.Data) != 1 {
+			t.Fatalf("%d transactions, want one accrual", len(txs.Data))
+		}
+		tx := txs.Data[0]
+		want := redemption.TransactionDetails{
+			Balance: &redemption.Balance{Points: promo.Ptr[int64](20), Total: 20, Balance: 20, Type: redemption.BalanceLoyalty,
+				OperationType: redemption.OperationAutomatic, Object: "balance", RelatedObject: redemption.BalanceRelated{Type: "voucher", ID: card.ID}},
+			Order:       &redemption.TxOrder{ID: o.ID, SourceID: promo.Ptr("o-1")},
+			Event:       &redemption.TxEvent{ID: tx.Details.Event.ID, Type: loyalty.EventCustomerOrderPaid},
+			EarningRule: &redemption.TxEarningRule{ID: r.ID, Source: redemption.TxEarningSource{Banner: "Paid orders"}},
+		}
+		if diff := cmp.Diff(want, tx.Details); diff != "" || tx.Type != redemption.TxPointsAccrual || *tx.Source != redemption.SourceAutomation {
+			t.Errorf("accrual %s from %v; details (-want +got):\n%s", tx.Type, tx.Source, diff)
+		}
+
+		must[*loyalty.EarningRule](t)(f.eng.Loyalties().DisableEarningRule(ctx, f.project, club.ID, r.ID))
+		must[*order.Order](t)(orders.Create(ctx, f.project, order.Params{Amount: promo.Ptr[int64](500), Status: promo.Ptr(order.StatusPaid),
+			Customer: &customer.Params{SourceID: promo.Ptr("bob")}}))
+		if card := cardOf(t, f, club, *o.CustomerID); card.LoyaltyCard.Points != 20 {
+			t.Errorf("a disabled rule earned: %d points", card.LoyaltyCard.Points)
+		}
+	})
+}
+
+// 20 concurrent updates of one order to PAID earn the rule's points once
+// (done when loyalty issue: "points earned once").
+func TestLoyaltyConcurrentPaidUpdatesEarnOnce(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		club := newProgram(t, f, "Club", true)
+		earnOn(t, f, club, `{"event":"order.paid","loyalty":{"type":"FIXED","points":50}}`)
+		o := must[*order.Order](t)(f.eng.Orders().Create(ctx, f.project, order.Params{SourceID: order.Some("race"), Amount: promo.Ptr[int64](1000),
+			Customer: &customer.Params{SourceID: promo.Ptr("carol")}}))
+		// The card exists first, so that the updates race on the earning
+		// alone (auto-join's publication is covered above).
+		must[*voucher.Voucher](t)(f.eng.Loyalties().AddMember(ctx, f.project, club.ID, loyalty.MemberParams{
+			Customer: loyalty.MemberCustomer{Params: customer.Params{ID: o.CustomerID}}}))
+		errs := make([]error, 20)
+		inParallel(t, 20, func(i int) {
+			_, errs[i] = f.eng.Orders().Update(ctx, f.project, "race", order.Params{Status: promo.Ptr(order.StatusPaid)})
+		})
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("update %d: %v", i, err)
+			}
+		}
+		card := cardOf(t, f, club, *o.CustomerID)
+		if card.LoyaltyCard.Points != 50 || card.LoyaltyCard.Balance != 50 {
+			t.Errorf("card after 20 concurrent PAID updates: %+v, want 50 points once", card.LoyaltyCard)
+		}
+	})
+}
+
+// Members, manual balance changes and the program's rules limit and
+// refusals, through the Go API.
+func TestLoyaltyMembersAndBalance(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		l := f.eng.Loyalties()
+		club := newProgram(t, f, "Club", false)
+		if !club.JoinOnce || club.CampaignType != campaign.LoyaltyProgram {
+			t.Errorf("program: join_once %v, type %s", club.JoinOnce, club.CampaignType)
+		}
+		card := must[*voucher.Voucher](t)(l.AddMember(ctx, f.project, "Club", loyalty.MemberParams{
+			Customer: decode[loyalty.MemberCustomer](t, `"dana"`)}))
+		again := must[*voucher.Voucher](t)(l.AddMember(ctx, f.project, club.ID, loyalty.MemberParams{
+			Customer: decode[loyalty.MemberCustomer](t, `{"source_id":"dana"}`)}))
+		if again.ID != card.ID || card.HolderID == nil {
+			t.Errorf("join once: second add gave %s, first %s (holder %v)", again.Code, card.Code, card.HolderID)
+		}
+		b := must[*redemption.Balance](t)(l.AddBalance(ctx, f.project, club.ID, card.Code, loyalty.BalanceParams{Points: 100, Reason: promo.Ptr("welcome")}))
+		want := &redemption.Balance{Points: promo.Ptr[int64](100), Total: 100, Balance: 100, Type: redemption.BalanceLoyalty,
+			OperationType: redemption.OperationManual, Object: "balance", RelatedObject: redemption.BalanceRelated{Type: "voucher", ID: card.ID}}
+		if diff := cmp.Diff(want, b); diff != "" {
+			t.Errorf("balance (-want +got):\n%s", diff)
+		}
+		b = must[*redemption.Balance](t)(l.AddBalance(ctx, f.project, "", card.ID, loyalty.BalanceParams{Points: -30}))
+		if b.Balance != 70 || b.Total != 70 {
+			t.Errorf("after removing 30: %+v", b)
+		}
+		got := must[*voucher.Voucher](t)(l.Member(ctx, f.project, "", card.Code))
+		lc := got.LoyaltyCard
+		if lc.Balance != lc.Points-deref(lc.ExpiredPoints)-deref(lc.SubtractedPoints)-deref(got.Redemption.RedeemedPoints) {
+			t.Errorf("balance invariant broken: %+v, redeemed %v", lc, got.Redemption.RedeemedPoints)
+		}
+
+		other := newProgram(t, f, "Other", false)
+		_, err := l.Member(ctx, f.project, other.ID, card.Code)
+		wantErr(t, err, 404, "not_found")
+		_, err = l.AddBalance(ctx, f.project, club.ID, card.Code, loyalty.BalanceParams{Points: -71})
+		wantErr(t, err, 400, "invalid_add_balance_params")
+		_, err = l.AddBalance(ctx, f.project, club.ID, card.Code, loyalty.BalanceParams{Points: loyalty.MaxPoints + 1})
+		wantErr(t, err, 400, "invalid_payload")
+		_, err = l.Program(ctx, f.project, "Nope")
+		wantErr(t, err, 404, "not_found")
+		if got := must[*voucher.Voucher](t)(l.Member(ctx, f.project, "", card.Code)); got.LoyaltyCard.Balance != 70 {
+			t.Errorf("a refused change moved the balance to %d", got.LoyaltyCard.Balance)
+		}
+
+		for _, body := range []string{
+			`{"event":"order.paid","loyalty":{"type":"FIXED"}}`,
+			`{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_TOTAL_AMOUNT","order":{"amount":{"every":1,"points":1}}}}`,
+			`{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_AMOUNT","order":{"amount":{"every":0,"points":1}}}}`,
+			`{"event":"order.paid","loyalty":{"type":"FIXED","points":-1}}`,
+			`{"event":"order.paid","loyalty":{"type":"FIXED","points":5},"pending_points":{"period_type":"DAY","period_value":3}}`,
+			`{"event":"page_view","loyalty":{"type":"FIXED","points":5}}`,
+		} {
+			_, err := l.CreateEarningRules(ctx, f.project, club.ID, []loyalty.EarningRuleParams{decode[loyalty.EarningRuleParams](t, body)})
+			wantErr(t, err, 400, "invalid_payload")
+		}
+		var many []loyalty.EarningRuleParams
+		for i := range loyalty.MaxEarningRules {
+			many = append(many, decode[loyalty.EarningRuleParams](t, fmt.Sprintf(`{"event":"order.paid","loyalty":{"type":"FIXED","points":%d}}`, i+1)))
+		}
+		must[[]*loyalty.EarningRule](t)(l.CreateEarningRules(ctx, f.project, club.ID, many))
+		_, err = l.CreateEarningRules(ctx, f.project, other.ID, many[:1])
+		wantErr(t, err, 400, "invalid_payload")
+		rules := must[*promotype.List[*loyalty.EarningRule]](t)(l.ListEarningRules(ctx, f.project, club.ID, promotype.ListParams{Limit: 100}))
+		if rules.Total != loyalty.MaxEarningRules {
+			t.Errorf("%d rules listed, want %d", rules.Total, loyalty.MaxEarningRules)
+		}
+	})
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}

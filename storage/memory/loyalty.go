@@ -1,0 +1,97 @@
+package memory
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/promoengine/promo/loyalty"
+	"github.com/promoengine/promo/promotype"
+)
+
+// loyaltyData holds earning rules and the claims that make each earn once
+// per order (keyed by rule id and order id).
+type loyaltyData struct {
+	rules  table[loyalty.EarningRule]
+	claims table[loyalty.Claim]
+}
+
+func newLoyaltyData() loyaltyData {
+	return loyaltyData{rules: newTable[loyalty.EarningRule](), claims: newTable[loyalty.Claim]()}
+}
+
+func earningRuleField(r *loyalty.EarningRule, name string) promotype.Value {
+	switch name {
+	case "campaign_id":
+		return promotype.Value{Str: r.CampaignID()}
+	case "event":
+		return promotype.Value{Str: r.Event}
+	case "active":
+		return promotype.Value{Str: strconv.FormatBool(r.Active)}
+	case "created_at":
+		return tm(r.CreatedAt)
+	case "updated_at":
+		return tmPtr(r.UpdatedAt)
+	}
+	return promotype.Value{Null: true}
+}
+
+func earningRuleID(r *loyalty.EarningRule) string { return r.ID }
+
+// InsertEarningRules implements loyalty.Store.
+func (s *Store) InsertEarningRules(ctx context.Context, rules ...*loyalty.EarningRule) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		for _, r := range rules {
+			if err := insertNew(&d.loyalty.rules, u, r.ProjectID, r.ID, "earning_rule", r.Clone()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// UpdateEarningRule implements loyalty.Store.
+func (s *Store) UpdateEarningRule(ctx context.Context, r *loyalty.EarningRule) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		return replace(&d.loyalty.rules, u, r.ProjectID, r.ID, "earning_rule", r.Clone())
+	})
+}
+
+// GetEarningRule implements loyalty.Store.
+func (s *Store) GetEarningRule(ctx context.Context, projectID, id string) (out *loyalty.EarningRule, err error) {
+	s.read(ctx, func(d *data) {
+		out, err = getClone(&d.loyalty.rules, projectID, id, "earning_rule", (*loyalty.EarningRule).Clone)
+	})
+	return out, err
+}
+
+// ListEarningRules implements loyalty.Store.
+func (s *Store) ListEarningRules(ctx context.Context, projectID string, q promotype.Query) (out []*loyalty.EarningRule, total int, err error) {
+	s.read(ctx, func(d *data) {
+		out, total = list(d.loyalty.rules.rows[projectID], q, earningRuleField, earningRuleID, nil, (*loyalty.EarningRule).Clone)
+	})
+	return out, total, nil
+}
+
+// DeleteEarningRule implements loyalty.Store.
+func (s *Store) DeleteEarningRule(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error { return remove(&d.loyalty.rules, u, projectID, id, "earning_rule") })
+}
+
+// LockEarningRules implements loyalty.Store: a transaction of this store
+// runs alone.
+func (s *Store) LockEarningRules(ctx context.Context, projectID string) error { return ctx.Err() }
+
+// ClaimEarning implements loyalty.Store.
+func (s *Store) ClaimEarning(ctx context.Context, c *loyalty.Claim) (claimed bool, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
+		key := c.EarningRuleID + "\x00" + c.OrderID
+		if _, taken := d.loyalty.claims.get(c.ProjectID, key); taken {
+			return nil
+		}
+		cc := *c
+		d.loyalty.claims.put(u, c.ProjectID, key, &cc)
+		claimed = true
+		return nil
+	})
+	return claimed, err
+}
