@@ -37,8 +37,5 @@ func RouteOf(h http.Handler, r *http.Request) string {
 	if !ok {
 		return "" // the 404 and 405 fallbacks
 	}
-	if rest, ok := strings.CutPrefix(path, campaignPrefix); ok {
-		path = promotionsPrefix + rest
-	}
-	return method + " " + path
+	return method + " " + unmovedPattern(path)
 }

@@ -74,9 +74,7 @@ func routeOf(r *http.Request) string {
 	if i := strings.IndexByte(p, ' '); i >= 0 {
 		p = p[i+1:]
 	}
-	if rest, ok := strings.CutPrefix(p, campaignPrefix); ok {
-		p = promotionsPrefix + rest
-	}
+	p = unmovedPattern(p)
 	if p == "" || p == "/" {
 		return "unmatched"
 	}

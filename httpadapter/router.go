@@ -39,6 +39,7 @@ func (s *server) routes() []route {
 		s.clientRoutes(),    // client.go
 		s.clientKeyRoutes(), // client_keys.go
 		s.importRoutes(),    // imports.go
+		s.loyaltyRoutes(),   // loyalties.go
 	)
 }
 
@@ -129,39 +130,66 @@ func (s *server) endpoint(rt route) http.Handler {
 	})
 }
 
-// The campaign-scoped promotion routes (/v1/promotions/{campaignId}/tiers,
-// .../stacks/{stackId}) overlap the tier routes (/v1/promotions/tiers/{tierId})
-// in a way ServeMux refuses ("/v1/promotions/tiers/tiers" matches both, and
-// neither is more specific). They are registered under campaignPrefix, and
-// promotionPath moves a request for a campaign there: a first segment after
-// /v1/promotions/ other than tiers, stacks and validation names a campaign.
+// Some routes overlap in a way ServeMux refuses: the campaign-scoped
+// promotion routes (/v1/promotions/{campaignId}/tiers, .../stacks/{stackId})
+// and the tier routes (/v1/promotions/tiers/{tierId}) both match
+// "/v1/promotions/tiers/tiers", and neither is more specific; so do the
+// program routes (/v1/loyalties/{campaignId}/members) and the member routes
+// (/v1/loyalties/members/{memberId}). The campaign-scoped ones are
+// registered under the overlap's moved prefix, and movedPath moves a
+// request for a campaign there: a first segment after the prefix, with
+// more segments after it, that is none of the reserved names names a
+// campaign.
 const (
 	promotionsPrefix = "/v1/promotions/"
 	campaignPrefix   = "/v1/promotions/_campaign/"
 )
 
+// overlap is one prefix whose campaign-scoped routes are moved.
+type overlap struct {
+	prefix, moved string
+	param         string   // the campaign's path parameter
+	reserved      []string // first segments that name no campaign
+}
+
+var overlaps = []overlap{
+	{promotionsPrefix, campaignPrefix, "{campaignId}", []string{"tiers", "stacks", "validation"}},
+	{"/v1/loyalties/", "/v1/loyalties/_program/", "{programId}", []string{"members"}},
+}
+
 // muxPattern is the pattern a route is registered under.
 func muxPattern(p string) string {
-	if rest, ok := strings.CutPrefix(p, promotionsPrefix+"{campaignId}/"); ok {
-		return campaignPrefix + "{campaignId}/" + rest
+	for _, o := range overlaps {
+		if rest, ok := strings.CutPrefix(p, o.prefix+o.param+"/"); ok {
+			return o.moved + o.param + "/" + rest
+		}
 	}
 	return p
 }
 
-// promotionPath rewrites the path of a campaign-scoped promotion request to
-// its registered form; other paths are returned unchanged.
+// unmovedPattern is the route table's pattern of a registered one.
+func unmovedPattern(p string) string {
+	for _, o := range overlaps {
+		if rest, ok := strings.CutPrefix(p, o.moved); ok {
+			return o.prefix + rest
+		}
+	}
+	return p
+}
+
+// promotionPath rewrites the path of a campaign-scoped request of an
+// overlap to its registered form; other paths are returned unchanged.
 func promotionPath(path string) (string, bool) {
-	rest, ok := strings.CutPrefix(path, promotionsPrefix)
-	if !ok {
-		return path, false
+	for _, o := range overlaps {
+		rest, ok := strings.CutPrefix(path, o.prefix)
+		if !ok {
+			continue
+		}
+		first, _, more := strings.Cut(rest, "/")
+		if !more || slices.Contains(o.reserved, first) {
+			return path, false
+		}
+		return o.moved + rest, true
 	}
-	first, _, more := strings.Cut(rest, "/")
-	if !more {
-		return path, false
-	}
-	switch first {
-	case "tiers", "stacks", "validation":
-		return path, false
-	}
-	return campaignPrefix + rest, true
+	return path, false
 }

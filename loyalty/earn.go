@@ -181,7 +181,7 @@ func (e *earning) card(ctx context.Context, c *campaign.Campaign) (*voucher.Vouc
 		return nil, nil
 	}
 	p, err := e.s.deps.Publications.Publish(ctx, e.st, e.projectID, publication.CreateParams{
-		Customer: &customer.Params{ID: &e.customerID}, Campaign: &publication.CampaignRef{ID: &c.ID}, JoinOnce: true})
+		Customer: &customer.Params{ID: &e.customerID}, Campaign: &publication.CampaignRef{ID: &c.ID}, JoinOnce: true, Generate: true})
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ func (s *Service) AddMember(ctx context.Context, projectID, ref string, in Membe
 		return nil, err
 	}
 	p := publication.CreateParams{Customer: &in.Customer.Params, SourceID: in.SourceID, Channel: in.Channel,
-		Metadata: in.Metadata, JoinOnce: true}
+		Metadata: in.Metadata, JoinOnce: true, Generate: true}
 	if p.Customer.ID == nil && p.Customer.SourceID == nil && p.Customer.Email == nil && p.Customer.Name == nil {
 		p.Customer = nil // refused as a missing customer
 	}

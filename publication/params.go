@@ -23,6 +23,10 @@ type CreateParams struct {
 	// JoinOnce answers a customer that already received a voucher of the
 	// campaign with that publication instead of a new voucher.
 	JoinOnce bool `json:"-"`
+	// Generate makes the vouchers an AUTO_UPDATE campaign lacks instead
+	// of answering no_voucher_suitable_for_publication (a loyalty program
+	// giving a member a card).
+	Generate bool `json:"-"`
 }
 
 // CampaignRef names a campaign by name or id and how many of its vouchers

@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"Rewards", testRewards},
 		{"RewardAssignments", testRewardAssignments},
 		{"Locations", testLocations},
+		{"EarningRules", testEarningRules},
 		{"Customers", testCustomers},
 		{"CustomerList", testCustomerList},
 		{"CustomerActivities", testCustomerActivities},

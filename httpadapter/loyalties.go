@@ -1,0 +1,131 @@
+package httpadapter
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/promoengine/promo/async"
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/loyalty"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/voucher"
+)
+
+// loyaltyRoutes are the loyalty endpoints (scope loyalties): programs,
+// members, their balance and ledger, and earning rules. A program is
+// addressed by id or name, a member by card code or voucher id; a member
+// path without a program takes a card of any program.
+func (s *server) loyaltyRoutes() []route {
+	return slices.Concat(s.programRoutes(), s.memberRoutes(), s.earningRuleRoutes())
+}
+
+func (s *server) programRoutes() []route {
+	l := s.engine.Loyalties()
+	return []route{
+		{http.MethodPost, "/v1/loyalties", appKey, withBody(func(c *call, in campaign.Params) (*campaign.Campaign, error) {
+			return l.CreateProgram(c.actx(), c.projectID, in)
+		})},
+		{http.MethodGet, "/v1/loyalties", appKey, s.hostedList("campaigns", withoutBody(func(c *call) (*promotype.List[*campaign.Campaign], error) {
+			p, err := campaignListParams(c)
+			if err != nil {
+				return nil, err
+			}
+			return l.ListPrograms(c.ctx(), c.projectID, p)
+		}))},
+		{http.MethodGet, "/v1/loyalties/{programId}", appKey, withoutBody(func(c *call) (*campaign.Campaign, error) {
+			return l.Program(c.ctx(), c.projectID, c.path("programId"))
+		})},
+		{http.MethodPut, "/v1/loyalties/{programId}", appKey, withBody(func(c *call, in campaign.UpdateParams) (*campaign.Campaign, error) {
+			return l.UpdateProgram(c.actx(), c.projectID, c.path("programId"), in)
+		})},
+		{http.MethodDelete, "/v1/loyalties/{programId}", appKey, withoutBody(func(c *call) (*async.Ref, error) {
+			force, err := c.force()
+			if err != nil {
+				return nil, err
+			}
+			return l.DeleteProgram(c.actx(), c.projectID, c.path("programId"), force)
+		})},
+		{http.MethodGet, "/v1/loyalties/{programId}/transactions", appKey, withoutBody(func(c *call) (*redemption.TransactionList, error) {
+			in, err := transactionListParams(c)
+			if err != nil {
+				return nil, err
+			}
+			return l.ProgramTransactions(c.ctx(), c.projectID, c.path("programId"), in)
+		})},
+	}
+}
+
+// memberRoutes are the member endpoints, each with and without the
+// program in its path.
+func (s *server) memberRoutes() []route {
+	l := s.engine.Loyalties()
+	routes := []route{
+		{http.MethodPost, "/v1/loyalties/{programId}/members", appKey, withBody(func(c *call, in loyalty.MemberParams) (*voucher.Voucher, error) {
+			return l.AddMember(c.ctx(), c.projectID, c.path("programId"), in)
+		})},
+		{http.MethodGet, "/v1/loyalties/{programId}/members", appKey, s.hostedList("vouchers", withoutBody(func(c *call) (*promotype.List[*voucher.Voucher], error) {
+			p, err := voucherListParams(c)
+			if err != nil {
+				return nil, err
+			}
+			return l.ListMembers(c.ctx(), c.projectID, c.path("programId"), p)
+		}))},
+	}
+	for _, prefix := range []string{"/v1/loyalties/{programId}/members/{memberId}", "/v1/loyalties/members/{memberId}"} {
+		routes = append(routes,
+			route{http.MethodGet, prefix, appKey, withoutBody(func(c *call) (*voucher.Voucher, error) {
+				return l.Member(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"))
+			})},
+			route{http.MethodPost, prefix + "/balance", appKey, withBody(func(c *call, in loyalty.BalanceParams) (*redemption.Balance, error) {
+				return l.AddBalance(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"), in)
+			})},
+			route{http.MethodGet, prefix + "/transactions", appKey, withoutBody(func(c *call) (*redemption.TransactionList, error) {
+				in, err := transactionListParams(c)
+				if err != nil {
+					return nil, err
+				}
+				return l.Transactions(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"), in)
+			})},
+		)
+	}
+	return routes
+}
+
+// earningRuleRoutes are the earning rule endpoints of a program.
+func (s *server) earningRuleRoutes() []route {
+	l := s.engine.Loyalties()
+	const rules, rule = "/v1/loyalties/{programId}/earning-rules", "/v1/loyalties/{programId}/earning-rules/{earningRuleId}"
+	return []route{
+		{http.MethodPost, rules, appKey, func(c *call) (int, any, error) {
+			var in []loyalty.EarningRuleParams
+			if err := decodeArrayBody(c, &in); err != nil {
+				return 0, nil, err
+			}
+			out, err := l.CreateEarningRules(c.ctx(), c.projectID, c.path("programId"), in)
+			return http.StatusOK, out, err
+		}},
+		{http.MethodGet, rules, appKey, withoutBody(func(c *call) (*promotype.List[*loyalty.EarningRule], error) {
+			p, err := c.listParams()
+			if err != nil {
+				return nil, err
+			}
+			return l.ListEarningRules(c.ctx(), c.projectID, c.path("programId"), p)
+		})},
+		{http.MethodGet, rule, appKey, withoutBody(func(c *call) (*loyalty.EarningRule, error) {
+			return l.EarningRule(c.ctx(), c.projectID, c.path("programId"), c.path("earningRuleId"))
+		})},
+		{http.MethodPut, rule, appKey, withBody(func(c *call, in loyalty.EarningRuleUpdate) (*loyalty.EarningRule, error) {
+			return l.UpdateEarningRule(c.ctx(), c.projectID, c.path("programId"), c.path("earningRuleId"), in)
+		})},
+		{http.MethodDelete, rule, appKey, noContent(func(c *call) error {
+			return l.DeleteEarningRule(c.ctx(), c.projectID, c.path("programId"), c.path("earningRuleId"))
+		})},
+		{http.MethodPost, rule + "/enable", appKey, withoutBody(func(c *call) (*loyalty.EarningRule, error) {
+			return l.EnableEarningRule(c.ctx(), c.projectID, c.path("programId"), c.path("earningRuleId"))
+		})},
+		{http.MethodPost, rule + "/disable", appKey, withoutBody(func(c *call) (*loyalty.EarningRule, error) {
+			return l.DisableEarningRule(c.ctx(), c.projectID, c.path("programId"), c.path("earningRuleId"))
+		})},
+	}
+}

@@ -1,0 +1,96 @@
+package storagetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/loyalty"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/storage"
+)
+
+func earningRule(projectID, id, campaignID string, created int) *loyalty.EarningRule {
+	points := loyalty.Int(5)
+	return &loyalty.EarningRule{ID: id, ProjectID: projectID, Event: loyalty.EventOrderPaid, Active: true, Object: "earning_rule",
+		CreatedAt: promotype.Time{Time: time.Date(2026, 1, 1, 0, 0, created, 0, time.UTC)},
+		Loyalty:   loyalty.Earning{Type: loyalty.Fixed, Points: &points},
+		Source:    loyalty.Source{Banner: "b", ObjectID: campaignID, ObjectType: "campaign"},
+		Validity:  campaign.Validity{ValidityDayOfWeek: []int{1, 2}},
+		Metadata:  promotype.Metadata{"k": "v"}, AutomationID: "auto_" + id}
+}
+
+// testEarningRules: the earning rule rows round-trip, list by campaign,
+// event and active, update and delete, stay in their project; a claim is
+// taken once per rule and order, also by concurrent transactions.
+func testEarningRules(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	other := newProject(t, s, "proj_b")
+	a, b := earningRule(p, "ern_1", "camp_1", 1), earningRule(p, "ern_2", "camp_2", 2)
+	must(t, s.InsertEarningRules(ctx, a, b))
+	got, err := s.GetEarningRule(ctx, p, "ern_1")
+	must(t, err)
+	diff(t, "earning rule", a, got)
+	wantErr(t, "duplicate", s.InsertEarningRules(ctx, earningRule(p, "ern_1", "camp_1", 3)), promotype.ErrDuplicateFound)
+	_, err = s.GetEarningRule(ctx, other, "ern_1")
+	wantErr(t, "another project's rule", err, promotype.ErrNotFound)
+
+	b.Active, b.UpdatedAt = false, promotype.Time{Time: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}.Ptr()
+	must(t, s.UpdateEarningRule(ctx, b))
+	is := func(f, v string) promotype.Condition { return promotype.Condition{Field: f, Op: promotype.OpIs, Values: []string{v}} }
+	for _, tc := range []struct {
+		name string
+		must []promotype.Condition
+		want []string
+	}{
+		{"all", nil, []string{"ern_1", "ern_2"}},
+		{"campaign", []promotype.Condition{is("campaign_id", "camp_2")}, []string{"ern_2"}},
+		{"active order.paid", []promotype.Condition{is("event", loyalty.EventOrderPaid), is("active", "true")}, []string{"ern_1"}},
+	} {
+		rules, total, err := s.ListEarningRules(ctx, p, promotype.Query{Limit: 10, OrderBy: "created_at", Must: tc.must})
+		must(t, err)
+		var ids []string
+		for _, r := range rules {
+			ids = append(ids, r.ID)
+		}
+		diff(t, "list "+tc.name, tc.want, ids)
+		diff(t, "total "+tc.name, len(tc.want), total)
+	}
+	must(t, s.DeleteEarningRule(ctx, p, "ern_1"))
+	wantErr(t, "delete twice", s.DeleteEarningRule(ctx, p, "ern_1"), promotype.ErrNotFound)
+	wantErr(t, "update a deleted rule", s.UpdateEarningRule(ctx, a), promotype.ErrNotFound)
+
+	claim := func(st loyalty.Store, project, order string) (bool, error) {
+		return st.ClaimEarning(ctx, &loyalty.Claim{ProjectID: project, EarningRuleID: "ern_2", OrderID: order, CustomerID: "cust_1", Points: 5,
+			CreatedAt: promotype.Time{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}})
+	}
+	for _, tc := range []struct {
+		project, order string
+		want           bool
+	}{{p, "ord_1", true}, {p, "ord_1", false}, {p, "ord_2", true}, {other, "ord_1", true}} {
+		got, err := claim(s, tc.project, tc.order)
+		must(t, err)
+		diff(t, "claim "+tc.project+" "+tc.order, tc.want, got)
+	}
+	claimed := make(chan bool, 16)
+	ok, errs := runConcurrently(t, "concurrent claims", 16, func(int) error {
+		return s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+			must(t, tx.LockEarningRules(ctx, p))
+			got, err := claim(tx, p, "ord_race")
+			claimed <- got
+			return err
+		})
+	})
+	close(claimed)
+	n := 0
+	for c := range claimed {
+		if c {
+			n++
+		}
+	}
+	if ok != 16 || n != 1 {
+		t.Errorf("16 concurrent claims of one rule and order: %d committed, %d claimed (want 16, 1); errors %v", ok, n, errs)
+	}
+}
