@@ -39,7 +39,9 @@ func testEarningRules(t *testing.T, newStore Factory) {
 
 	b.Active, b.UpdatedAt = false, promotype.Time{Time: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}.Ptr()
 	must(t, s.UpdateEarningRule(ctx, b))
-	is := func(f, v string) promotype.Condition { return promotype.Condition{Field: f, Op: promotype.OpIs, Values: []string{v}} }
+	is := func(f, v string) promotype.Condition {
+		return promotype.Condition{Field: f, Op: promotype.OpIs, Values: []string{v}}
+	}
 	for _, tc := range []struct {
 		name string
 		must []promotype.Condition
