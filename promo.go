@@ -152,8 +152,19 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.exports.EnableJobs(jobs)
 	e.loyalty = loyalty.NewService(store, storage.TxFor(store, func(s storage.Tx) loyalty.ServiceStore { return s }), e.env, loyalty.Deps{
 		Programs: e.campaign, Campaigns: e.campaigns, Vouchers: e.vouchers, Publications: e.publications, Redemptions: e.redemptions,
-		TimeZone: e.projects.TimeZone})
+		Rewards: e.rewards, TimeZone: e.projects.TimeZone})
+	e.redemptions.SetRewardEffect(e.giveReward)
 	return e, nil
+}
+
+// giveReward hands a reward a loyalty card paid for to the loyalty
+// service, in the redemption's transaction (redemption.RewardEffect).
+func (e *Engine) giveReward(ctx context.Context, tx redemption.RedeemStore, row *redemption.Redemption, card *voucher.Voucher) error {
+	st, ok := tx.(loyalty.ServiceStore)
+	if !ok {
+		return fmt.Errorf("promo: the transaction of a reward redemption (%T) lacks the loyalty ports", tx)
+	}
+	return e.loyalty.GiveReward(ctx, st, row, card)
 }
 
 // orderPaid hands an order that became PAID to loyalty earning, in the

@@ -84,6 +84,8 @@ func newStackFixture(t testing.TB, st storage.Store) *stackFixture {
 	must[*voucher.Voucher](t)(eng.Vouchers().Create(ctx, p, card))
 	f.ids["reward"] = must[*reward.Reward](t)(eng.Rewards().Create(ctx, p, js[reward.Params](t,
 		`{"name":"Mug","type":"MATERIAL","parameters":{"product":{"id":"`+f.ids["roses"]+`"}}}`))).ID
+	must[*reward.Assignment](t)(eng.Rewards().CreateAssignment(ctx, p, f.ids["reward"], js[reward.AssignmentParams](t,
+		`{"campaign":"`+loyalty+`","parameters":{"loyalty":{"points":4}}}`))) // the mug costs 4 points
 	f.ids["coin"] = must[*reward.Reward](t)(eng.Rewards().Create(ctx, p, js[reward.Params](t,
 		`{"name":"Pay with points","type":"COIN","parameters":{"coin":{"exchange_ratio":20,"points_ratio":100}}}`))).ID
 

@@ -94,7 +94,7 @@ func TestRedemptionErrorKeys(t *testing.T) {
 			errorKey{400, "missing_order_items_amount", "Missing applicable order items", "At least one applicable order item with amount is required to redeem this GIFT_VOUCHER", ""}},
 		{"missing_reward", "", `{"customer":{"source_id":"holder"},"redeemables":[{"object":"voucher","id":"AnsvocvP"}],"order":{"amount":1000}}`,
 			errorKey{400, "missing_reward", "Missing reward", "A reward is required when redeeming a LOYALTY_CARD", ""}},
-		{"loyalty_card_points_exceeded", "", `{"customer":{"source_id":"holder"},"redeemables":[{"object":"voucher","id":"AnsvocvP","reward":{"id":"` + ids["reward"] + `","points":1000}}],"order":{"amount":1000}}`,
+		{"loyalty_card_points_exceeded", "", `{"customer":{"source_id":"holder"},"redeemables":[{"object":"voucher","id":"AnsvocvP","reward":{"id":"` + ids["bigReward"] + `"}}],"order":{"amount":1000}}`,
 			errorKey{400, "loyalty_card_points_exceeded", "loyalty card points exceeded", "AnsvocvP", ""}},
 		{"invalid_customer", "", one(`{"object":"voucher","id":"AnsvocvP","reward":{"id":"` + ids["reward"] + `","points":4}}`),
 			errorKey{400, "invalid_customer", "Customer must be a holder of a loyalty card.", "AnsvocvP", ""}},

@@ -9,6 +9,7 @@ import (
 	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/voucher"
 )
 
@@ -17,7 +18,7 @@ import (
 // addressed by id or name, a member by card code or voucher id; a member
 // path without a program takes a card of any program.
 func (s *server) loyaltyRoutes() []route {
-	return slices.Concat(s.programRoutes(), s.memberRoutes(), s.earningRuleRoutes())
+	return slices.Concat(s.programRoutes(), s.memberRoutes(), s.earningRuleRoutes(), s.loyaltyRewardRoutes())
 }
 
 func (s *server) programRoutes() []route {
@@ -80,6 +81,9 @@ func (s *server) memberRoutes() []route {
 			route{http.MethodPost, prefix + "/balance", appKey, withBody(func(c *call, in loyalty.BalanceParams) (*redemption.Balance, error) {
 				return l.AddBalance(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"), in)
 			})},
+			route{http.MethodPost, prefix + "/redemption", appKey, withBody(func(c *call, in loyalty.RedeemRewardParams) (*redemption.Redemption, error) {
+				return l.RedeemReward(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"), in, c.redeemOptions())
+			})},
 			route{http.MethodGet, prefix + "/transactions", appKey, withoutBody(func(c *call) (*redemption.TransactionList, error) {
 				in, err := transactionListParams(c)
 				if err != nil {
@@ -126,6 +130,56 @@ func (s *server) earningRuleRoutes() []route {
 		})},
 		{http.MethodPost, rule + "/disable", appKey, withoutBody(func(c *call) (*loyalty.EarningRule, error) {
 			return l.DisableEarningRule(c.ctx(), c.projectID, c.path("programId"), c.path("earningRuleId"))
+		})},
+	}
+}
+
+// loyaltyRewardRoutes are the rewards a program offers for points and the
+// rewards a member can buy.
+func (s *server) loyaltyRewardRoutes() []route {
+	l := s.engine.Loyalties()
+	assignments := withoutBody(func(c *call) (*promotype.List[*reward.Assignment], error) {
+		p, err := c.listParams()
+		if err != nil {
+			return nil, err
+		}
+		return l.ProgramRewards(c.ctx(), c.projectID, c.path("programId"), p)
+	})
+	assignment := withoutBody(func(c *call) (*reward.Assignment, error) {
+		return l.RewardAssignment(c.ctx(), c.projectID, c.path("programId"), c.path("rewardAssignmentId"))
+	})
+	return []route{
+		{http.MethodPost, "/v1/loyalties/{programId}/rewards", appKey, func(c *call) (int, any, error) {
+			var in []loyalty.RewardAssignmentParams
+			if err := decodeArrayBody(c, &in); err != nil {
+				return 0, nil, err
+			}
+			out, err := l.AssignRewards(c.ctx(), c.projectID, c.path("programId"), in)
+			return http.StatusOK, out, err
+		}},
+		{http.MethodGet, "/v1/loyalties/{programId}/rewards", appKey, assignments},
+		{http.MethodGet, "/v1/loyalties/{programId}/rewards/{rewardAssignmentId}", appKey, assignment},
+		{http.MethodPut, "/v1/loyalties/{programId}/rewards/{rewardAssignmentId}", appKey, withBody(func(c *call, in reward.AssignmentParams) (*reward.Assignment, error) {
+			return l.UpdateRewardAssignment(c.ctx(), c.projectID, c.path("programId"), c.path("rewardAssignmentId"), in)
+		})},
+		{http.MethodDelete, "/v1/loyalties/{programId}/rewards/{rewardAssignmentId}", appKey, noContent(func(c *call) error {
+			return l.DeleteRewardAssignment(c.ctx(), c.projectID, c.path("programId"), c.path("rewardAssignmentId"))
+		})},
+		{http.MethodGet, "/v1/loyalties/{programId}/reward-assignments", appKey, assignments},
+		{http.MethodGet, "/v1/loyalties/{programId}/reward-assignments/{rewardAssignmentId}", appKey, assignment},
+		{http.MethodGet, "/v1/loyalties/{programId}/reward-assignments/{rewardAssignmentId}/reward", appKey, withoutBody(func(c *call) (*reward.Reward, error) {
+			return l.AssignedReward(c.ctx(), c.projectID, c.path("programId"), c.path("rewardAssignmentId"))
+		})},
+		{http.MethodGet, "/v1/loyalties/members/{memberId}/rewards", appKey, withoutBody(func(c *call) (*promotype.List[*loyalty.MemberReward], error) {
+			q, err := parseQuery(c.r.URL.RawQuery)
+			if err != nil {
+				return nil, err
+			}
+			affordable, err := boolParam(q, "affordable_only")
+			if err != nil {
+				return nil, err
+			}
+			return l.MemberRewards(c.ctx(), c.projectID, c.path("memberId"), affordable)
 		})},
 	}
 }

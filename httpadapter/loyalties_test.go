@@ -19,6 +19,13 @@ func init() {
 			h.t.Fatalf("seed earning rule: %d %s", rec.Code, rec.Body)
 		}
 		ids["earningRuleId"] = rules[0]["id"].(string)
+		rw := h.mustDo(req{method: http.MethodPost, target: "/v1/rewards", body: `{"name":"Iso lamp","parameters":{"campaign":{"id":"` + ids["programId"] + `","balance":1}}}`}, http.StatusOK)
+		rec = h.do(req{method: http.MethodPost, target: "/v1/loyalties/" + ids["programId"] + "/rewards",
+			body: `[{"reward":"` + rw["id"].(string) + `","parameters":{"loyalty":{"points":5}}}]`})
+		if err := json.Unmarshal(rec.Body.Bytes(), &rules); err != nil || rec.Code != http.StatusOK || len(rules) != 1 {
+			h.t.Fatalf("seed reward assignment: %d %s", rec.Code, rec.Body)
+		}
+		ids["rewardAssignmentId"] = rules[0]["id"].(string)
 	})
 	isolationRows = append(isolationRows,
 		isolationRow{"get program", http.MethodGet, "/v1/loyalties/{programId}", ""},
@@ -41,6 +48,19 @@ func init() {
 		isolationRow{"enable earning rule", http.MethodPost, "/v1/loyalties/{programId}/earning-rules/{earningRuleId}/enable", ""},
 		isolationRow{"disable earning rule", http.MethodPost, "/v1/loyalties/{programId}/earning-rules/{earningRuleId}/disable", ""},
 	)
+	isolationRows = append(isolationRows,
+		isolationRow{"assign rewards", http.MethodPost, "/v1/loyalties/{programId}/rewards", `[{"reward":"rew_x","parameters":{"loyalty":{"points":1}}}]`},
+		isolationRow{"list program rewards", http.MethodGet, "/v1/loyalties/{programId}/rewards", ""},
+		isolationRow{"get program reward", http.MethodGet, "/v1/loyalties/{programId}/rewards/{rewardAssignmentId}", ""},
+		isolationRow{"update program reward", http.MethodPut, "/v1/loyalties/{programId}/rewards/{rewardAssignmentId}", `{"parameters":{"loyalty":{"points":1}}}`},
+		isolationRow{"delete program reward", http.MethodDelete, "/v1/loyalties/{programId}/rewards/{rewardAssignmentId}", ""},
+		isolationRow{"list reward assignments", http.MethodGet, "/v1/loyalties/{programId}/reward-assignments", ""},
+		isolationRow{"get reward assignment", http.MethodGet, "/v1/loyalties/{programId}/reward-assignments/{rewardAssignmentId}", ""},
+		isolationRow{"get assigned reward", http.MethodGet, "/v1/loyalties/{programId}/reward-assignments/{rewardAssignmentId}/reward", ""},
+		isolationRow{"member rewards", http.MethodGet, "/v1/loyalties/members/{memberId}/rewards", ""},
+		isolationRow{"redeem reward", http.MethodPost, "/v1/loyalties/{programId}/members/{memberId}/redemption", `{"reward":{"id":"rew_x"}}`},
+		isolationRow{"redeem reward of any member", http.MethodPost, "/v1/loyalties/members/{memberId}/redemption", `{"reward":{"id":"rew_x"}}`},
+	)
 	isolationLists = append(isolationLists, isolationRow{"list programs", http.MethodGet, "/v1/loyalties", ""})
 }
 
@@ -49,6 +69,40 @@ const (
 	earningRulesBody   = `[{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_AMOUNT","order":{"amount":{"every":1000,"points":1}}},"source":{"banner":"1 point per 10"}},` +
 		`{"event":"order.paid","loyalty":{"type":"FIXED","points":"5"}}]`
 )
+
+// Rewards for points over HTTP: assign a material and a campaign reward,
+// list them (the program's, a member's, the affordable ones), redeem one,
+// change and withdraw an assignment.
+func TestLoyaltyRewards(t *testing.T) {
+	h := newHarness(t)
+	const program = "camp_00000000000000000002"
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties", body: loyaltyProgramBody}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns/" + program + "/vouchers/CARD-0001", body: `{}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/members", body: `{"customer":"alice","voucher":"CARD-0001"}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/balance", body: `{"points":250}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/products", body: `{"source_id":"lamp","name":"Lamp","price":5000}`}, http.StatusOK)
+	lamp := h.mustDo(req{method: http.MethodPost, target: "/v1/rewards", body: `{"name":"Lamp","stock":5,"parameters":{"product":{"id":"lamp"}}}`}, http.StatusOK)
+	bonus := h.mustDo(req{method: http.MethodPost, target: "/v1/rewards", body: `{"name":"Bonus points","parameters":{"campaign":{"id":"` + program + `","balance":7}}}`}, http.StatusOK)
+	h.run(t, "loyalties/rewards", []step{
+		{"assign", req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/rewards",
+			body: `[{"reward":"` + lamp["id"].(string) + `","parameters":{"loyalty":{"points":100}}},{"reward":"` + bonus["id"].(string) + `","parameters":{"loyalty":{"points":500}}}]`}, 200},
+		{"list", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/rewards"}, 200},
+		{"member_rewards", req{method: http.MethodGet, target: "/v1/loyalties/members/CARD-0001/rewards"}, 200},
+		{"member_affordable_rewards", req{method: http.MethodGet, target: "/v1/loyalties/members/CARD-0001/rewards?affordable_only=true"}, 200},
+		{"redeem", req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/members/CARD-0001/redemption", body: `{"reward":{"id":"` + lamp["id"].(string) + `"}}`}, 200},
+		{"redeem_any_member", req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/redemption", body: `{"reward":{"id":"` + lamp["id"].(string) + `"}}`}, 200},
+		{"redeem_too_dear", req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/redemption", body: `{"reward":{"id":"` + bonus["id"].(string) + `"}}`}, 400},
+		{"redeem_without_reward", req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/redemption", body: `{}`}, 400},
+		{"member_after", req{method: http.MethodGet, target: "/v1/loyalties/members/CARD-0001"}, 200},
+		{"assignments", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/reward-assignments"}, 200},
+		{"get_assignment", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/reward-assignments/rewa_00000000000000000012"}, 200},
+		{"get_assigned_reward", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/reward-assignments/rewa_00000000000000000012/reward"}, 200},
+		{"get", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/rewards/rewa_00000000000000000012"}, 200},
+		{"update", req{method: http.MethodPut, target: "/v1/loyalties/" + program + "/rewards/rewa_00000000000000000012", body: `{"parameters":{"loyalty":{"points":120}}}`}, 200},
+		{"delete", req{method: http.MethodDelete, target: "/v1/loyalties/" + program + "/rewards/rewa_00000000000000000012"}, 204},
+		{"get_deleted", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/rewards/rewa_00000000000000000012"}, 404},
+	})
+}
 
 // The loyalty story over HTTP: a program, its earning rules, a paid order
 // that makes its customer a member and earns, the card's ledger, a manual

@@ -144,11 +144,15 @@ var tolerated = []tolerance{
 	{collectionProducts, "/data/*/attributes", "value must be an array", collectionMembers},
 	{"", "/parameters/filters/*/conditions/$in/*", "maximum string length is 1", transactionsExportIn},
 	{"POST /v1/campaigns/{campaignId}/transactions/export", "/parameters/filters/junction", "value is not one of the allowed values", transactionsExportJunction},
+	{"POST /v1/loyalties/{programId}/rewards", "/", "value must be an object", "the reward assignments of a program answer as an array, one per reward sent, as the OpenAPI's own example and the JS SDK's type (LoyaltiesCreateRewardAssignmentResponse[]) do (loyalty.md §11 #20)"},
+	{"POST /v1/loyalties/{programId}/members/{memberId}/redemption", "/reward/reward", "property \"reward\" is missing", rewardResultRequired},
+	{"POST /v1/loyalties/members/{memberId}/redemption", "/reward/reward", "property \"reward\" is missing", rewardResultRequired},
 	{"POST /v1/campaigns/{campaignId}/vouchers", "", "status is not supported",
 		"the OpenAPI documents only the 200 of one voucher; a bulk add starts an async generation, answered 202 {async_action_id} as the operation's description says"},
 }
 
 const (
+	rewardResultRequired       = "RedemptionRewardResult requires a property \"reward\" it does not define; the OpenAPI's own redeem examples have none"
 	geojsonNumbers             = "the OpenAPI types GeoJSON coordinates as integers; they are longitudes and latitudes (numbers), as the spec says"
 	voucherDiscountNull        = "a voucher's discount: the OpenAPI's own voucher examples (gift card, loyalty card) answer \"discount\": null"
 	redemptionVoucher          = "a redemption's voucher is the voucher as GET /v1/vouchers/{code} answers it: the objects of the other voucher types are null"

@@ -44,9 +44,9 @@ func TestSessions(t *testing.T) {
 		{"release_unknown_session", release("M3X8IwW8", "cart-9"), 404},
 		{"release", release("M3X8IwW8", "cart-3"), 204},
 		// Points of a loyalty card (reference §8 #16): 60 of its 100 held.
-		{"lock_points", validation(`{"redeemables":[{"object":"voucher","id":"AnsvocvP","reward":{"id":"{reward}","points":60}}],"order":{"amount":10000},"session":{"type":"LOCK","key":"pts"}}`, ids), 200},
-		{"points_others_exceeded", validation(`{"redeemables":[{"object":"voucher","id":"AnsvocvP","reward":{"id":"{reward}","points":41}}],"order":{"amount":10000}}`, ids), 200},
-		{"points_own_key", validation(`{"redeemables":[{"object":"voucher","id":"AnsvocvP","reward":{"id":"{reward}","points":100}}],"order":{"amount":10000},"session":{"key":"pts"}}`, ids), 200},
+		{"lock_points", validation(`{"redeemables":[{"object":"voucher","id":"AnsvocvP","reward":{"id":"{coin}","points":60}}],"order":{"amount":10000},"session":{"type":"LOCK","key":"pts"}}`, ids), 200},
+		{"points_others_exceeded", validation(`{"redeemables":[{"object":"voucher","id":"AnsvocvP","reward":{"id":"{coin}","points":41}}],"order":{"amount":10000}}`, ids), 200},
+		{"points_own_key", validation(`{"redeemables":[{"object":"voucher","id":"AnsvocvP","reward":{"id":"{coin}","points":100}}],"order":{"amount":10000},"session":{"key":"pts"}}`, ids), 200},
 	})
 	// The 30-minute session is gone; the default one (7 days) still holds
 	// 4000 of the 5000 credits.

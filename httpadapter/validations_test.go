@@ -1,9 +1,15 @@
 package httpadapter_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/reward"
 )
 
 // validationFixture creates what the stackable validation tests redeem:
@@ -50,6 +56,32 @@ func validationFixture(h *harness) map[string]string {
 	h.mustDo(req{method: http.MethodPost, target: "/v1/promotions/tiers/" + ids["tierOff"] + "/disable"}, http.StatusOK)
 	ids["stack"] = post("/v1/promotions/"+camp+"/stacks", `{"name":"40 then 30","tiers":{"ids":["`+ids["tier40"]+`","`+ids["tier30"]+`"]}}`)["id"].(string)
 	ids["order"] = post("/v1/orders", `{"amount":10000,"discount_amount":9200}`)["id"].(string)
+	// The card's program offers the mug for 4 points and the lamp for
+	// 1,000. Stored directly, so that the sequential ids of what the tests
+	// create next stay as their goldens recorded them.
+	// A COIN reward pays any number of points as an order discount.
+	ids["bigReward"], ids["coin"] = "rew_fixture_lamp", "rew_fixture_coin"
+	ctx := context.Background()
+	for _, rw := range []*reward.Reward{
+		{ID: ids["bigReward"], Name: "Lamp", Type: reward.TypeMaterial, Parameters: reward.Parameters{Product: &reward.ProductParams{ID: ids["roses"]}}},
+		{ID: ids["coin"], Name: "1 point = 0.01", Type: reward.TypeCoin, Parameters: reward.Parameters{Coin: &reward.CoinParams{
+			ExchangeRatio: promotype.NewDecimal("0.01"), PointsRatio: promo.Ptr[int64](1)}}},
+	} {
+		rw.ProjectID, rw.Redeemed, rw.CreatedAt = h.project.ID, promo.Ptr[int64](0), promotype.Time{Time: epoch}
+		if err := h.store.InsertReward(ctx, rw); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	for i, a := range []struct {
+		reward string
+		points int64
+	}{{ids["reward"], 4}, {ids["bigReward"], 1000}} {
+		if err := h.store.InsertRewardAssignment(ctx, &reward.Assignment{ID: fmt.Sprintf("rewa_fixture_%d", i), ProjectID: h.project.ID, RewardID: a.reward,
+			RelatedObjectID: loyalty, RelatedObjectType: "campaign", CreatedAt: promotype.Time{Time: epoch},
+			Parameters: &reward.AssignmentParameters{Loyalty: &reward.LoyaltyParameters{Points: promo.Ptr(a.points)}}}); err != nil {
+			h.t.Fatal(err)
+		}
+	}
 	return ids
 }
 

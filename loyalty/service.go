@@ -8,6 +8,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/voucher"
 )
 
@@ -30,6 +31,7 @@ type Deps struct {
 	Vouchers     *voucher.Service
 	Publications *publication.Service
 	Redemptions  *redemption.RedemptionService
+	Rewards      *reward.Service
 	// TimeZone is the project's time zone, in which validity windows are
 	// read.
 	TimeZone func(ctx context.Context, projectID string) (*time.Location, error)

@@ -33,6 +33,11 @@ type Store interface {
 	// already (committed, or claimed by a concurrent transaction that then
 	// commits: the claim waits for it).
 	ClaimEarning(ctx context.Context, c *Claim) (bool, error)
+	// TakeRewardStock adds one to the redeemed count of reward id when it
+	// has no stock limit or redeemed is below its stock, and reports
+	// whether it did: of concurrent takes, no more succeed than the stock
+	// holds.
+	TakeRewardStock(ctx context.Context, projectID, id string) (bool, error)
 }
 
 // Claim is the record that an earning rule earned for an order: at most

@@ -138,10 +138,25 @@ type TierRef struct {
 	Object     string  `json:"object"`
 }
 
-// RewardRef is the reward a loyalty card paid for.
+// RewardRef is the reward a loyalty card paid for. A reward that is not
+// an order discount (COIN) also names, once given (RewardEffect), its name
+// and type, the assignment it was bought through, and the voucher it gave
+// (a coupon published, a gift card or loyalty card credited) or the
+// product.
 type RewardRef struct {
-	ID     string `json:"id"`
-	Object string `json:"object"`
+	ID           string           `json:"id"`
+	Name         string           `json:"name,omitempty"`
+	Type         string           `json:"type,omitempty"`
+	AssignmentID string           `json:"assignment_id,omitempty"`
+	Voucher      *voucher.Voucher `json:"voucher,omitempty"`
+	Product      *RewardProduct   `json:"product,omitempty"`
+	Object       string           `json:"object"`
+}
+
+// RewardProduct is the product (and SKU) a MATERIAL reward gave.
+type RewardProduct struct {
+	ID    string  `json:"id"`
+	SKUID *string `json:"sku_id,omitempty"`
 }
 
 // GiftAmount is the credits a gift card paid (negative: given back).
@@ -426,6 +441,14 @@ func (r *Redemption) Clone() *Redemption {
 		c.PromotionTier = &t
 	}
 	c.Reward = promotype.ClonePtr(r.Reward)
+	if r.Reward != nil {
+		if r.Reward.Voucher != nil {
+			c.Reward.Voucher = clonePresented(r.Reward.Voucher)
+		}
+		if r.Reward.Product != nil {
+			c.Reward.Product = &RewardProduct{ID: r.Reward.Product.ID, SKUID: promotype.ClonePtr(r.Reward.Product.SKUID)}
+		}
+	}
 	c.Gift = promotype.ClonePtr(r.Gift)
 	c.LoyaltyCard = promotype.ClonePtr(r.LoyaltyCard)
 	c.Ledger = r.Ledger

@@ -45,7 +45,20 @@ type RedemptionService struct {
 	validations *Service
 	vouchers    *voucher.Service
 	combine     combiner // group commit of concurrent spends of one voucher (combine.go)
+	reward      RewardEffect
 }
+
+// RewardEffect gives, in st's transaction, a reward a loyalty card paid
+// for that is not an order discount (a MATERIAL reward's unit of stock, a
+// CAMPAIGN reward's coupon or credits): row is the redemption (its Reward
+// names the reward), card the card as the spend left it. It may fill
+// row.Reward with what it gave; an error fails the redemption, and
+// nothing of it stays.
+type RewardEffect func(ctx context.Context, st RedeemStore, row *Redemption, card *voucher.Voucher) error
+
+// SetRewardEffect sets what redeeming a reward gives besides spending the
+// card's points (the wiring points it at the loyalty service).
+func (s *RedemptionService) SetRewardEffect(f RewardEffect) { s.reward = f }
 
 // NewRedemptionService returns the redemption service: validations
 // evaluates requests, vouchers presents the voucher snapshots.
@@ -479,6 +492,9 @@ func (w *write) finish(ctx context.Context, st RedeemStore) (*Redemptions, error
 	if err := w.spend(ctx, st, spent); err != nil {
 		return nil, err
 	}
+	if err := w.giveRewards(ctx, st, children); err != nil {
+		return nil, err
+	}
 	rows := children
 	if len(children) > 1 {
 		rows = append(rows, head)
@@ -587,6 +603,22 @@ func (w *write) spend(ctx context.Context, st RedeemStore, first *voucher.Vouche
 		}
 		if row.Voucher, err = w.s.vouchers.PresentAssigned(ctx, st, after, p.show.assignments); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// giveRewards runs the reward effect of every row that paid points for a
+// reward.
+func (w *write) giveRewards(ctx context.Context, st RedeemStore, rows []*Redemption) error {
+	if w.s.reward == nil {
+		return nil
+	}
+	for _, r := range rows {
+		if r.Reward != nil && r.Voucher != nil && r.Ledger.Spend.Points > 0 {
+			if err := w.s.reward(ctx, st, r, r.Voucher); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -131,3 +131,18 @@ func (s *Store) ClaimEarning(ctx context.Context, c *loyalty.Claim) (bool, error
 	n, _ := res.RowsAffected()
 	return n == 1, nil
 }
+
+// TakeRewardStock implements loyalty.Store: one conditional update, so
+// concurrent takes never pass the stock.
+func (s *Store) TakeRewardStock(ctx context.Context, projectID, id string) (bool, error) {
+	if !storableKeys(projectID, id) {
+		return false, promotype.NotFound("reward", id)
+	}
+	res, err := s.db.NewRaw(`UPDATE promo_rewards SET redeemed = coalesce(redeemed, 0) + 1
+		WHERE project_id = ? AND id = ? AND (stock IS NULL OR coalesce(redeemed, 0) < stock)`, projectID, id).Exec(ctx)
+	if err != nil {
+		return false, fail("take reward stock", err, nil)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}

@@ -95,3 +95,26 @@ func (s *Store) ClaimEarning(ctx context.Context, c *loyalty.Claim) (claimed boo
 	})
 	return claimed, err
 }
+
+// TakeRewardStock implements loyalty.Store.
+func (s *Store) TakeRewardStock(ctx context.Context, projectID, id string) (taken bool, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
+		r, ok := d.rewards.get(projectID, id)
+		if !ok {
+			return promotype.NotFound("reward", id)
+		}
+		redeemed := int64(0)
+		if r.Redeemed != nil {
+			redeemed = *r.Redeemed
+		}
+		if r.Stock != nil && redeemed >= *r.Stock {
+			return nil
+		}
+		c := r.Clone()
+		c.Redeemed = promotype.Ptr(redeemed + 1)
+		d.rewards.put(u, projectID, id, c)
+		taken = true
+		return nil
+	})
+	return taken, err
+}

@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -94,5 +95,42 @@ func testEarningRules(t *testing.T, newStore Factory) {
 	}
 	if ok != 16 || n != 1 {
 		t.Errorf("16 concurrent claims of one rule and order: %d committed, %d claimed (want 16, 1); errors %v", ok, n, errs)
+	}
+	testRewardStock(t, s, p)
+}
+
+// testRewardStock: of 20 concurrent takes of a reward with stock 7,
+// exactly 7 succeed and redeemed ends at 7; a reward without stock limit
+// always gives.
+func testRewardStock(t *testing.T, s storage.Store, p string) {
+	limited := rewardRow(p, 2) // MATERIAL, stock 7
+	unlimited := rewardRow(p, 5)
+	unlimited.Stock = nil
+	must(t, s.InsertReward(ctx, limited))
+	must(t, s.InsertReward(ctx, unlimited))
+	var mu sync.Mutex
+	taken := 0
+	_, errs := runConcurrently(t, "concurrent stock takes", 20, func(int) error {
+		ok, err := s.TakeRewardStock(ctx, p, limited.ID)
+		if ok {
+			mu.Lock()
+			taken++
+			mu.Unlock()
+		}
+		return err
+	})
+	got, err := s.GetReward(ctx, p, limited.ID)
+	must(t, err)
+	if taken != 7 || len(errs) != 0 || got.Redeemed == nil || *got.Redeemed != 7 {
+		t.Errorf("20 takes of a stock of 7: %d taken, redeemed %v, errors %v", taken, got.Redeemed, errs)
+	}
+	for range 3 {
+		ok, err := s.TakeRewardStock(ctx, p, unlimited.ID)
+		must(t, err)
+		diff(t, "take unlimited stock", true, ok)
+	}
+	ok, err := s.TakeRewardStock(ctx, "proj_b", limited.ID)
+	if ok {
+		t.Errorf("another project took the reward's stock (err %v)", err)
 	}
 }
