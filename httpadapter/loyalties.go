@@ -65,6 +65,14 @@ func (s *server) memberRoutes() []route {
 		{http.MethodPost, "/v1/loyalties/{programId}/members", appKey, withBody(func(c *call, in loyalty.MemberParams) (*voucher.Voucher, error) {
 			return l.AddMember(c.ctx(), c.projectID, c.path("programId"), in)
 		})},
+		{http.MethodPost, "/v1/loyalties/{programId}/members/{memberId}/transfers", appKey, func(c *call) (int, any, error) {
+			var in []loyalty.TransferParams
+			if err := decodeArrayBody(c, &in); err != nil {
+				return 0, nil, err
+			}
+			out, err := l.Transfer(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"), in)
+			return http.StatusOK, out, err
+		}},
 		{http.MethodGet, "/v1/loyalties/{programId}/members", appKey, s.hostedList("vouchers", withoutBody(func(c *call) (*promotype.List[*voucher.Voucher], error) {
 			p, err := voucherListParams(c)
 			if err != nil {

@@ -147,11 +147,16 @@ var tolerated = []tolerance{
 	{"POST /v1/loyalties/{programId}/rewards", "/", "value must be an object", "the reward assignments of a program answer as an array, one per reward sent, as the OpenAPI's own example and the JS SDK's type (LoyaltiesCreateRewardAssignmentResponse[]) do (loyalty.md §11 #20)"},
 	{"POST /v1/loyalties/{programId}/members/{memberId}/redemption", "/reward/reward", "property \"reward\" is missing", rewardResultRequired},
 	{"POST /v1/loyalties/members/{memberId}/redemption", "/reward/reward", "property \"reward\" is missing", rewardResultRequired},
+	{loyaltyTransfer, "/active", "value must be a string", transferCard},
+	{loyaltyTransfer, "/validity_timeframe", "is missing", transferCard},
+	{loyaltyTransfer, "/validity_day_of_week", "is missing", transferCard},
 	{"POST /v1/campaigns/{campaignId}/vouchers", "", "status is not supported",
 		"the OpenAPI documents only the 200 of one voucher; a bulk add starts an async generation, answered 202 {async_action_id} as the operation's description says"},
 }
 
 const (
+	loyaltyTransfer            = "POST /v1/loyalties/{programId}/members/{memberId}/transfers"
+	transferCard               = "a transfer answers the destination card as GET /v1/loyalties/members/{memberId} does; the transfer schema alone types active as a string and requires validity fields a card without them omits"
 	rewardResultRequired       = "RedemptionRewardResult requires a property \"reward\" it does not define; the OpenAPI's own redeem examples have none"
 	geojsonNumbers             = "the OpenAPI types GeoJSON coordinates as integers; they are longitudes and latitudes (numbers), as the spec says"
 	voucherDiscountNull        = "a voucher's discount: the OpenAPI's own voucher examples (gift card, loyalty card) answer \"discount\": null"

@@ -75,6 +75,10 @@ type Movement struct {
 	SourceID, Source, Reason *string
 	// Details are the transaction's details besides its balance.
 	Details TransactionDetails
+	// ID is the transaction's id ("": a new one); RelatedTransactionID
+	// names the other transaction of a pair (a transfer's).
+	ID                   string
+	RelatedTransactionID *string
 }
 
 // Move applies m to the card cardID in st's transaction: it locks the
@@ -108,8 +112,11 @@ func (s *RedemptionService) Move(ctx context.Context, st RedeemStore, projectID,
 	}
 	out := cardBalance(shown)
 	out.Amount, out.OperationType = promotype.Ptr(m.Amount), m.Operation
-	t := &Transaction{ID: s.env.IDs.NewID(PrefixTransaction), SourceID: m.SourceID, VoucherID: v.ID,
-		CampaignID: promotype.ClonePtr(v.CampaignID), Source: m.Source, Reason: m.Reason,
+	if m.ID == "" {
+		m.ID = s.env.IDs.NewID(PrefixTransaction)
+	}
+	t := &Transaction{ID: m.ID, SourceID: m.SourceID, VoucherID: v.ID,
+		CampaignID: promotype.ClonePtr(v.CampaignID), Source: m.Source, Reason: m.Reason, RelatedTransactionID: m.RelatedTransactionID,
 		Type: typ, Details: m.Details, CreatedAt: s.env.Clock.Now(), ProjectID: projectID}
 	t.Details.Balance = cardBalance(shown)
 	if m.Type != "" { // the ledger of manual changes has answered without it

@@ -23,6 +23,8 @@ const (
 	TxPointsRedemption  = "POINTS_REDEMPTION"
 	TxPointsRefund      = "POINTS_REFUND"
 	TxPointsAccrual     = "POINTS_ACCRUAL"
+	TxPointsTransferOut = "POINTS_TRANSFER_OUT"
+	TxPointsTransferIn  = "POINTS_TRANSFER_IN"
 )
 
 // OperationAutomatic is the operation type of a change the engine makes
@@ -76,9 +78,30 @@ type TransactionDetails struct {
 	Redemption *TxRef    `json:"redemption,omitempty"`
 	Rollback   *TxRef    `json:"rollback,omitempty"`
 	Reward     *TxReward `json:"reward,omitempty"`
+	// SourceVoucher and DestinationVoucher are the other card of a
+	// transfer.
+	SourceVoucher      *TxCard `json:"source_voucher,omitempty"`
+	DestinationVoucher *TxCard `json:"destination_voucher,omitempty"`
 	// Event and EarningRule name what earned an accrual.
 	Event       *TxEvent       `json:"event,omitempty"`
 	EarningRule *TxEarningRule `json:"earning_rule,omitempty"`
+}
+
+// TxCard is the other card of a transfer, as it was after the transfer.
+type TxCard struct {
+	ID             string         `json:"id"`
+	Code           string         `json:"code"`
+	Type           string         `json:"type"`
+	Campaign       *string        `json:"campaign"`
+	CampaignID     *string        `json:"campaign_id"`
+	LoyaltyCard    *TxCardLoyalty `json:"loyalty_card"`
+	IsReferralCode bool           `json:"is_referral_code"`
+}
+
+// TxCardLoyalty is the points of a transfer's other card.
+type TxCardLoyalty struct {
+	Points  int64 `json:"points"`
+	Balance int64 `json:"balance"`
 }
 
 // TxEvent is the event an accrual answers (customer.order.paid, a custom
