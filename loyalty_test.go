@@ -11,6 +11,7 @@ import (
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/voucher"
@@ -222,7 +223,8 @@ func TestLoyaltyMembersAndBalance(t *testing.T) {
 			`{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_AMOUNT","order":{"amount":{"every":0,"points":1}}}}`,
 			`{"event":"order.paid","loyalty":{"type":"FIXED","points":-1}}`,
 			`{"event":"order.paid","loyalty":{"type":"FIXED","points":5},"pending_points":{"period_type":"DAY","period_value":3}}`,
-			`{"event":"page_view","loyalty":{"type":"FIXED","points":5}}`,
+			`{"event":"customer.segment.entered","loyalty":{"type":"FIXED","points":5}}`,
+			`{"event":"page_view","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_AMOUNT","order":{"amount":{"every":1,"points":1}}}}`,
 		} {
 			_, err := l.CreateEarningRules(ctx, f.project, club.ID, []loyalty.EarningRuleParams{decode[loyalty.EarningRuleParams](t, body)})
 			wantErr(t, err, 400, "invalid_payload")
@@ -246,4 +248,35 @@ func deref(p *int64) int64 {
 		return 0
 	}
 	return *p
+}
+
+// Worked example X5 of loyalty.md §3.4: a rule on the custom event
+// page_view gives 2 points per volume_number of the event's metadata to
+// the card the event names (loyalty.code); without a code, the customer's
+// card of each program with a rule on the event (joining one with
+// auto_join); a rule on another event gives nothing.
+func TestLoyaltyCustomEventEarning(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		must[*project.CustomEventSchema](t)(f.eng.CustomEventSchemas().Create(ctx, f.project,
+			decode[project.CustomEventSchemaParams](t, `{"name":"page_view","schema":{"properties":{"volume_number":{"type":"number"}}}}`)))
+		club := newProgram(t, f, "Club", true)
+		earnOn(t, f, club, `{"event":"page_view","custom_event":{"schema_id":"ms_x"},"loyalty":{"type":"PROPORTIONAL","calculation_type":"CUSTOM_EVENT_METADATA","custom_event":{"metadata":{"every":1,"points":2,"property":"volume_number"}}}}`)
+		earnOn(t, f, club, `{"event":"newsletter_signup","loyalty":{"type":"FIXED","points":50}}`)
+		card := member(t, f, club, "viv", 0)
+		track := func(body string) {
+			t.Helper()
+			must[*project.Tracked](t)(f.eng.CustomEvents().Track(ctx, f.project, decode[project.TrackParams](t, body)))
+		}
+		track(`{"event":"page_view","customer":{"source_id":"viv"},"loyalty":{"code":"` + card.Code + `"},"metadata":{"volume_number":4}}`)
+		checkCard(t, f, card.Code, 8)
+		track(`{"event":"page_view","customer":{"source_id":"wes"},"metadata":{"volume_number":3}}`)
+		wes := must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "wes"))
+		if c := cardOf(t, f, club, wes.ID); c == nil || c.LoyaltyCard.Balance != 6 {
+			t.Errorf("auto-joined card of wes: %+v", c)
+		}
+		txs := must[*redemption.TransactionList](t)(f.eng.Loyalties().Transactions(ctx, f.project, "", card.Code, redemption.TransactionListParams{}))
+		if len(txs.Data) != 1 || txs.Data[0].Details.CustomEvent == nil || txs.Data[0].Details.CustomEvent.Type != "page_view" {
+			t.Errorf("custom event accruals: %+v", txs.Data)
+		}
+	})
 }

@@ -93,7 +93,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.env.Changed = e.promotions.Changed
 	e.metadataSchemas = project.NewMetadataSchemaService(store, e.env)
 	e.env.CheckMetadata = e.metadataSchemas.CheckMetadata
-	e.env.OrderPaid = e.orderPaid
+	e.env.Triggered = e.triggered
 
 	e.projects = project.NewService(store, storage.TxFor(store, func(s storage.Tx) project.ServiceStore { return s }), e.env)
 	e.eventSchemas = project.NewCustomEventSchemaService(store, e.env)
@@ -167,14 +167,14 @@ func (e *Engine) giveReward(ctx context.Context, tx redemption.RedeemStore, row 
 	return e.loyalty.GiveReward(ctx, st, row, card)
 }
 
-// orderPaid hands an order that became PAID to loyalty earning, in the
-// transaction that made it PAID (promotype.Env.OrderPaid).
-func (e *Engine) orderPaid(ctx context.Context, tx promotype.EventStore, event *promotype.Event) error {
+// triggered hands a paid order or a custom event to loyalty earning, in
+// the transaction of the change (promotype.Env.Triggered).
+func (e *Engine) triggered(ctx context.Context, tx promotype.EventStore, t promotype.Trigger) error {
 	st, ok := tx.(loyalty.ServiceStore)
 	if !ok {
-		return fmt.Errorf("promo: the transaction of a paid order (%T) lacks the loyalty ports", tx)
+		return fmt.Errorf("promo: the transaction of a loyalty trigger (%T) lacks the loyalty ports", tx)
 	}
-	return e.loyalty.OrderPaid(ctx, st, event)
+	return e.loyalty.Triggered(ctx, st, t)
 }
 
 // related finds the object a validation rule assignment names: a promotion

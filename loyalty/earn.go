@@ -18,37 +18,79 @@ import (
 // EventCustomerOrderPaid is the event an order.paid accrual names.
 const EventCustomerOrderPaid = "customer.order.paid"
 
-// OrderPaid earns, in st's transaction, the points of every active
-// order.paid rule of the project for the order of event, the
-// customer.order.paid activity of the write that made the order PAID (its
-// Data is {"order": …}). Each rule whose program is active and which is
+// Triggered earns, in st's transaction, the points of the project's
+// active rules that answer t (promotype.Env.Triggered): the order.paid
+// rules for an order that became PAID, the rules on a custom event's name
+// for that custom event. Each rule whose program is active and which is
 // open now (its own validity, else its program's, in the project's time
 // zone) credits the customer's card of its program with a POINTS_ACCRUAL;
 // a customer without a card joins a program that has auto_join, and earns
-// nothing in one that has not. A rule earns once per order, whatever
-// writes make the order PAID again or concurrently (ClaimEarning).
-func (s *Service) OrderPaid(ctx context.Context, st ServiceStore, event *promotype.Event) error {
-	rules, err := s.rules.get(ctx, event.ProjectID, func(ctx context.Context) ([]*EarningRule, error) {
-		rs, _, err := st.ListEarningRules(ctx, event.ProjectID, promotype.Query{Limit: MaxEarningRules, OrderBy: "created_at",
-			Must: []promotype.Condition{is("event", EventOrderPaid), is("active", "true")}})
+// nothing in one that has not. A custom event that names a card
+// (loyalty.code) credits only that card, with the rules of its program. A
+// rule earns once per order or custom event, whatever writes make an order
+// PAID again or concurrently (ClaimEarning).
+func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Trigger) error {
+	if t.Event == nil || t.Event.Activity == nil {
+		return nil
+	}
+	var event string
+	switch t.Event.Activity.Type {
+	case customer.ActivityOrderPaid:
+		event = EventOrderPaid
+	case customer.ActivityCustomEvent:
+		event = customer.ActivityCustomEvent // the rules' event is the custom event's name, read below
+	default:
+		return nil
+	}
+	rules, err := s.rules.get(ctx, t.Event.ProjectID, func(ctx context.Context) ([]*EarningRule, error) {
+		rs, _, err := st.ListEarningRules(ctx, t.Event.ProjectID, promotype.Query{Limit: MaxEarningRules, OrderBy: "created_at",
+			Must: []promotype.Condition{is("active", "true")}})
 		return rs, err
 	})
 	if err != nil || len(rules) == 0 {
 		return err
 	}
-	var data struct {
-		Order *order.Order `json:"order"`
-	}
-	if err := json.Unmarshal(event.Data, &data); err != nil {
-		return err
-	}
-	o := data.Order
-	if o == nil || o.CustomerID == nil {
-		return nil
-	}
-	e := earning{s: s, st: st, projectID: event.ProjectID, customerID: *o.CustomerID, event: event, order: o,
+	e := earning{s: s, st: st, projectID: t.Event.ProjectID, customerID: t.Event.Activity.CustomerID, event: t.Event,
 		programs: map[string]*campaign.Campaign{}}
+	if event == EventOrderPaid {
+		var data struct {
+			Order *order.Order `json:"order"`
+		}
+		if err := json.Unmarshal(t.Event.Data, &data); err != nil {
+			return err
+		}
+		if data.Order == nil {
+			return nil
+		}
+		e.order, e.sourceID, e.eventType = data.Order, data.Order.ID, EventCustomerOrderPaid
+	} else {
+		var data struct {
+			Event struct {
+				ID       string             `json:"id"`
+				Type     string             `json:"type"`
+				Metadata promotype.Metadata `json:"metadata"`
+			} `json:"event"`
+		}
+		if err := json.Unmarshal(t.Event.Data, &data); err != nil {
+			return err
+		}
+		event, e.sourceID, e.eventType, e.eventMetadata = data.Event.Type, data.Event.ID, data.Event.Type, data.Event.Metadata
+		e.customEvent = &redemption.TxEvent{ID: data.Event.ID, Type: data.Event.Type}
+		if t.LoyaltyCode != "" {
+			card, err := cardIn(ctx, s.deps.Vouchers, st, e.projectID, "", t.LoyaltyCode)
+			if err != nil {
+				return err
+			}
+			if deref(card.HolderID) != e.customerID {
+				return promotype.BadRequest("invalid_customer", "Invalid customer", "The loyalty card %s is not the event customer's.", card.Code)
+			}
+			e.named = card
+		}
+	}
 	for _, r := range rules {
+		if r.Event != event || (e.named != nil && r.CampaignID() != deref(e.named.CampaignID)) {
+			continue
+		}
 		if err := e.earn(ctx, r); err != nil {
 			return err
 		}
@@ -63,10 +105,16 @@ type earning struct {
 	projectID  string
 	customerID string
 	event      *promotype.Event
-	order      *order.Order
-	customer   *customer.Customer // read when a rule needs it
-	loc        *time.Location     // the project's time zone, read when a rule needs it
-	programs   map[string]*campaign.Campaign
+	sourceID   string // the order or custom event the rules earn for, once each
+	eventType  string // what the accruals name: customer.order.paid, or the custom event's name
+
+	order         *order.Order        // for order.paid
+	eventMetadata promotype.Metadata  // for a custom event
+	customEvent   *redemption.TxEvent // for a custom event
+	named         *voucher.Voucher    // the card a custom event names (nil: none)
+	customer      *customer.Customer  // read when a rule needs it
+	loc           *time.Location      // the project's time zone, read when a rule needs it
+	programs      map[string]*campaign.Campaign
 }
 
 // earn gives the points of rule r, if it earns for this order.
@@ -79,7 +127,7 @@ func (e *earning) earn(ctx context.Context, r *EarningRule) error {
 	if !open || err != nil {
 		return err
 	}
-	facts := Facts{Order: e.order}
+	facts := Facts{Order: e.order, EventMetadata: e.eventMetadata}
 	if r.Loyalty.CalculationType == CustomerMetadata {
 		cust, err := e.cust(ctx)
 		if err != nil {
@@ -95,21 +143,31 @@ func (e *earning) earn(ctx context.Context, r *EarningRule) error {
 	if card == nil || err != nil {
 		return err
 	}
-	claimed, err := e.st.ClaimEarning(ctx, &Claim{ProjectID: e.projectID, EarningRuleID: r.ID, OrderID: e.order.ID,
+	claimed, err := e.st.ClaimEarning(ctx, &Claim{ProjectID: e.projectID, EarningRuleID: r.ID, OrderID: e.sourceID,
 		CustomerID: e.customerID, Points: points, CreatedAt: e.s.env.Clock.Now()})
 	if !claimed || err != nil {
 		return err
 	}
 	_, _, err = e.s.deps.Redemptions.Move(ctx, e.st, e.projectID, card.ID, redemption.Movement{
 		Amount: points, Type: redemption.TxPointsAccrual, Operation: redemption.OperationAutomatic,
-		Source: promotype.Ptr(redemption.SourceAutomation),
-		Details: redemption.TransactionDetails{
-			Order:       &redemption.TxOrder{ID: e.order.ID, SourceID: promotype.ClonePtr(e.order.SourceID)},
-			Event:       &redemption.TxEvent{ID: e.event.ID, Type: EventCustomerOrderPaid},
-			EarningRule: &redemption.TxEarningRule{ID: r.ID, Source: redemption.TxEarningSource{Banner: r.Source.Banner}},
-		},
+		Source:  promotype.Ptr(redemption.SourceAutomation),
+		Details: e.details(r),
 	})
 	return err
+}
+
+// details are what an accrual of rule r names: the order or custom event,
+// the event and the rule.
+func (e *earning) details(r *EarningRule) redemption.TransactionDetails {
+	d := redemption.TransactionDetails{
+		Event:       &redemption.TxEvent{ID: e.event.ID, Type: e.eventType},
+		EarningRule: &redemption.TxEarningRule{ID: r.ID, Source: redemption.TxEarningSource{Banner: r.Source.Banner}},
+		CustomEvent: e.customEvent,
+	}
+	if e.order != nil {
+		d.Order = &redemption.TxOrder{ID: e.order.ID, SourceID: promotype.ClonePtr(e.order.SourceID)}
+	}
+	return d
 }
 
 // program returns the active program id, nil when it is missing or
@@ -169,6 +227,9 @@ func (e *earning) cust(ctx context.Context) (*customer.Customer, error) {
 // when they hold none and c has auto_join, one published to them now;
 // nil when they hold none and c has no auto_join.
 func (e *earning) card(ctx context.Context, c *campaign.Campaign) (*voucher.Voucher, error) {
+	if e.named != nil {
+		return e.named, nil
+	}
 	cards, _, err := e.st.ListVouchers(ctx, e.projectID, promotype.Query{Limit: 1, OrderBy: "created_at",
 		Must: []promotype.Condition{is("campaign_id", c.ID), is("holder_id", e.customerID)}})
 	if err != nil || len(cards) > 0 {

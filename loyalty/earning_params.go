@@ -2,6 +2,7 @@ package loyalty
 
 import (
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/promoengine/promo/campaign"
@@ -22,11 +23,19 @@ type EarningRuleParams struct {
 
 	// What the hosted service accepts and this engine cannot yet honour is
 	// refused rather than stored and ignored.
+	// CustomEvent names the custom event schema of a rule on a custom
+	// event (Event is then the event's name).
+	CustomEvent *SchemaRef `json:"custom_event"`
+
 	PendingPoints   any `json:"pending_points"`
 	ExpirationRules any `json:"expiration_rules"`
-	CustomEvent     any `json:"custom_event"`
 	Segment         any `json:"segment"`
 	LoyaltyTier     any `json:"loyalty_tier"`
+}
+
+// SchemaRef names a custom event schema.
+type SchemaRef struct {
+	SchemaID string `json:"schema_id"`
 }
 
 // EarningRuleUpdate is the body of an earning rule update: what it gives
@@ -51,10 +60,14 @@ type BannerParams struct {
 // maxBanner bounds a banner's length.
 const maxBanner = 300
 
-// allowedCalculations are the proportional calculation types each event
-// accepts.
-var allowedCalculations = map[string][]string{
-	EventOrderPaid: {OrderAmount, OrderTotalAmount, OrderMetadata, OrderItemsQuantity, OrderItemsAmount, OrderItemsSubtotalAmount, CustomerMetadata},
+// allowedCalculations are the proportional calculation types a rule on
+// event accepts: a custom event's rules measure the event's or the
+// customer's metadata.
+func allowedCalculations(event string) []string {
+	if event == EventOrderPaid {
+		return []string{OrderAmount, OrderTotalAmount, OrderMetadata, OrderItemsQuantity, OrderItemsAmount, OrderItemsSubtotalAmount, CustomerMetadata}
+	}
+	return []string{CustomerMetadata, CustomEventMetadata}
 }
 
 // ratioProperty names, per calculation type, the property that holds its
@@ -68,7 +81,7 @@ var ratioProperty = map[string]string{
 // unsupported refuses the fields of the hosted service's rules that this
 // engine does not honour yet.
 func unsupported(fields map[string]any) error {
-	for _, name := range []string{"pending_points", "expiration_rules", "custom_event", "segment", "loyalty_tier"} {
+	for _, name := range []string{"pending_points", "expiration_rules", "segment", "loyalty_tier"} {
 		if v, ok := fields[name]; ok && v != nil {
 			return promotype.InvalidPayload("Property .%s of an earning rule is not supported by this engine", name)
 		}
@@ -76,15 +89,19 @@ func unsupported(fields map[string]any) error {
 	return nil
 }
 
-// checkEvent refuses events no rule can earn on here.
+// checkEvent refuses events no rule can earn on here: an event that is
+// not order.paid is a custom event's name, but for the segment and tier
+// events of the hosted service, which this engine does not raise yet.
 func checkEvent(event string) error {
-	switch event {
-	case EventOrderPaid:
-		return nil
-	case "":
+	switch {
+	case event == "":
 		return promotype.InvalidPayload("Payload must have required property 'event'")
+	case event == "customer.segment.entered" || strings.HasPrefix(event, "customer.loyalty.tier."):
+		return promotype.InvalidPayload("Earning rules on event '%s' are not supported by this engine (supported: %s and custom events)", event, EventOrderPaid)
+	case utf8.RuneCountInString(event) > maxBanner:
+		return promotype.InvalidPayload("Property .event must have at most %d characters", maxBanner)
 	}
-	return promotype.InvalidPayload("Earning rules on event '%s' are not supported by this engine (supported: %s)", event, EventOrderPaid)
+	return nil
 }
 
 // check validates an earning of a rule on event.
@@ -96,8 +113,8 @@ func (e *Earning) check(event string) error {
 		}
 		return checkPoints(".loyalty.points", *e.Points)
 	case Proportional:
-		if !slices.Contains(allowedCalculations[event], e.CalculationType) {
-			return promotype.InvalidPayload("Property .loyalty.calculation_type must be one of %v for event %s", allowedCalculations[event], event)
+		if allowed := allowedCalculations(event); !slices.Contains(allowed, e.CalculationType) {
+			return promotype.InvalidPayload("Property .loyalty.calculation_type must be one of %v for event %s", allowed, event)
 		}
 		r := e.ratio()
 		if r == nil {

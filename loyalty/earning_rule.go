@@ -38,8 +38,9 @@ const (
 )
 
 // EarningRule gives a loyalty program's members points when an event
-// happens (object "earning_rule"). Only order.paid rules earn today; the
-// other events of the hosted service are refused on create.
+// happens (object "earning_rule"): an order becoming PAID (order.paid) or
+// a custom event (Event is its name). The segment and tier events of the
+// hosted service are refused on create.
 type EarningRule struct {
 	ID                string             `json:"id"`
 	CreatedAt         promotype.Time     `json:"created_at"`
@@ -47,6 +48,7 @@ type EarningRule struct {
 	ValidationRuleID  *string            `json:"validation_rule_id"`
 	Loyalty           Earning            `json:"loyalty"`
 	Event             string             `json:"event"`
+	CustomEvent       *SchemaRef         `json:"custom_event,omitempty"`
 	Source            Source             `json:"source"`
 	Active            bool               `json:"active"`
 	campaign.Validity                    // start_date, expiration_date, validity_* (absent: the campaign's)
@@ -166,6 +168,7 @@ func (r *EarningRule) Clone() *EarningRule {
 	c.Validity = r.Validity.Clone()
 	c.Metadata = r.Metadata.Clone()
 	c.Loyalty = r.Loyalty.clone()
+	c.CustomEvent = promotype.ClonePtr(r.CustomEvent)
 	return &c
 }
 

@@ -74,6 +74,9 @@ func (s *Service) CreateEarningRules(ctx context.Context, projectID, ref string,
 			if p.Source != nil {
 				r.Source.Banner = p.Source.Banner
 			}
+			if p.CustomEvent != nil && p.Event != EventOrderPaid {
+				r.CustomEvent = &SchemaRef{SchemaID: p.CustomEvent.SchemaID}
+			}
 			p.ValidityParams.Apply(&r.Validity)
 			out[i] = r.normalize()
 		}
@@ -99,7 +102,7 @@ func (p *EarningRuleParams) check() error {
 		return err
 	}
 	if err := unsupported(map[string]any{"pending_points": p.PendingPoints, "expiration_rules": p.ExpirationRules,
-		"custom_event": p.CustomEvent, "segment": p.Segment, "loyalty_tier": p.LoyaltyTier}); err != nil {
+		"segment": p.Segment, "loyalty_tier": p.LoyaltyTier}); err != nil {
 		return err
 	}
 	if p.ValidationRuleID != nil {

@@ -1,6 +1,7 @@
 package loyalty
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 
@@ -8,10 +9,12 @@ import (
 	"github.com/promoengine/promo/promotype"
 )
 
-// Facts are what an earning is measured on: the paid order and the
-// metadata of its customer.
+// Facts are what an earning is measured on: the paid order (order.paid),
+// the custom event's metadata (a custom event), and the metadata of the
+// customer.
 type Facts struct {
 	Order            *order.Order
+	EventMetadata    promotype.Metadata
 	CustomerMetadata promotype.Metadata
 }
 
@@ -32,6 +35,12 @@ func (r *EarningRule) Points(f Facts) int64 {
 	}
 	var value float64
 	switch e.CalculationType {
+	case OrderAmount, OrderTotalAmount, OrderMetadata, OrderItemsQuantity, OrderItemsAmount, OrderItemsSubtotalAmount:
+		if f.Order == nil {
+			return 0
+		}
+	}
+	switch e.CalculationType {
 	case OrderAmount:
 		value = float64(f.Order.Amount)
 	case OrderTotalAmount:
@@ -40,6 +49,8 @@ func (r *EarningRule) Points(f Facts) int64 {
 		value = metaNumber(f.Order.Metadata, ratio.Property)
 	case CustomerMetadata:
 		value = metaNumber(f.CustomerMetadata, ratio.Property)
+	case CustomEventMetadata:
+		value = metaNumber(f.EventMetadata, ratio.Property)
 	case OrderItemsQuantity, OrderItemsAmount, OrderItemsSubtotalAmount:
 		value = float64(itemsValue(f.Order.Items, ratio.items(), e.CalculationType))
 	}
@@ -109,6 +120,10 @@ func metaNumber(m promotype.Metadata, property string) float64 {
 		return float64(v)
 	case int:
 		return float64(v)
+	case json.Number:
+		if f, err := v.Float64(); err == nil {
+			return f
+		}
 	case string:
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
 			return f

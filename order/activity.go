@@ -18,7 +18,7 @@ var statusActivity = map[Status]string{
 // customer.order.updated; and customer.order.paid, .canceled or
 // .fulfilled when the status became one of those. Data is {order}. An
 // order without a customer logs nothing; no webhook hears of these. An
-// order that became PAID is then told to env.OrderPaid (loyalty earning),
+// order that became PAID is then told to env.Trigger (loyalty earning),
 // in the same transaction.
 func LogActivity(ctx context.Context, st promotype.EventStore, env promotype.Env, o *Order, was Status) error {
 	if o.CustomerID == nil {
@@ -44,8 +44,8 @@ func LogActivity(ctx context.Context, st promotype.EventStore, env promotype.Env
 	if err := st.AppendEvents(ctx, events...); err != nil {
 		return err
 	}
-	if paid := events[len(events)-1]; env.OrderPaid != nil && len(events) > 1 && o.Status == StatusPaid {
-		return env.OrderPaid(ctx, st, paid)
+	if len(events) > 1 && o.Status == StatusPaid {
+		return env.Trigger(ctx, st, promotype.Trigger{Event: events[len(events)-1]})
 	}
 	return nil
 }

@@ -36,8 +36,13 @@ type TrackParams struct {
 	Event    *string            `json:"event"`
 	Customer *customer.Params   `json:"customer"`
 	Referral json.RawMessage    `json:"referral"` // accepted; referral programs are not in the engine
-	Loyalty  json.RawMessage    `json:"loyalty"`  // accepted; loyalty programs are not in the engine
+	Loyalty  *LoyaltyRef        `json:"loyalty"`  // the loyalty card the event credits
 	Metadata promotype.Metadata `json:"metadata"`
+}
+
+// LoyaltyRef names the loyalty card a custom event credits.
+type LoyaltyRef struct {
+	Code string `json:"code"`
 }
 
 // TrackedCustomer is the simple customer object of a custom event response.
@@ -63,8 +68,9 @@ type Tracked struct {
 // Track records a custom event: the name must be a custom event schema
 // of the project, its metadata must satisfy the schema's properties (those
 // not deleted; other keys are accepted), the customer is upserted, and the
-// event is stored with the customer, and entered in its activity log as
-// customer.custom_event, in one transaction.
+// event is stored with the customer, entered in its activity log as
+// customer.custom_event, and told to env.Trigger (loyalty earning on
+// custom events), in one transaction.
 func (s *CustomEventService) Track(ctx context.Context, projectID string, in TrackParams) (*Tracked, error) {
 	if in.Event == nil {
 		return nil, promotype.InvalidPayload("Payload must have required property 'event'")
@@ -117,7 +123,14 @@ func (s *CustomEventService) Track(ctx context.Context, projectID string, in Tra
 		if err != nil {
 			return err
 		}
-		return tx.AppendEvents(ctx, a)
+		if err := tx.AppendEvents(ctx, a); err != nil {
+			return err
+		}
+		t := promotype.Trigger{Event: a}
+		if in.Loyalty != nil {
+			t.LoyaltyCode = in.Loyalty.Code
+		}
+		return s.env.Trigger(ctx, tx, t)
 	})
 	if err != nil {
 		return nil, err

@@ -23,13 +23,13 @@ type Env struct {
 	// zone. The engine points it at the promotion cache. Nil means nobody
 	// listens. Services call it through Change.
 	Changed func(projectID string)
-	// OrderPaid, when set, is told inside the writing transaction of every
-	// order whose status has just become PAID (created PAID, updated to
-	// PAID, or recorded PAID by a redemption): tx is the store bound to
-	// that transaction, with every port the store has, and event the
-	// order's customer.order.paid activity, whose Data is {"order": …}.
-	// An error fails the write. The engine points it at loyalty earning.
-	OrderPaid func(ctx context.Context, tx EventStore, event *Event) error
+	// Triggered, when set, is told inside the writing transaction of the
+	// changes that automations answer in that same transaction: an order
+	// whose status has just become PAID (created PAID, updated to PAID, or
+	// recorded PAID by a redemption) and a custom event. tx is the store
+	// bound to that transaction, with every port the store has. An error
+	// fails the change. The engine points it at loyalty earning.
+	Triggered func(ctx context.Context, tx EventStore, t Trigger) error
 	// Step, when set, observes the engine's steps (validations, async
 	// actions, webhook tries); see StepFunc. Nil costs a nil check.
 	Step StepFunc
@@ -60,3 +60,21 @@ func (e Env) OutboxID(prefix string) string {
 
 // DefaultEnv is the wall clock and crypto-random ids.
 func DefaultEnv() Env { return Env{Clock: SystemClock{}, IDs: RandomIDs{}} }
+
+// Trigger is a change an automation may answer (Env.Triggered): the
+// customer activity the change appended (customer.order.paid, whose Data is
+// {"order": …}; customer.custom_event, whose Data is {"event": …,
+// "customer": …}).
+type Trigger struct {
+	Event *Event
+	// LoyaltyCode is the loyalty card a custom event names ("": none).
+	LoyaltyCode string
+}
+
+// Trigger tells env.Triggered of t, when it is set.
+func (e Env) Trigger(ctx context.Context, tx EventStore, t Trigger) error {
+	if e.Triggered == nil {
+		return nil
+	}
+	return e.Triggered(ctx, tx, t)
+}

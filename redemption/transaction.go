@@ -85,6 +85,7 @@ type TransactionDetails struct {
 	// Event and EarningRule name what earned an accrual.
 	Event       *TxEvent       `json:"event,omitempty"`
 	EarningRule *TxEarningRule `json:"earning_rule,omitempty"`
+	CustomEvent *TxEvent       `json:"custom_event,omitempty"`
 }
 
 // TxCard is the other card of a transfer, as it was after the transfer.
