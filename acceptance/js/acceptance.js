@@ -715,6 +715,104 @@ async function main() {
 		})
 	}
 
+	// Loyalty programs.
+	await step('loyalties.create, get and list', async () => {
+		s.club = await client.loyalties.create({
+			name: `Club ${run}`,
+			type: 'AUTO_UPDATE',
+			auto_join: true,
+			vouchers_count: 0,
+			voucher: { type: 'LOYALTY_CARD', loyalty_card: { points: 0 }, code_config: { pattern: 'CLUB-########' } },
+		})
+		assert.match(s.club.id, /^camp_/)
+		assert.equal(s.club.campaign_type, 'LOYALTY_PROGRAM')
+		assert.equal(s.club.join_once, true)
+		assert.equal((await client.loyalties.get(s.club.id)).name, s.club.name)
+		const got = listed(await client.loyalties.list({ limit: 100 }), 'campaigns').map((c) => c.id)
+		assert.ok(got.includes(s.club.id), `loyalties.list misses ${s.club.id}`)
+	})
+	await step('loyalties.update', async () => {
+		const c = await client.loyalties.update({ id: s.club.id, description: 'Our club' })
+		assert.equal(c.description, 'Our club')
+	})
+	await step('loyalties.createEarningRule, get, list, disable and enable', async () => {
+		const rules = await client.loyalties.createEarningRule(s.club.id, [
+			{
+				event: 'order.paid',
+				source: { banner: '1 point per 10' },
+				loyalty: { type: 'PROPORTIONAL', calculation_type: 'ORDER_AMOUNT', order: { amount: { every: 1000, points: 1 } } },
+			},
+		])
+		assert.equal(rules.length, 1)
+		s.rule = rules[0]
+		assert.match(s.rule.id, /^ern_/)
+		assert.equal((await client.loyalties.getEarningRule(s.club.id, s.rule.id)).event, 'order.paid')
+		assert.deepEqual(listed(await client.loyalties.listEarningRules(s.club.id), 'data').map((r) => r.id), [s.rule.id])
+		assert.equal((await client.loyalties.disableEarningRule(s.club.id, s.rule.id)).active, false)
+		assert.equal((await client.loyalties.enableEarningRule(s.club.id, s.rule.id)).active, true)
+		assert.equal((await client.loyalties.updateEarningRule(s.club.id, { id: s.rule.id, source: { banner: 'Every 10' } })).source.banner, 'Every 10')
+	})
+	await step('a paid order earns points and joins its customer (auto_join)', async () => {
+		await client.orders.create({ source_id: `paid-${run}`, status: 'PAID', amount: 25990, customer: { source_id: `member-${run}` } })
+		const members = listed(await client.loyalties.listMembers(s.club.id), 'vouchers')
+		assert.equal(members.length, 1)
+		s.card = members[0]
+		assert.equal(s.card.loyalty_card.points, 25)
+		assert.equal(s.card.loyalty_card.balance, 25)
+	})
+	await step('loyalties.createMember and getMember', async () => {
+		const card = await client.loyalties.createMember(s.club.id, { customer: { source_id: `second-${run}` } })
+		assert.equal(card.type, 'LOYALTY_CARD')
+		assert.ok(card.holder_id)
+		s.second = card
+		assert.equal((await client.loyalties.getMember(s.club.id, card.code)).id, card.id)
+		assert.equal((await client.loyalties.getMember(null, card.id)).code, card.code)
+	})
+	await step('loyalties.addPoints and addOrRemoveCardBalance', async () => {
+		const b = await client.loyalties.addPoints(s.club.id, s.card.code, { points: 1000 })
+		assert.deepEqual([b.points, b.total, b.balance, b.type, b.object], [1000, 1025, 1025, 'loyalty_card', 'balance'])
+		const r = await client.loyalties.addOrRemoveCardBalance(s.card.code, { points: -25 })
+		assert.equal(r.balance, 1000)
+	})
+	await step('loyalties.transferPoints', async () => {
+		const card = await client.loyalties.transferPoints(s.club.id, s.second.code, [{ code: s.card.code, points: 100, reason: 'gift' }])
+		assert.equal(card.code, s.second.code)
+		assert.equal(card.loyalty_card.balance, 100)
+	})
+	await step('loyalties.listCardTransactions', async () => {
+		const txs = listed(await client.loyalties.listCardTransactions(s.card.code, s.club.id), 'data')
+		assert.deepEqual(txs.map((t) => t.type), ['POINTS_TRANSFER_OUT', 'POINTS_REMOVAL', 'POINTS_ADDITION', 'POINTS_ACCRUAL'])
+	})
+	await step('loyalties.createRewardAssignments, list, get and getRewardDetails', async () => {
+		s.reward = await client.rewards.create({ name: `Bonus ${run}`, parameters: { campaign: { id: s.club.id, balance: 5 } } })
+		const as = await client.loyalties.createRewardAssignments(s.club.id, [{ reward: s.reward.id, parameters: { loyalty: { points: 300 } } }])
+		assert.equal(as.length, 1)
+		s.assignment = as[0]
+		assert.match(s.assignment.id, /^rewa_/)
+		assert.deepEqual(listed(await client.loyalties.listRewardAssignments(s.club.id), 'data').map((a) => a.id), [s.assignment.id])
+		assert.equal((await client.loyalties.getRewardAssignment(s.club.id, s.assignment.id)).reward_id, s.reward.id)
+		assert.equal((await client.loyalties.getRewardDetails(s.club.id, s.assignment.id)).id, s.reward.id)
+		const rewards = listed(await client.loyalties.listMemberRewards(s.card.code, { affordable_only: true }), 'data')
+		assert.deepEqual(rewards.map((r) => r.assignment.id), [s.assignment.id])
+	})
+	await step('loyalties.redeemReward', async () => {
+		const r = await client.loyalties.redeemReward(s.club.id, s.card.code, { reward: { id: s.reward.id } })
+		assert.equal(r.result, 'SUCCESS')
+		assert.equal(r.amount, 300)
+		const card = await client.loyalties.getMember(null, s.card.code)
+		assert.equal(card.loyalty_card.balance, 900 - 300 + 5)
+		await assert.rejects(client.loyalties.redeemReward(s.club.id, s.second.code, { reward: { id: s.reward.id } }), (err) => err.code === 400 && err.key === 'loyalty_card_points_exceeded')
+	})
+	await step('loyalties.deleteRewardAssignment, deleteEarningRule and delete', async () => {
+		await client.loyalties.deleteRewardAssignment(s.club.id, s.assignment.id)
+		await client.loyalties.deleteEarningRule(s.club.id, s.rule.id)
+		await assert.rejects(client.loyalties.getEarningRule(s.club.id, s.rule.id), (err) => err.code === 404)
+		const res = await client.loyalties.delete(s.club.id, { force: true })
+		assert.match(res.async_action_id, /^aa_/)
+		await until('program deletion', () => client.asyncActions.get(res.async_action_id), (a) => a.status === 'DONE')
+		await assert.rejects(client.loyalties.get(s.club.id), (err) => err.code === 404)
+	})
+
 	// Cleaning up through the SDK.
 	await step('campaigns.delete', async () => {
 		const res = await client.campaigns.delete(s.promotion.id, { force: true })
