@@ -280,3 +280,59 @@ func TestLoyaltyCustomEventEarning(t *testing.T) {
 		}
 	})
 }
+
+// Worked examples T1 and X8 of loyalty.md §6.4 and §3.4: an order.paid
+// rule giving 20 points gives a member 5 in the Bottom tier (CUSTOM 5), 20
+// in Middle (not mapped) and 200 in Top (CUSTOM 200); a Bottom member at
+// 240 earns 5 (245, still Bottom), and a manual 20 more moves them to
+// Middle.
+func TestLoyaltyTiersT1(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		club := newProgram(t, f, "Club", false)
+		r := earnOn(t, f, club, `{"event":"order.paid","loyalty":{"type":"FIXED","points":20}}`)
+		tiers := must[[]*loyalty.Tier](t)(f.eng.Loyalties().CreateTiers(ctx, f.project, club.ID, []loyalty.TierParams{
+			decode[loyalty.TierParams](t, `{"name":"Bottom","points":{"from":1,"to":249},"earning_rules":{"`+r.ID+`":{"type":"CUSTOM","points":5}}}`),
+			decode[loyalty.TierParams](t, `{"name":"Middle","points":{"from":250,"to":499}}`),
+			decode[loyalty.TierParams](t, `{"name":"Top","points":{"from":500,"to":1000},"earning_rules":{"`+r.ID+`":{"type":"CUSTOM","points":200}}}`),
+		}))
+		tierName := func(code string) string {
+			t.Helper()
+			l := must[*promotype.List[*loyalty.Tier]](t)(f.eng.Loyalties().MemberTiers(ctx, f.project, code))
+			if len(l.Data) == 0 {
+				return ""
+			}
+			return l.Data[0].Name
+		}
+		pay := func(sourceID string) {
+			t.Helper()
+			must[*order.Order](t)(f.eng.Orders().Create(ctx, f.project, order.Params{Amount: promo.Ptr[int64](1000), Status: promo.Ptr(order.StatusPaid),
+				Customer: &customer.Params{SourceID: promo.Ptr(sourceID)}}))
+		}
+		for _, tc := range []struct {
+			who         string
+			start, want int64
+			tier        string
+		}{{"bottom", 240, 245, "Bottom"}, {"middle", 300, 320, "Middle"}, {"top", 600, 800, "Top"}, {"none", 0, 20, "Bottom"}} {
+			card := member(t, f, club, tc.who, tc.start)
+			pay(tc.who)
+			checkCard(t, f, card.Code, tc.want)
+			if got := tierName(card.Code); got != tc.tier {
+				t.Errorf("%s at %d holds %q, want %q", tc.who, tc.want, got, tc.tier)
+			}
+		}
+		bottom := cardOf(t, f, club, must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "bottom")).ID)
+		must[*redemption.Balance](t)(f.eng.Loyalties().AddBalance(ctx, f.project, club.ID, bottom.Code, loyalty.BalanceParams{Points: 20}))
+		if got := tierName(bottom.Code); got != "Middle" {
+			t.Errorf("at 265 the member holds %q, want Middle", got)
+		}
+		mapped := must[*promotype.List[*loyalty.EarningRule]](t)(f.eng.Loyalties().TierEarningRules(ctx, f.project, club.ID, tiers[2].ID, promotype.ListParams{}))
+		if len(mapped.Data) != 1 || *mapped.Data[0].Loyalty.Points != 200 {
+			t.Errorf("Top's earning rules: %+v", mapped.Data)
+		}
+		_, err := f.eng.Loyalties().Tier(ctx, f.project, club.ID, "ltr_nope")
+		wantErr(t, err, 404, "not_found")
+		_, err = f.eng.Loyalties().CreateTiers(ctx, f.project, club.ID, []loyalty.TierParams{
+			decode[loyalty.TierParams](t, `{"name":"Bad","points":{"from":1},"earning_rules":{"ern_nope":{"type":"CUSTOM","points":5}}}`)})
+		wantErr(t, err, 404, "not_found")
+	})
+}

@@ -18,7 +18,7 @@ import (
 // addressed by id or name, a member by card code or voucher id; a member
 // path without a program takes a card of any program.
 func (s *server) loyaltyRoutes() []route {
-	return slices.Concat(s.programRoutes(), s.memberRoutes(), s.earningRuleRoutes(), s.loyaltyRewardRoutes())
+	return slices.Concat(s.programRoutes(), s.memberRoutes(), s.earningRuleRoutes(), s.loyaltyRewardRoutes(), s.tierRoutes())
 }
 
 func (s *server) programRoutes() []route {
@@ -188,6 +188,45 @@ func (s *server) loyaltyRewardRoutes() []route {
 				return nil, err
 			}
 			return l.MemberRewards(c.ctx(), c.projectID, c.path("memberId"), affordable)
+		})},
+	}
+}
+
+// tierRoutes are the tiers of a program and the tiers a member holds.
+func (s *server) tierRoutes() []route {
+	l := s.engine.Loyalties()
+	const tiers, tier = "/v1/loyalties/{programId}/tiers", "/v1/loyalties/{programId}/tiers/{loyaltyTierId}"
+	return []route{
+		{http.MethodPost, tiers, appKey, func(c *call) (int, any, error) {
+			var in []loyalty.TierParams
+			if err := decodeArrayBody(c, &in); err != nil {
+				return 0, nil, err
+			}
+			out, err := l.CreateTiers(c.ctx(), c.projectID, c.path("programId"), in)
+			return http.StatusOK, out, err
+		}},
+		{http.MethodGet, tiers, appKey, withoutBody(func(c *call) (*promotype.List[*loyalty.Tier], error) {
+			p, err := c.listParams()
+			if err != nil {
+				return nil, err
+			}
+			return l.Tiers(c.ctx(), c.projectID, c.path("programId"), p)
+		})},
+		{http.MethodGet, tier, appKey, withoutBody(func(c *call) (*loyalty.Tier, error) {
+			return l.Tier(c.ctx(), c.projectID, c.path("programId"), c.path("loyaltyTierId"))
+		})},
+		{http.MethodGet, tier + "/earning-rules", appKey, withoutBody(func(c *call) (*promotype.List[*loyalty.EarningRule], error) {
+			p, err := c.listParams()
+			if err != nil {
+				return nil, err
+			}
+			return l.TierEarningRules(c.ctx(), c.projectID, c.path("programId"), c.path("loyaltyTierId"), p)
+		})},
+		{http.MethodGet, tier + "/rewards", appKey, withoutBody(func(c *call) (*promotype.List[*loyalty.TierReward], error) {
+			return l.TierRewards(c.ctx(), c.projectID, c.path("programId"), c.path("loyaltyTierId"))
+		})},
+		{http.MethodGet, "/v1/loyalties/members/{memberId}/tiers", appKey, withoutBody(func(c *call) (*promotype.List[*loyalty.Tier], error) {
+			return l.MemberTiers(c.ctx(), c.projectID, c.path("memberId"))
 		})},
 	}
 }

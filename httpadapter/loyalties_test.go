@@ -26,6 +26,11 @@ func init() {
 			h.t.Fatalf("seed reward assignment: %d %s", rec.Code, rec.Body)
 		}
 		ids["rewardAssignmentId"] = rules[0]["id"].(string)
+		rec = h.do(req{method: http.MethodPost, target: "/v1/loyalties/" + ids["programId"] + "/tiers", body: `[{"name":"Iso tier","points":{"from":0}}]`})
+		if err := json.Unmarshal(rec.Body.Bytes(), &rules); err != nil || rec.Code != http.StatusOK || len(rules) != 1 {
+			h.t.Fatalf("seed tier: %d %s", rec.Code, rec.Body)
+		}
+		ids["loyaltyTierId"] = rules[0]["id"].(string)
 	})
 	isolationRows = append(isolationRows,
 		isolationRow{"get program", http.MethodGet, "/v1/loyalties/{programId}", ""},
@@ -61,6 +66,14 @@ func init() {
 		isolationRow{"member rewards", http.MethodGet, "/v1/loyalties/members/{memberId}/rewards", ""},
 		isolationRow{"redeem reward", http.MethodPost, "/v1/loyalties/{programId}/members/{memberId}/redemption", `{"reward":{"id":"rew_x"}}`},
 		isolationRow{"redeem reward of any member", http.MethodPost, "/v1/loyalties/members/{memberId}/redemption", `{"reward":{"id":"rew_x"}}`},
+	)
+	isolationRows = append(isolationRows,
+		isolationRow{"create tiers", http.MethodPost, "/v1/loyalties/{programId}/tiers", `[{"name":"Taken","points":{"from":0}}]`},
+		isolationRow{"list tiers", http.MethodGet, "/v1/loyalties/{programId}/tiers", ""},
+		isolationRow{"get tier", http.MethodGet, "/v1/loyalties/{programId}/tiers/{loyaltyTierId}", ""},
+		isolationRow{"tier earning rules", http.MethodGet, "/v1/loyalties/{programId}/tiers/{loyaltyTierId}/earning-rules", ""},
+		isolationRow{"tier rewards", http.MethodGet, "/v1/loyalties/{programId}/tiers/{loyaltyTierId}/rewards", ""},
+		isolationRow{"member tiers", http.MethodGet, "/v1/loyalties/members/{memberId}/tiers", ""},
 	)
 	isolationLists = append(isolationLists, isolationRow{"list programs", http.MethodGet, "/v1/loyalties", ""})
 }
@@ -102,6 +115,42 @@ func TestLoyaltyRewards(t *testing.T) {
 		{"update", req{method: http.MethodPut, target: "/v1/loyalties/" + program + "/rewards/rewa_00000000000000000012", body: `{"parameters":{"loyalty":{"points":120}}}`}, 200},
 		{"delete", req{method: http.MethodDelete, target: "/v1/loyalties/" + program + "/rewards/rewa_00000000000000000012"}, 204},
 		{"get_deleted", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/rewards/rewa_00000000000000000012"}, 404},
+	})
+}
+
+// Tiers over HTTP: create them with mappings, list and get them, a tier's
+// earning rules and rewards as it maps them, and the tier a member holds.
+func TestLoyaltyTiers(t *testing.T) {
+	h := newHarness(t)
+	const program = "camp_00000000000000000002"
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties", body: loyaltyProgramBody}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns/" + program + "/vouchers/CARD-0001", body: `{}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/members", body: `{"customer":"alice","voucher":"CARD-0001"}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/balance", body: `{"points":300}`}, http.StatusOK)
+	rec := h.do(req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/earning-rules", body: `[{"event":"order.paid","loyalty":{"type":"FIXED","points":20}}]`})
+	var rules []map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &rules); err != nil || len(rules) != 1 {
+		t.Fatalf("earning rule: %d %s", rec.Code, rec.Body)
+	}
+	rule := rules[0]["id"].(string)
+	lamp := h.mustDo(req{method: http.MethodPost, target: "/v1/rewards", body: `{"name":"Bonus","parameters":{"campaign":{"id":"` + program + `","balance":1}}}`}, http.StatusOK)
+	rec = h.do(req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/rewards", body: `[{"reward":"` + lamp["id"].(string) + `","parameters":{"loyalty":{"points":100}}}]`})
+	if err := json.Unmarshal(rec.Body.Bytes(), &rules); err != nil || len(rules) != 1 {
+		t.Fatalf("reward assignment: %d %s", rec.Code, rec.Body)
+	}
+	assignment := rules[0]["id"].(string)
+	h.run(t, "loyalties/tiers", []step{
+		{"create", req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/tiers", body: `[` +
+			`{"name":"Bottom","points":{"from":1,"to":249},"earning_rules":{"` + rule + `":{"type":"CUSTOM","points":5}}},` +
+			`{"name":"Middle","points":{"from":250,"to":499},"earning_rules":{"` + rule + `":{"type":"MULTIPLY","multiplier":2}},"rewards":{"` + assignment + `":{"type":"MULTIPLY","multiplier":0.5}},"metadata":{"color":"silver"}},` +
+			`{"name":"Top","points":{"from":500}}]`}, 200},
+		{"list", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/tiers"}, 200},
+		{"get", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/tiers/ltr_00000000000000000013"}, 200},
+		{"earning_rules", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/tiers/ltr_00000000000000000013/earning-rules"}, 200},
+		{"rewards", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/tiers/ltr_00000000000000000013/rewards"}, 200},
+		{"member_tiers", req{method: http.MethodGet, target: "/v1/loyalties/members/CARD-0001/tiers"}, 200},
+		{"unknown_tier", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/tiers/ltr_nope"}, 404},
+		{"bad_range", req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/tiers", body: `[{"name":"Upside down","points":{"from":10,"to":5}}]`}, 400},
 	})
 }
 

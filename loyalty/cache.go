@@ -12,8 +12,9 @@ import (
 // (another replica) apply within rulesTTL, as promotion tiers do.
 const rulesTTL = time.Second
 
-// ruleCache keeps, per project, its active order.paid rules, so that an
-// order becoming PAID in a project without rules costs no statement.
+// ruleCache keeps, per project, its active earning rules and its tiers, so
+// that an order becoming PAID in a project without rules costs no
+// statement.
 type ruleCache struct {
 	mu       sync.Mutex
 	projects map[string]*ruleEntry
@@ -23,7 +24,14 @@ type ruleEntry struct {
 	version uint64 // bumped by changed
 	loaded  uint64 // the version rules were read at; 0: never
 	at      time.Time
-	rules   []*EarningRule
+	rules   *projectRules
+}
+
+// projectRules are what a project's earnings read: its active rules, and
+// its programs' tiers by campaign id.
+type projectRules struct {
+	rules []*EarningRule
+	tiers map[string][]*Tier
 }
 
 func newRuleCache() ruleCache { return ruleCache{projects: map[string]*ruleEntry{}} }
@@ -48,7 +56,7 @@ func (c *ruleCache) entry(projectID string) *ruleEntry {
 // get returns the project's rules, loading them with load when none are
 // kept for the current version or they are older than rulesTTL. The
 // rules returned are shared: callers must not change them.
-func (c *ruleCache) get(ctx context.Context, projectID string, load func(ctx context.Context) ([]*EarningRule, error)) ([]*EarningRule, error) {
+func (c *ruleCache) get(ctx context.Context, projectID string, load func(ctx context.Context) (*projectRules, error)) (*projectRules, error) {
 	c.mu.Lock()
 	e := c.entry(projectID)
 	v := e.version

@@ -42,16 +42,14 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 	default:
 		return nil
 	}
-	rules, err := s.rules.get(ctx, t.Event.ProjectID, func(ctx context.Context) ([]*EarningRule, error) {
-		rs, _, err := st.ListEarningRules(ctx, t.Event.ProjectID, promotype.Query{Limit: MaxEarningRules, OrderBy: "created_at",
-			Must: []promotype.Condition{is("active", "true")}})
-		return rs, err
+	pr, err := s.rules.get(ctx, t.Event.ProjectID, func(ctx context.Context) (*projectRules, error) {
+		return loadRules(ctx, st, t.Event.ProjectID)
 	})
-	if err != nil || len(rules) == 0 {
+	if err != nil || len(pr.rules) == 0 {
 		return err
 	}
 	e := earning{s: s, st: st, projectID: t.Event.ProjectID, customerID: t.Event.Activity.CustomerID, event: t.Event,
-		programs: map[string]*campaign.Campaign{}}
+		programs: map[string]*campaign.Campaign{}, tiers: pr.tiers}
 	if event == EventOrderPaid {
 		var data struct {
 			Order *order.Order `json:"order"`
@@ -87,7 +85,7 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 			e.named = card
 		}
 	}
-	for _, r := range rules {
+	for _, r := range pr.rules {
 		if r.Event != event || (e.named != nil && r.CampaignID() != deref(e.named.CampaignID)) {
 			continue
 		}
@@ -96,6 +94,29 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 		}
 	}
 	return nil
+}
+
+// loadRules reads a project's active earning rules and, when it has any,
+// its tiers.
+func loadRules(ctx context.Context, st Store, projectID string) (*projectRules, error) {
+	rules, _, err := st.ListEarningRules(ctx, projectID, promotype.Query{Limit: MaxEarningRules, OrderBy: "created_at",
+		Must: []promotype.Condition{is("active", "true")}})
+	if err != nil || len(rules) == 0 {
+		return &projectRules{rules: rules}, err
+	}
+	pr := &projectRules{rules: rules, tiers: map[string][]*Tier{}}
+	for q := (promotype.Query{Limit: maxTiers, OrderBy: "created_at"}); ; q.Offset += maxTiers {
+		tiers, total, err := st.ListTiers(ctx, projectID, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tiers {
+			pr.tiers[t.CampaignID] = append(pr.tiers[t.CampaignID], t)
+		}
+		if len(tiers) == 0 || q.Offset+len(tiers) >= total {
+			return pr, nil
+		}
+	}
 }
 
 // earning is the work of one paid order: what its rules read once.
@@ -115,6 +136,7 @@ type earning struct {
 	customer      *customer.Customer  // read when a rule needs it
 	loc           *time.Location      // the project's time zone, read when a rule needs it
 	programs      map[string]*campaign.Campaign
+	tiers         map[string][]*Tier // the programs' tiers, by campaign id
 }
 
 // earn gives the points of rule r, if it earns for this order.
@@ -142,6 +164,13 @@ func (e *earning) earn(ctx context.Context, r *EarningRule) error {
 	card, err := e.card(ctx, c)
 	if card == nil || err != nil {
 		return err
+	}
+	if t := tierOf(e.tiers[c.ID], card); t != nil {
+		if m, ok := t.EarningRules[r.ID]; ok {
+			if points = m.apply(points); points <= 0 {
+				return nil
+			}
+		}
 	}
 	claimed, err := e.st.ClaimEarning(ctx, &Claim{ProjectID: e.projectID, EarningRuleID: r.ID, OrderID: e.sourceID,
 		CustomerID: e.customerID, Points: points, CreatedAt: e.s.env.Clock.Now()})

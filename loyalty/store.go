@@ -38,6 +38,13 @@ type Store interface {
 	// whether it did: of concurrent takes, no more succeed than the stock
 	// holds.
 	TakeRewardStock(ctx context.Context, projectID, id string) (bool, error)
+
+	// InsertTiers stores new loyalty tiers (a taken id is duplicate_found).
+	InsertTiers(ctx context.Context, tiers ...*Tier) error
+	GetTier(ctx context.Context, projectID, id string) (*Tier, error)
+	// ListTiers lists a project's tiers; q may filter on campaign_id and
+	// order by created_at or updated_at.
+	ListTiers(ctx context.Context, projectID string, q promotype.Query) ([]*Tier, int, error)
 }
 
 // Claim is the record that an earning rule earned for an order: at most

@@ -146,3 +146,64 @@ func (s *Store) TakeRewardStock(ctx context.Context, projectID, id string) (bool
 	n, _ := res.RowsAffected()
 	return n == 1, nil
 }
+
+type loyaltyTierRow struct {
+	bun.BaseModel `bun:"table:promo_loyalty_tiers,alias:lt"`
+
+	ProjectID  string          `bun:"project_id,pk"`
+	ID         string          `bun:"id,pk"`
+	CampaignID string          `bun:"campaign_id"`
+	CreatedAt  time.Time       `bun:"created_at"`
+	UpdatedAt  *time.Time      `bun:"updated_at"`
+	Doc        json.RawMessage `bun:"doc"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *loyaltyTierRow) listTotal() int { return r.Total }
+
+var loyaltyTierColumns = columns{
+	"campaign_id": {"campaign_id", promotype.FieldString},
+	"created_at":  {"created_at", promotype.FieldTime},
+	"updated_at":  {"updated_at", promotype.FieldTime},
+}
+
+func (r *loyaltyTierRow) domain() (*loyalty.Tier, error) {
+	var t loyalty.Tier
+	if err := decodeJSON(r.Doc, &t); err != nil {
+		return nil, err
+	}
+	t.ProjectID = r.ProjectID
+	return &t, nil
+}
+
+// InsertTiers implements loyalty.Store.
+func (s *Store) InsertTiers(ctx context.Context, tiers ...*loyalty.Tier) error {
+	if len(tiers) == 0 {
+		return nil
+	}
+	rows := make([]*loyaltyTierRow, len(tiers))
+	for i, t := range tiers {
+		if err := checkText("loyalty tier", str("id", t.ID), str("project_id", t.ProjectID), str("name", t.Name)); err != nil {
+			return err
+		}
+		doc, err := encodeJSON(t)
+		if err != nil {
+			return err
+		}
+		rows[i] = &loyaltyTierRow{ProjectID: t.ProjectID, ID: t.ID, CampaignID: t.CampaignID, CreatedAt: sqlTime(t.CreatedAt), UpdatedAt: sqlTimePtr(t.UpdatedAt), Doc: doc}
+	}
+	return insertAllNew(ctx, s.db, "insert loyalty tiers", &rows, len(rows), func() error {
+		return promotype.Duplicate("loyalty_tier", "Duplicated loyalty_tier exists")
+	})
+}
+
+// GetTier implements loyalty.Store.
+func (s *Store) GetTier(ctx context.Context, projectID, id string) (*loyalty.Tier, error) {
+	return getByID[loyaltyTierRow, *loyaltyTierRow, *loyalty.Tier](ctx, s.db, "get loyalty tier", "lt", projectID, id, func() error { return promotype.NotFound("loyalty_tier", id) })
+}
+
+// ListTiers implements loyalty.Store.
+func (s *Store) ListTiers(ctx context.Context, projectID string, q promotype.Query) ([]*loyalty.Tier, int, error) {
+	return listProject[loyaltyTierRow, *loyaltyTierRow, *loyalty.Tier](ctx, s.db, loyaltyTierColumns, "lt", "", projectID, q)
+}

@@ -13,10 +13,11 @@ import (
 type loyaltyData struct {
 	rules  table[loyalty.EarningRule]
 	claims table[loyalty.Claim]
+	tiers  table[loyalty.Tier]
 }
 
 func newLoyaltyData() loyaltyData {
-	return loyaltyData{rules: newTable[loyalty.EarningRule](), claims: newTable[loyalty.Claim]()}
+	return loyaltyData{rules: newTable[loyalty.EarningRule](), claims: newTable[loyalty.Claim](), tiers: newTable[loyalty.Tier]()}
 }
 
 func earningRuleField(r *loyalty.EarningRule, name string) promotype.Value {
@@ -117,4 +118,46 @@ func (s *Store) TakeRewardStock(ctx context.Context, projectID, id string) (take
 		return nil
 	})
 	return taken, err
+}
+
+func loyaltyTierField(t *loyalty.Tier, name string) promotype.Value {
+	switch name {
+	case "campaign_id":
+		return promotype.Value{Str: t.CampaignID}
+	case "created_at":
+		return tm(t.CreatedAt)
+	case "updated_at":
+		return tmPtr(t.UpdatedAt)
+	}
+	return promotype.Value{Null: true}
+}
+
+func loyaltyTierID(t *loyalty.Tier) string { return t.ID }
+
+// InsertTiers implements loyalty.Store.
+func (s *Store) InsertTiers(ctx context.Context, tiers ...*loyalty.Tier) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		for _, t := range tiers {
+			if err := insertNew(&d.loyalty.tiers, u, t.ProjectID, t.ID, "loyalty_tier", t.Clone()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// GetTier implements loyalty.Store.
+func (s *Store) GetTier(ctx context.Context, projectID, id string) (out *loyalty.Tier, err error) {
+	s.read(ctx, func(d *data) {
+		out, err = getClone(&d.loyalty.tiers, projectID, id, "loyalty_tier", (*loyalty.Tier).Clone)
+	})
+	return out, err
+}
+
+// ListTiers implements loyalty.Store.
+func (s *Store) ListTiers(ctx context.Context, projectID string, q promotype.Query) (out []*loyalty.Tier, total int, err error) {
+	s.read(ctx, func(d *data) {
+		out, total = list(d.loyalty.tiers.rows[projectID], q, loyaltyTierField, loyaltyTierID, nil, (*loyalty.Tier).Clone)
+	})
+	return out, total, nil
 }

@@ -59,6 +59,7 @@ func (d *data) dropProject(u *undo, project string) {
 	dropTable(u, &d.stacks, project)
 	dropTable(u, &d.loyalty.rules, project)
 	dropTable(u, &d.loyalty.claims, project)
+	dropTable(u, &d.loyalty.tiers, project)
 
 	dropTable(u, &d.stackingRules, project)
 	dropTable(u, &d.redemptions, project)

@@ -97,6 +97,33 @@ func testEarningRules(t *testing.T, newStore Factory) {
 		t.Errorf("16 concurrent claims of one rule and order: %d committed, %d claimed (want 16, 1); errors %v", ok, n, errs)
 	}
 	testRewardStock(t, s, p)
+	testLoyaltyTiers(t, s, p)
+}
+
+// testLoyaltyTiers: tiers round-trip, list by campaign, stay in their
+// project.
+func testLoyaltyTiers(t *testing.T, s storage.Store, p string) {
+	from, to := int64(1), int64(249)
+	multiplier := promotype.NewDecimal("1.5")
+	bottom := &loyalty.Tier{ID: "ltr_1", ProjectID: p, CampaignID: "camp_1", Name: "Bottom", Points: loyalty.TierPoints{From: &from, To: &to},
+		Config: loyalty.TierConfig{Points: loyalty.TierPoints{From: &from, To: &to}}, Object: "loyalty_tier",
+		EarningRules: map[string]loyalty.Mapping{"ern_2": {Type: loyalty.MappingMultiply, Multiplier: &multiplier}},
+		Rewards:      map[string]loyalty.Mapping{}, Metadata: promotype.Metadata{}, CreatedAt: promotype.Time{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}}
+	top := bottom.Clone()
+	top.ID, top.CampaignID, top.Name, top.Points, top.Config = "ltr_2", "camp_2", "Top", loyalty.TierPoints{From: &to}, loyalty.TierConfig{Points: loyalty.TierPoints{From: &to}}
+	must(t, s.InsertTiers(ctx, bottom, top))
+	got, err := s.GetTier(ctx, p, "ltr_1")
+	must(t, err)
+	diff(t, "tier", bottom, got)
+	wantErr(t, "duplicate tier", s.InsertTiers(ctx, bottom), promotype.ErrDuplicateFound)
+	_, err = s.GetTier(ctx, "proj_b", "ltr_1")
+	wantErr(t, "another project's tier", err, promotype.ErrNotFound)
+	tiers, total, err := s.ListTiers(ctx, p, promotype.Query{Limit: 10, OrderBy: "created_at",
+		Must: []promotype.Condition{{Field: "campaign_id", Op: promotype.OpIs, Values: []string{"camp_2"}}}})
+	must(t, err)
+	if total != 1 || len(tiers) != 1 || tiers[0].ID != "ltr_2" {
+		t.Errorf("tiers of camp_2: %d %v", total, tiers)
+	}
 }
 
 // testRewardStock: of 20 concurrent takes of a reward with stock 7,
