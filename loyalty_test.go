@@ -3,6 +3,7 @@ package promo_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -222,7 +223,8 @@ func TestLoyaltyMembersAndBalance(t *testing.T) {
 			`{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_TOTAL_AMOUNT","order":{"amount":{"every":1,"points":1}}}}`,
 			`{"event":"order.paid","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_AMOUNT","order":{"amount":{"every":0,"points":1}}}}`,
 			`{"event":"order.paid","loyalty":{"type":"FIXED","points":-1}}`,
-			`{"event":"order.paid","loyalty":{"type":"FIXED","points":5},"pending_points":{"period_type":"DAY","period_value":3}}`,
+			`{"event":"order.paid","loyalty":{"type":"FIXED","points":5},"pending_points":{"period_type":"DAY","period_value":91}}`,
+			`{"event":"page_view","loyalty":{"type":"FIXED","points":5},"pending_points":{"period_type":"DAY","period_value":3}}`,
 			`{"event":"customer.segment.entered","loyalty":{"type":"FIXED","points":5}}`,
 			`{"event":"page_view","loyalty":{"type":"PROPORTIONAL","calculation_type":"ORDER_AMOUNT","order":{"amount":{"every":1,"points":1}}}}`,
 		} {
@@ -334,5 +336,101 @@ func TestLoyaltyTiersT1(t *testing.T) {
 		_, err = f.eng.Loyalties().CreateTiers(ctx, f.project, club.ID, []loyalty.TierParams{
 			decode[loyalty.TierParams](t, `{"name":"Bad","points":{"from":1},"earning_rules":{"ern_nope":{"type":"CUSTOM","points":5}}}`)})
 		wantErr(t, err, 404, "not_found")
+	})
+}
+
+// Worked example X9 of loyalty.md §3.4 and the states of §5: a FIXED 1000
+// rule with pending_points 3 days, an order paid 2026-01-15 gives a
+// pending entry due 2026-01-18 (card pending_points 1000, balance 0);
+// activated by hand it becomes a PENDING_POINTS_ACTIVATION; another is
+// adjusted, canceled, and a third activates when due (ActivateDue).
+func TestLoyaltyPendingPointsX9(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		f.clock.Set(time.Date(2026, 1, 15, 10, 0, 0, 0, time.UTC))
+		club := newProgram(t, f, "Club", true)
+		earnOn(t, f, club, `{"event":"order.paid","loyalty":{"type":"FIXED","points":1000},"pending_points":{"period_type":"DAY","period_value":3}}`)
+		pay := func(id string) {
+			t.Helper()
+			must[*order.Order](t)(f.eng.Orders().Create(ctx, f.project, order.Params{SourceID: order.Some(id), Amount: promo.Ptr[int64](100),
+				Status: promo.Ptr(order.StatusPaid), Customer: &customer.Params{SourceID: promo.Ptr("pia")}}))
+		}
+		pay("o-1")
+		pia := must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "pia"))
+		card := cardOf(t, f, club, pia.ID)
+		if card.LoyaltyCard.Balance != 0 || deref(card.LoyaltyCard.PendingPoints) != 1000 {
+			t.Fatalf("card after the paid order: %+v", card.LoyaltyCard)
+		}
+		l := f.eng.Loyalties()
+		pending := must[*loyalty.PendingList](t)(l.ListPending(ctx, f.project, club.ID, card.Code, loyalty.PendingListParams{}))
+		if len(pending.Data) != 1 || pending.Data[0].ActivatesAt != "2026-01-18" || pending.Data[0].Points != 1000 || *pending.Data[0].OrderID == "" {
+			t.Fatalf("pending entries: %+v", pending.Data)
+		}
+		first := pending.Data[0].ID
+		b := must[*redemption.Balance](t)(l.ActivatePending(ctx, f.project, card.Code, first))
+		if *b.Points != 1000 || b.Balance != 1000 {
+			t.Errorf("activation answered %+v", b)
+		}
+		_, err := l.ActivatePending(ctx, f.project, card.Code, first)
+		wantErr(t, err, 400, "invalid_pending_points_state")
+		got := checkCard(t, f, card.Code, 1000)
+		if deref(got.LoyaltyCard.PendingPoints) != 0 {
+			t.Errorf("pending after activation: %v", got.LoyaltyCard.PendingPoints)
+		}
+
+		pay("o-2")
+		pay("o-3")
+		pending = must[*loyalty.PendingList](t)(l.ListPending(ctx, f.project, "", card.Code, loyalty.PendingListParams{}))
+		if len(pending.Data) != 2 {
+			t.Fatalf("%d pending entries, want 2", len(pending.Data))
+		}
+		second, third := pending.Data[0].ID, pending.Data[1].ID
+		adj := must[*redemption.Balance](t)(l.AdjustPending(ctx, f.project, card.Code, second, loyalty.PendingBalanceParams{Points: -400}))
+		if adj.Total != 600 {
+			t.Errorf("adjusted entry total %d, want 600", adj.Total)
+		}
+		_, err = l.AdjustPending(ctx, f.project, card.Code, second, loyalty.PendingBalanceParams{Points: -600})
+		wantErr(t, err, 400, "invalid_amount")
+		must0(t, l.CancelPending(ctx, f.project, card.Code, second))
+		_, err = l.AdjustPending(ctx, f.project, card.Code, second, loyalty.PendingBalanceParams{Points: 1})
+		wantErr(t, err, 400, "invalid_pending_points_state")
+
+		if n := must[int](t)(l.ActivateDue(ctx, f.project, 100)); n != 0 {
+			t.Errorf("%d entries activated before their date", n)
+		}
+		f.clock.Set(time.Date(2026, 1, 18, 0, 0, 0, 0, time.UTC))
+		if n := must[int](t)(l.ActivateDue(ctx, f.project, 100)); n != 1 {
+			t.Errorf("%d entries activated on their date, want 1 (%s)", n, third)
+		}
+		got = checkCard(t, f, card.Code, 2000)
+		if deref(got.LoyaltyCard.PendingPoints) != 0 {
+			t.Errorf("pending after all: %v", got.LoyaltyCard.PendingPoints)
+		}
+		txs := must[*redemption.TransactionList](t)(l.Transactions(ctx, f.project, "", card.Code, redemption.TransactionListParams{}))
+		if len(txs.Data) != 2 || txs.Data[0].Type != redemption.TxPendingActivation || txs.Data[1].Type != redemption.TxPendingActivation {
+			t.Errorf("transactions: %+v", txs.Data)
+		}
+	})
+}
+
+func must0(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A rule earns only inside its validity (in the project's time zone), and
+// without its own, inside its program's.
+func TestLoyaltyEarningValidity(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		club := newProgram(t, f, "Club", true)
+		earnOn(t, f, club, `{"event":"order.paid","loyalty":{"type":"FIXED","points":1},"expiration_date":"2025-12-31T00:00:00Z"}`)
+		earnOn(t, f, club, `{"event":"order.paid","loyalty":{"type":"FIXED","points":10},"start_date":"2026-02-01T00:00:00Z"}`)
+		earnOn(t, f, club, `{"event":"order.paid","loyalty":{"type":"FIXED","points":100},"start_date":"2025-12-01T00:00:00Z","validity_day_of_week":[4]}`)
+		o := must[*order.Order](t)(f.eng.Orders().Create(ctx, f.project, order.Params{Amount: promo.Ptr[int64](100), Status: promo.Ptr(order.StatusPaid),
+			Customer: &customer.Params{SourceID: promo.Ptr("val")}})) // 2026-01-01 is a Thursday
+		if c := cardOf(t, f, club, *o.CustomerID); c == nil || c.LoyaltyCard.Balance != 100 {
+			t.Errorf("card: %+v, want only the open rule's 100", c)
+		}
 	})
 }

@@ -18,7 +18,7 @@ import (
 // addressed by id or name, a member by card code or voucher id; a member
 // path without a program takes a card of any program.
 func (s *server) loyaltyRoutes() []route {
-	return slices.Concat(s.programRoutes(), s.memberRoutes(), s.earningRuleRoutes(), s.loyaltyRewardRoutes(), s.tierRoutes())
+	return slices.Concat(s.programRoutes(), s.memberRoutes(), s.earningRuleRoutes(), s.loyaltyRewardRoutes(), s.tierRoutes(), s.pendingRoutes())
 }
 
 func (s *server) programRoutes() []route {
@@ -227,6 +227,42 @@ func (s *server) tierRoutes() []route {
 		})},
 		{http.MethodGet, "/v1/loyalties/members/{memberId}/tiers", appKey, withoutBody(func(c *call) (*promotype.List[*loyalty.Tier], error) {
 			return l.MemberTiers(c.ctx(), c.projectID, c.path("memberId"))
+		})},
+	}
+}
+
+// pendingRoutes are the pending points of a program, of a member, and what
+// can be done to an entry.
+func (s *server) pendingRoutes() []route {
+	l := s.engine.Loyalties()
+	list := withoutBody(func(c *call) (*loyalty.PendingList, error) {
+		q, err := parseQuery(c.r.URL.RawQuery)
+		if err != nil {
+			return nil, err
+		}
+		limit, err := intParam(q, "limit")
+		if err != nil {
+			return nil, err
+		}
+		if q.Has("limit") && limit == 0 {
+			limit = -1 // refused by the range check
+		}
+		return l.ListPending(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"),
+			loyalty.PendingListParams{Limit: limit, Order: q.Get("order"), StartingAfterID: q.Get("starting_after_id")})
+	})
+	const entry = "/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}"
+	return []route{
+		{http.MethodGet, "/v1/loyalties/{programId}/pending-points", appKey, list},
+		{http.MethodGet, "/v1/loyalties/{programId}/members/{memberId}/pending-points", appKey, list},
+		{http.MethodGet, "/v1/loyalties/members/{memberId}/pending-points", appKey, list},
+		{http.MethodPost, entry + "/activate", appKey, withoutBody(func(c *call) (*redemption.Balance, error) {
+			return l.ActivatePending(c.ctx(), c.projectID, c.path("memberId"), c.path("pendingPointsId"))
+		})},
+		{http.MethodPost, entry + "/balance", appKey, withBody(func(c *call, in loyalty.PendingBalanceParams) (*redemption.Balance, error) {
+			return l.AdjustPending(c.ctx(), c.projectID, c.path("memberId"), c.path("pendingPointsId"), in)
+		})},
+		{http.MethodPost, entry + "/cancel", appKey, noContent(func(c *call) error {
+			return l.CancelPending(c.ctx(), c.projectID, c.path("memberId"), c.path("pendingPointsId"))
 		})},
 	}
 }

@@ -31,6 +31,11 @@ func init() {
 			h.t.Fatalf("seed tier: %d %s", rec.Code, rec.Body)
 		}
 		ids["loyaltyTierId"] = rules[0]["id"].(string)
+		h.do(req{method: http.MethodPost, target: "/v1/loyalties/" + ids["programId"] + "/earning-rules",
+			body: `[{"event":"order.paid","loyalty":{"type":"FIXED","points":7},"pending_points":{"period_type":"DAY","period_value":2}}]`})
+		h.mustDo(req{method: http.MethodPost, target: "/v1/orders", body: `{"status":"PAID","amount":100,"customer":{"source_id":"iso-member"}}`}, http.StatusOK)
+		pending := h.mustDo(req{method: http.MethodGet, target: "/v1/loyalties/members/" + ids["memberId"] + "/pending-points"}, http.StatusOK)
+		ids["pendingPointsId"] = listItems(pending)[0].(map[string]any)["id"].(string)
 	})
 	isolationRows = append(isolationRows,
 		isolationRow{"get program", http.MethodGet, "/v1/loyalties/{programId}", ""},
@@ -74,6 +79,12 @@ func init() {
 		isolationRow{"tier earning rules", http.MethodGet, "/v1/loyalties/{programId}/tiers/{loyaltyTierId}/earning-rules", ""},
 		isolationRow{"tier rewards", http.MethodGet, "/v1/loyalties/{programId}/tiers/{loyaltyTierId}/rewards", ""},
 		isolationRow{"member tiers", http.MethodGet, "/v1/loyalties/members/{memberId}/tiers", ""},
+		isolationRow{"program pending points", http.MethodGet, "/v1/loyalties/{programId}/pending-points", ""},
+		isolationRow{"member pending points", http.MethodGet, "/v1/loyalties/{programId}/members/{memberId}/pending-points", ""},
+		isolationRow{"any member pending points", http.MethodGet, "/v1/loyalties/members/{memberId}/pending-points", ""},
+		isolationRow{"adjust pending points", http.MethodPost, "/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/balance", `{"points":1}`},
+		isolationRow{"cancel pending points", http.MethodPost, "/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/cancel", ""},
+		isolationRow{"activate pending points", http.MethodPost, "/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/activate", ""},
 	)
 	isolationLists = append(isolationLists, isolationRow{"list programs", http.MethodGet, "/v1/loyalties", ""})
 }
@@ -151,6 +162,33 @@ func TestLoyaltyTiers(t *testing.T) {
 		{"member_tiers", req{method: http.MethodGet, target: "/v1/loyalties/members/CARD-0001/tiers"}, 200},
 		{"unknown_tier", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/tiers/ltr_nope"}, 404},
 		{"bad_range", req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/tiers", body: `[{"name":"Upside down","points":{"from":10,"to":5}}]`}, 400},
+	})
+}
+
+// Pending points over HTTP: a rule whose points wait, the entries of a
+// program and of a member, and adjusting, activating and canceling them.
+func TestLoyaltyPendingPoints(t *testing.T) {
+	h := newHarness(t)
+	const program = "camp_00000000000000000002"
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties", body: loyaltyProgramBody}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns/" + program + "/vouchers/CARD-0001", body: `{}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/members", body: `{"customer":"alice","voucher":"CARD-0001"}`}, http.StatusOK)
+	h.run(t, "loyalties/pending", []step{
+		{"create_rule", req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/earning-rules",
+			body: `[{"event":"order.paid","loyalty":{"type":"FIXED","points":1000},"pending_points":{"period_type":"DAY","period_value":3}}]`}, 200},
+		{"paid_order", req{method: http.MethodPost, target: "/v1/orders", body: `{"source_id":"o-1","status":"PAID","amount":100,"customer":{"source_id":"alice"}}`}, 200},
+		{"second_paid_order", req{method: http.MethodPost, target: "/v1/orders", body: `{"source_id":"o-2","status":"PAID","amount":100,"customer":{"source_id":"alice"}}`}, 200},
+		{"program_list", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/pending-points"}, 200},
+		{"member_list", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/members/CARD-0001/pending-points?limit=1"}, 200},
+		{"member_card", req{method: http.MethodGet, target: "/v1/loyalties/members/CARD-0001"}, 200},
+		{"adjust", req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/pending-points/lopp_00000000000000000010/balance", body: `{"points":-100}`}, 200},
+		{"adjust_to_zero", req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/pending-points/lopp_00000000000000000010/balance", body: `{"points":-900}`}, 400},
+		{"activate", req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/pending-points/lopp_00000000000000000010/activate"}, 200},
+		{"activate_again", req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/pending-points/lopp_00000000000000000010/activate"}, 400},
+		{"cancel", req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/pending-points/lopp_00000000000000000012/cancel"}, 204},
+		{"unknown", req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/pending-points/lopp_nope/cancel"}, 404},
+		{"member_list_after", req{method: http.MethodGet, target: "/v1/loyalties/members/CARD-0001/pending-points"}, 200},
+		{"member_card_after", req{method: http.MethodGet, target: "/v1/loyalties/members/CARD-0001"}, 200},
 	})
 }
 

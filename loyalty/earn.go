@@ -177,6 +177,9 @@ func (e *earning) earn(ctx context.Context, r *EarningRule) error {
 	if !claimed || err != nil {
 		return err
 	}
+	if r.PendingPoints != nil && e.order != nil {
+		return e.pend(ctx, r, card, points)
+	}
 	_, _, err = e.s.deps.Redemptions.Move(ctx, e.st, e.projectID, card.ID, redemption.Movement{
 		Amount: points, Type: redemption.TxPointsAccrual, Operation: redemption.OperationAutomatic,
 		Source:  promotype.Ptr(redemption.SourceAutomation),
@@ -230,14 +233,23 @@ func (e *earning) open(ctx context.Context, r *EarningRule, c *campaign.Campaign
 	if v.IsZero() {
 		return true, nil
 	}
-	if e.loc == nil {
-		loc, err := e.s.deps.TimeZone(ctx, e.projectID)
-		if err != nil {
-			return false, err
-		}
-		e.loc = loc
+	loc, err := e.location(ctx)
+	if err != nil {
+		return false, err
 	}
-	return v.OpenAt(e.s.env.Clock.Now().Time, e.loc), nil
+	return v.OpenAt(e.s.env.Clock.Now().Time, loc), nil
+}
+
+// location reads the project's time zone once.
+func (e *earning) location(ctx context.Context) (*time.Location, error) {
+	if e.loc == nil {
+		p, err := e.st.GetProject(ctx, e.projectID)
+		if err != nil {
+			return nil, err
+		}
+		e.loc = p.Location()
+	}
+	return e.loc, nil
 }
 
 // cust reads the order's customer once.

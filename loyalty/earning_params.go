@@ -26,8 +26,9 @@ type EarningRuleParams struct {
 	// CustomEvent names the custom event schema of a rule on a custom
 	// event (Event is then the event's name).
 	CustomEvent *SchemaRef `json:"custom_event"`
+	// PendingPoints makes an order.paid rule's points wait some days.
+	PendingPoints *PendingPeriod `json:"pending_points"`
 
-	PendingPoints   any `json:"pending_points"`
 	ExpirationRules any `json:"expiration_rules"`
 	Segment         any `json:"segment"`
 	LoyaltyTier     any `json:"loyalty_tier"`
@@ -46,9 +47,9 @@ type EarningRuleUpdate struct {
 	Source           *BannerParams `json:"source"`
 	Active           *bool         `json:"active"`
 	campaign.ValidityParams
-	Metadata promotype.Metadata `json:"metadata"`
+	Metadata      promotype.Metadata `json:"metadata"`
+	PendingPoints *PendingPeriod     `json:"pending_points"`
 
-	PendingPoints   any `json:"pending_points"`
 	ExpirationRules any `json:"expiration_rules"`
 }
 
@@ -81,7 +82,7 @@ var ratioProperty = map[string]string{
 // unsupported refuses the fields of the hosted service's rules that this
 // engine does not honour yet.
 func unsupported(fields map[string]any) error {
-	for _, name := range []string{"pending_points", "expiration_rules", "segment", "loyalty_tier"} {
+	for _, name := range []string{"expiration_rules", "segment", "loyalty_tier"} {
 		if v, ok := fields[name]; ok && v != nil {
 			return promotype.InvalidPayload("Property .%s of an earning rule is not supported by this engine", name)
 		}

@@ -49,6 +49,7 @@ type EarningRule struct {
 	Loyalty           Earning            `json:"loyalty"`
 	Event             string             `json:"event"`
 	CustomEvent       *SchemaRef         `json:"custom_event,omitempty"`
+	PendingPoints     *PendingPeriod     `json:"pending_points,omitempty"`
 	Source            Source             `json:"source"`
 	Active            bool               `json:"active"`
 	campaign.Validity                    // start_date, expiration_date, validity_* (absent: the campaign's)
@@ -169,6 +170,7 @@ func (r *EarningRule) Clone() *EarningRule {
 	c.Metadata = r.Metadata.Clone()
 	c.Loyalty = r.Loyalty.clone()
 	c.CustomEvent = promotype.ClonePtr(r.CustomEvent)
+	c.PendingPoints = promotype.ClonePtr(r.PendingPoints)
 	return &c
 }
 

@@ -74,6 +74,7 @@ func (s *Service) CreateEarningRules(ctx context.Context, projectID, ref string,
 			if p.Source != nil {
 				r.Source.Banner = p.Source.Banner
 			}
+			r.PendingPoints = promotype.ClonePtr(p.PendingPoints)
 			if p.CustomEvent != nil && p.Event != EventOrderPaid {
 				r.CustomEvent = &SchemaRef{SchemaID: p.CustomEvent.SchemaID}
 			}
@@ -101,9 +102,16 @@ func (p *EarningRuleParams) check() error {
 	if err := checkEvent(p.Event); err != nil {
 		return err
 	}
-	if err := unsupported(map[string]any{"pending_points": p.PendingPoints, "expiration_rules": p.ExpirationRules,
-		"segment": p.Segment, "loyalty_tier": p.LoyaltyTier}); err != nil {
+	if err := unsupported(map[string]any{"expiration_rules": p.ExpirationRules, "segment": p.Segment, "loyalty_tier": p.LoyaltyTier}); err != nil {
 		return err
+	}
+	if p.PendingPoints != nil {
+		if p.Event != EventOrderPaid {
+			return promotype.InvalidPayload("Property .pending_points is allowed only with event order.paid")
+		}
+		if err := p.PendingPoints.check(); err != nil {
+			return err
+		}
 	}
 	if p.ValidationRuleID != nil {
 		return promotype.InvalidPayload("Property .validation_rule_id of an earning rule is not supported by this engine")
@@ -155,8 +163,13 @@ func (s *Service) ListEarningRules(ctx context.Context, projectID, ref string, p
 // UpdateEarningRule changes the rule id of the program ref with what in
 // gives (PUT .../earning-rules/{earningRuleId}); updated_at is set.
 func (s *Service) UpdateEarningRule(ctx context.Context, projectID, ref, id string, in EarningRuleUpdate) (*EarningRule, error) {
-	if err := unsupported(map[string]any{"pending_points": in.PendingPoints, "expiration_rules": in.ExpirationRules}); err != nil {
+	if err := unsupported(map[string]any{"expiration_rules": in.ExpirationRules}); err != nil {
 		return nil, err
+	}
+	if in.PendingPoints != nil {
+		if err := in.PendingPoints.check(); err != nil {
+			return nil, err
+		}
 	}
 	if in.ValidationRuleID != nil {
 		return nil, promotype.InvalidPayload("Property .validation_rule_id of an earning rule is not supported by this engine")
@@ -182,6 +195,12 @@ func (s *Service) UpdateEarningRule(ctx context.Context, projectID, ref, id stri
 		}
 		if in.Metadata != nil {
 			r.Metadata = in.Metadata.Clone()
+		}
+		if in.PendingPoints != nil {
+			if r.Event != EventOrderPaid {
+				return promotype.InvalidPayload("Property .pending_points is allowed only with event order.paid")
+			}
+			r.PendingPoints = promotype.ClonePtr(in.PendingPoints)
 		}
 		in.ValidityParams.Apply(&r.Validity)
 		return nil

@@ -1,9 +1,6 @@
 package loyalty
 
 import (
-	"context"
-	"time"
-
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
@@ -32,9 +29,6 @@ type Deps struct {
 	Publications *publication.Service
 	Redemptions  *redemption.RedemptionService
 	Rewards      *reward.Service
-	// TimeZone is the project's time zone, in which validity windows are
-	// read.
-	TimeZone func(ctx context.Context, projectID string) (*time.Location, error)
 }
 
 // NewService returns the loyalty service reading through store and

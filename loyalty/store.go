@@ -3,6 +3,7 @@ package loyalty
 import (
 	"context"
 
+	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
@@ -45,6 +46,25 @@ type Store interface {
 	// ListTiers lists a project's tiers; q may filter on campaign_id and
 	// order by created_at or updated_at.
 	ListTiers(ctx context.Context, projectID string, q promotype.Query) ([]*Tier, int, error)
+
+	// InsertPendingPoints stores a new pending entry; UpdatePendingPoints
+	// replaces the stored one with p's id (its status and points).
+	InsertPendingPoints(ctx context.Context, p *PendingPoints) error
+	UpdatePendingPoints(ctx context.Context, p *PendingPoints) error
+	GetPendingPoints(ctx context.Context, projectID, id string) (*PendingPoints, error)
+	// ListPendingPoints returns the PENDING entries q selects, in id order.
+	ListPendingPoints(ctx context.Context, projectID string, q PendingQuery) ([]*PendingPoints, error)
+	// DuePendingPoints returns up to limit PENDING entries of the project
+	// due at or before at, earliest first.
+	DuePendingPoints(ctx context.Context, projectID string, at promotype.Time, limit int) ([]*PendingPoints, error)
+}
+
+// PendingQuery selects PENDING entries: of a campaign and of a card ("":
+// any), after AfterID in id order (descending with Desc), at most Limit.
+type PendingQuery struct {
+	CampaignID, VoucherID, AfterID string
+	Desc                           bool
+	Limit                          int
 }
 
 // Claim is the record that an earning rule earned for an order: at most
@@ -65,4 +85,7 @@ type ServiceStore interface {
 	Store
 	redemption.RedeemStore
 	publication.ServiceStore
+	// GetProject reads the project, whose time zone validity windows and
+	// pending points' dates are read in.
+	GetProject(ctx context.Context, id string) (*project.Project, error)
 }

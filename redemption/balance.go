@@ -79,6 +79,9 @@ type Movement struct {
 	// names the other transaction of a pair (a transfer's).
 	ID                   string
 	RelatedTransactionID *string
+	// PendingDelta changes the loyalty card's pending points in the same
+	// update (an activation takes its points out of them).
+	PendingDelta int64
 }
 
 // Move applies m to the card cardID in st's transaction: it locks the
@@ -99,6 +102,9 @@ func (s *RedemptionService) Move(ctx context.Context, st RedeemStore, projectID,
 	typ, err := changeBalance(v, m.Amount, s.env.Clock.Now())
 	if err != nil {
 		return nil, nil, err
+	}
+	if m.PendingDelta != 0 && v.LoyaltyCard != nil {
+		v.LoyaltyCard.PendingPoints = promotype.Ptr(deref64(v.LoyaltyCard.PendingPoints) + m.PendingDelta)
 	}
 	if m.Type != "" {
 		typ = m.Type

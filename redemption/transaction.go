@@ -25,6 +25,7 @@ const (
 	TxPointsAccrual     = "POINTS_ACCRUAL"
 	TxPointsTransferOut = "POINTS_TRANSFER_OUT"
 	TxPointsTransferIn  = "POINTS_TRANSFER_IN"
+	TxPendingActivation = "PENDING_POINTS_ACTIVATION"
 )
 
 // OperationAutomatic is the operation type of a change the engine makes
@@ -86,6 +87,8 @@ type TransactionDetails struct {
 	Event       *TxEvent       `json:"event,omitempty"`
 	EarningRule *TxEarningRule `json:"earning_rule,omitempty"`
 	CustomEvent *TxEvent       `json:"custom_event,omitempty"`
+	// PendingPoints is the pending entry an activation made points of.
+	PendingPoints json.RawMessage `json:"pending_points,omitempty"`
 }
 
 // TxCard is the other card of a transfer, as it was after the transfer.

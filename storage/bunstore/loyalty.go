@@ -207,3 +207,114 @@ func (s *Store) GetTier(ctx context.Context, projectID, id string) (*loyalty.Tie
 func (s *Store) ListTiers(ctx context.Context, projectID string, q promotype.Query) ([]*loyalty.Tier, int, error) {
 	return listProject[loyaltyTierRow, *loyaltyTierRow, *loyalty.Tier](ctx, s.db, loyaltyTierColumns, "lt", "", projectID, q)
 }
+
+type pendingRow struct {
+	bun.BaseModel `bun:"table:promo_loyalty_pending,alias:lp"`
+
+	ProjectID  string          `bun:"project_id,pk"`
+	ID         string          `bun:"id,pk"`
+	VoucherID  string          `bun:"voucher_id"`
+	CampaignID string          `bun:"campaign_id"`
+	Status     string          `bun:"status"`
+	Due        time.Time       `bun:"due"`
+	Doc        json.RawMessage `bun:"doc"`
+}
+
+// pendingDoc is what the doc column keeps of an entry: the entry and its
+// fields that JSON answers leave out.
+type pendingDoc struct {
+	*loyalty.PendingPoints
+	Status string         `json:"status"`
+	Due    promotype.Time `json:"due"`
+}
+
+func newPendingRow(p *loyalty.PendingPoints) (*pendingRow, error) {
+	if err := checkText("pending points", str("id", p.ID), str("project_id", p.ProjectID), str("voucher_id", p.VoucherID)); err != nil {
+		return nil, err
+	}
+	doc, err := encodeJSON(pendingDoc{PendingPoints: p, Status: p.Status, Due: p.Due})
+	if err != nil {
+		return nil, err
+	}
+	return &pendingRow{ProjectID: p.ProjectID, ID: p.ID, VoucherID: p.VoucherID, CampaignID: p.CampaignID, Status: p.Status,
+		Due: sqlTime(p.Due), Doc: doc}, nil
+}
+
+func (r *pendingRow) domain() (*loyalty.PendingPoints, error) {
+	d := pendingDoc{PendingPoints: &loyalty.PendingPoints{}}
+	if err := decodeJSON(r.Doc, &d); err != nil {
+		return nil, err
+	}
+	p := d.PendingPoints
+	p.ProjectID, p.Status, p.Due = r.ProjectID, d.Status, d.Due
+	return p, nil
+}
+
+func pendingNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("pending_points", id) }
+}
+
+// InsertPendingPoints implements loyalty.Store.
+func (s *Store) InsertPendingPoints(ctx context.Context, p *loyalty.PendingPoints) error {
+	row, err := newPendingRow(p)
+	if err != nil {
+		return err
+	}
+	return insertNew(ctx, s.db, "insert pending points", row, func() error {
+		return promotype.Duplicate("pending_points", "Duplicated pending_points exists with id %s", p.ID)
+	})
+}
+
+// UpdatePendingPoints implements loyalty.Store.
+func (s *Store) UpdatePendingPoints(ctx context.Context, p *loyalty.PendingPoints) error {
+	row, err := newPendingRow(p)
+	if err != nil {
+		return rowErr(err, p.ProjectID, p.ID, pendingNotFound(p.ID))
+	}
+	return replaceRow(ctx, s.db, "update pending points", row, pendingNotFound(p.ID))
+}
+
+// GetPendingPoints implements loyalty.Store.
+func (s *Store) GetPendingPoints(ctx context.Context, projectID, id string) (*loyalty.PendingPoints, error) {
+	return getByID[pendingRow, *pendingRow, *loyalty.PendingPoints](ctx, s.db, "get pending points", "lp", projectID, id, pendingNotFound(id))
+}
+
+// ListPendingPoints implements loyalty.Store.
+func (s *Store) ListPendingPoints(ctx context.Context, projectID string, q loyalty.PendingQuery) ([]*loyalty.PendingPoints, error) {
+	if !storableKeys(projectID, q.CampaignID, q.VoucherID, q.AfterID) {
+		return []*loyalty.PendingPoints{}, nil
+	}
+	var rows []pendingRow
+	sel := s.db.NewSelect().Model(&rows).Where("lp.project_id = ? AND lp.status = ?", projectID, loyalty.PendingState)
+	if q.CampaignID != "" {
+		sel = sel.Where("lp.campaign_id = ?", q.CampaignID)
+	}
+	if q.VoucherID != "" {
+		sel = sel.Where("lp.voucher_id = ?", q.VoucherID)
+	}
+	order, after := "lp.id ASC", "lp.id > ?"
+	if q.Desc {
+		order, after = "lp.id DESC", "lp.id < ?"
+	}
+	if q.AfterID != "" {
+		sel = sel.Where(after, q.AfterID)
+	}
+	if err := sel.OrderExpr(order).Limit(int64(q.Limit)).Scan(ctx); err != nil {
+		return nil, fail("list pending points", err, nil)
+	}
+	return domains[pendingRow, *pendingRow](rows)
+}
+
+// DuePendingPoints implements loyalty.Store.
+func (s *Store) DuePendingPoints(ctx context.Context, projectID string, at promotype.Time, limit int) ([]*loyalty.PendingPoints, error) {
+	if !storable(projectID) {
+		return []*loyalty.PendingPoints{}, nil
+	}
+	var rows []pendingRow
+	err := s.db.NewSelect().Model(&rows).Where("lp.project_id = ? AND lp.status = ? AND lp.due <= ?", projectID, loyalty.PendingState, sqlTime(at)).
+		OrderExpr("lp.due, lp.id").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fail("list due pending points", err, nil)
+	}
+	return domains[pendingRow, *pendingRow](rows)
+}

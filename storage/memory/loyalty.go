@@ -2,7 +2,9 @@ package memory
 
 import (
 	"context"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/promotype"
@@ -11,13 +13,15 @@ import (
 // loyaltyData holds earning rules and the claims that make each earn once
 // per order (keyed by rule id and order id).
 type loyaltyData struct {
-	rules  table[loyalty.EarningRule]
-	claims table[loyalty.Claim]
-	tiers  table[loyalty.Tier]
+	rules   table[loyalty.EarningRule]
+	claims  table[loyalty.Claim]
+	tiers   table[loyalty.Tier]
+	pending table[loyalty.PendingPoints]
 }
 
 func newLoyaltyData() loyaltyData {
-	return loyaltyData{rules: newTable[loyalty.EarningRule](), claims: newTable[loyalty.Claim](), tiers: newTable[loyalty.Tier]()}
+	return loyaltyData{rules: newTable[loyalty.EarningRule](), claims: newTable[loyalty.Claim](), tiers: newTable[loyalty.Tier](),
+		pending: newTable[loyalty.PendingPoints]()}
 }
 
 func earningRuleField(r *loyalty.EarningRule, name string) promotype.Value {
@@ -160,4 +164,72 @@ func (s *Store) ListTiers(ctx context.Context, projectID string, q promotype.Que
 		out, total = list(d.loyalty.tiers.rows[projectID], q, loyaltyTierField, loyaltyTierID, nil, (*loyalty.Tier).Clone)
 	})
 	return out, total, nil
+}
+
+// InsertPendingPoints implements loyalty.Store.
+func (s *Store) InsertPendingPoints(ctx context.Context, p *loyalty.PendingPoints) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		return insertNew(&d.loyalty.pending, u, p.ProjectID, p.ID, "pending_points", p.Clone())
+	})
+}
+
+// UpdatePendingPoints implements loyalty.Store.
+func (s *Store) UpdatePendingPoints(ctx context.Context, p *loyalty.PendingPoints) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		return replace(&d.loyalty.pending, u, p.ProjectID, p.ID, "pending_points", p.Clone())
+	})
+}
+
+// GetPendingPoints implements loyalty.Store.
+func (s *Store) GetPendingPoints(ctx context.Context, projectID, id string) (out *loyalty.PendingPoints, err error) {
+	s.read(ctx, func(d *data) {
+		out, err = getClone(&d.loyalty.pending, projectID, id, "pending_points", (*loyalty.PendingPoints).Clone)
+	})
+	return out, err
+}
+
+// ListPendingPoints implements loyalty.Store.
+func (s *Store) ListPendingPoints(ctx context.Context, projectID string, q loyalty.PendingQuery) (out []*loyalty.PendingPoints, err error) {
+	s.read(ctx, func(d *data) {
+		out = []*loyalty.PendingPoints{}
+		for _, p := range d.loyalty.pending.rows[projectID] {
+			after := q.AfterID == "" || (p.ID > q.AfterID) != q.Desc
+			if p.Status == loyalty.PendingState && after && (q.CampaignID == "" || p.CampaignID == q.CampaignID) &&
+				(q.VoucherID == "" || p.VoucherID == q.VoucherID) && p.ID != q.AfterID {
+				out = append(out, p.Clone())
+			}
+		}
+		slices.SortFunc(out, func(a, b *loyalty.PendingPoints) int {
+			if q.Desc {
+				return strings.Compare(b.ID, a.ID)
+			}
+			return strings.Compare(a.ID, b.ID)
+		})
+		if len(out) > q.Limit {
+			out = out[:q.Limit]
+		}
+	})
+	return out, nil
+}
+
+// DuePendingPoints implements loyalty.Store.
+func (s *Store) DuePendingPoints(ctx context.Context, projectID string, at promotype.Time, limit int) (out []*loyalty.PendingPoints, err error) {
+	s.read(ctx, func(d *data) {
+		out = []*loyalty.PendingPoints{}
+		for _, p := range d.loyalty.pending.rows[projectID] {
+			if p.Status == loyalty.PendingState && !p.Due.After(at.Time) {
+				out = append(out, p.Clone())
+			}
+		}
+		slices.SortFunc(out, func(a, b *loyalty.PendingPoints) int {
+			if c := a.Due.Compare(b.Due.Time); c != 0 {
+				return c
+			}
+			return strings.Compare(a.ID, b.ID)
+		})
+		if len(out) > limit {
+			out = out[:limit]
+		}
+	})
+	return out, nil
 }

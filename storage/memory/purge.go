@@ -60,6 +60,7 @@ func (d *data) dropProject(u *undo, project string) {
 	dropTable(u, &d.loyalty.rules, project)
 	dropTable(u, &d.loyalty.claims, project)
 	dropTable(u, &d.loyalty.tiers, project)
+	dropTable(u, &d.loyalty.pending, project)
 
 	dropTable(u, &d.stackingRules, project)
 	dropTable(u, &d.redemptions, project)

@@ -98,6 +98,52 @@ func testEarningRules(t *testing.T, newStore Factory) {
 	}
 	testRewardStock(t, s, p)
 	testLoyaltyTiers(t, s, p)
+	testPendingPoints(t, s, p)
+}
+
+// testPendingPoints: entries round-trip; lists hold the PENDING ones of a
+// campaign or card in id order, after a cursor, both ways; due entries
+// come earliest first.
+func testPendingPoints(t *testing.T, s storage.Store, p string) {
+	day := func(d int) promotype.Time { return promotype.Time{Time: time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC)} }
+	entry := func(id, voucherID, campaignID string, due int) *loyalty.PendingPoints {
+		return &loyalty.PendingPoints{ID: id, ProjectID: p, VoucherID: voucherID, CampaignID: campaignID, CustomerID: "cust_1", OrderID: ptr("ord_" + id),
+			Points: 10, ActivatesAt: day(due).Format(time.DateOnly), Status: loyalty.PendingState, Due: day(due), CreatedAt: day(1), UpdatedAt: day(1)}
+	}
+	entries := []*loyalty.PendingPoints{entry("lopp_1", "v_1", "camp_1", 5), entry("lopp_2", "v_1", "camp_1", 3), entry("lopp_3", "v_2", "camp_1", 4), entry("lopp_4", "v_3", "camp_2", 2)}
+	for _, e := range entries {
+		must(t, s.InsertPendingPoints(ctx, e))
+	}
+	got, err := s.GetPendingPoints(ctx, p, "lopp_1")
+	must(t, err)
+	diff(t, "pending entry", entries[0], got)
+	done := entries[3].Clone()
+	done.Status = loyalty.ActivatedState
+	must(t, s.UpdatePendingPoints(ctx, done))
+	ids := func(ps []*loyalty.PendingPoints, err error) []string {
+		t.Helper()
+		must(t, err)
+		out := []string{}
+		for _, e := range ps {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		q    loyalty.PendingQuery
+		want []string
+	}{
+		{"all pending", loyalty.PendingQuery{Limit: 10}, []string{"lopp_1", "lopp_2", "lopp_3"}},
+		{"of a card", loyalty.PendingQuery{VoucherID: "v_1", Limit: 10}, []string{"lopp_1", "lopp_2"}},
+		{"of a campaign, after a cursor", loyalty.PendingQuery{CampaignID: "camp_1", AfterID: "lopp_1", Limit: 10}, []string{"lopp_2", "lopp_3"}},
+		{"descending, limited", loyalty.PendingQuery{Desc: true, Limit: 2}, []string{"lopp_3", "lopp_2"}},
+		{"descending after a cursor", loyalty.PendingQuery{Desc: true, AfterID: "lopp_3", Limit: 10}, []string{"lopp_2", "lopp_1"}},
+	} {
+		diff(t, "pending list "+tc.name, tc.want, ids(s.ListPendingPoints(ctx, p, tc.q)))
+	}
+	diff(t, "due by the 4th", []string{"lopp_2", "lopp_3"}, ids(s.DuePendingPoints(ctx, p, day(4), 10)))
+	diff(t, "due in another project", []string{}, ids(s.DuePendingPoints(ctx, "proj_b", day(9), 10)))
 }
 
 // testLoyaltyTiers: tiers round-trip, list by campaign, stay in their
