@@ -9,11 +9,17 @@ import (
 )
 
 // StartAsyncRunner starts the background runner of async actions (voucher
-// generation, imports, campaign updates and deletes): see async.Runner.
+// generation, imports, campaign updates and deletes): see async.Runner;
+// and the loyalty scheduler, which activates pending points on their date
+// (loyalty.Scheduler).
 // Close stops it gracefully; cancelling ctx stops it at once, as a crash
 // would. It returns an error if the runner is running.
 func (e *Engine) StartAsyncRunner(ctx context.Context, cfg async.Config) error {
-	return e.actions.Runner().Start(ctx, cfg)
+	if err := e.actions.Runner().Start(ctx, cfg); err != nil {
+		return err
+	}
+	e.loyalty.Scheduler(e.logger).Start(ctx) // the loyalty work due by date (pending points)
+	return nil
 }
 
 // StartWebhookDispatcher starts delivering webhook events in the
@@ -31,6 +37,7 @@ func (e *Engine) StartWebhookDispatcher(ctx context.Context, opts ...webhook.Opt
 func (e *Engine) Close() error {
 	e.webhooks.StopDispatcher()
 	e.actions.Runner().Stop()
+	e.loyalty.Scheduler(e.logger).Stop()
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/loyalty"
@@ -432,5 +433,31 @@ func TestLoyaltyEarningValidity(t *testing.T) {
 		if c := cardOf(t, f, club, *o.CustomerID); c == nil || c.LoyaltyCard.Balance != 100 {
 			t.Errorf("card: %+v, want only the open rule's 100", c)
 		}
+	})
+}
+
+// The background scheduler (started with the async runner) activates
+// pending points once their date has come, in every project that has some.
+func TestLoyaltySchedulerActivatesDuePoints(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		club := newProgram(t, f, "Club", true)
+		earnOn(t, f, club, `{"event":"order.paid","loyalty":{"type":"FIXED","points":30},"pending_points":{"period_type":"DAY","period_value":1}}`)
+		o := must[*order.Order](t)(f.eng.Orders().Create(ctx, f.project, order.Params{Amount: promo.Ptr[int64](100), Status: promo.Ptr(order.StatusPaid),
+			Customer: &customer.Params{SourceID: promo.Ptr("sam")}}))
+		card := cardOf(t, f, club, *o.CustomerID)
+		if more, err := f.eng.Loyalties().RunDue(ctx); err != nil || more {
+			t.Fatalf("RunDue before the date: more %v, %v", more, err)
+		}
+		checkCard(t, f, card.Code, 0)
+		f.clock.Advance(24 * time.Hour)
+		if err := f.eng.StartAsyncRunner(ctx, async.Config{}); err != nil {
+			t.Fatal(err)
+		}
+		defer f.eng.Close()
+		eventually(t, time.Minute, "the scheduler never activated the due points", func() bool {
+			c := must[*voucher.Voucher](t)(f.eng.Loyalties().Member(ctx, f.project, "", card.Code))
+			return c.LoyaltyCard.Balance == 30
+		})
+		checkCard(t, f, card.Code, 30)
 	})
 }

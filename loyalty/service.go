@@ -17,6 +17,8 @@ type Service struct {
 	env   promotype.Env
 	deps  Deps
 	rules ruleCache
+
+	scheduler *Scheduler
 }
 
 // Deps are the services of other nouns the loyalty service works through:

@@ -57,6 +57,10 @@ type Store interface {
 	// DuePendingPoints returns up to limit PENDING entries of the project
 	// due at or before at, earliest first.
 	DuePendingPoints(ctx context.Context, projectID string, at promotype.Time, limit int) ([]*PendingPoints, error)
+	// ProjectsWithDuePending returns up to limit ids of projects with
+	// PENDING entries due at or before at (the background scheduler's one
+	// read across projects).
+	ProjectsWithDuePending(ctx context.Context, at promotype.Time, limit int) ([]string, error)
 }
 
 // PendingQuery selects PENDING entries: of a campaign and of a card ("":

@@ -114,7 +114,7 @@ var layerRules = []rule{
 	{pkg: "export", allow: domain(upTo("publication")...),
 		why: "export imports only the domain layers below it (it reads what they store)"},
 
-	{pkg: "loyalty", allow: domain(upTo("publication")...),
+	{pkg: "loyalty", allow: append(domain(upTo("publication")...), "internal/startstop"),
 		why: "loyalty imports only the domain layers below it (it earns and spends through redemption and publishes cards through publication; not export, its neighbour)"},
 
 	{pkg: "imports", allow: domain(upTo("project")...),

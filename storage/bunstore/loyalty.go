@@ -318,3 +318,14 @@ func (s *Store) DuePendingPoints(ctx context.Context, projectID string, at promo
 	}
 	return domains[pendingRow, *pendingRow](rows)
 }
+
+// ProjectsWithDuePending implements loyalty.Store.
+func (s *Store) ProjectsWithDuePending(ctx context.Context, at promotype.Time, limit int) ([]string, error) {
+	var ids []string
+	err := s.db.NewSelect().Table("promo_loyalty_pending").ColumnExpr("DISTINCT project_id").
+		Where("status = ? AND due <= ?", loyalty.PendingState, sqlTime(at)).OrderExpr("project_id").Limit(int64(limit)).Scan(ctx, &ids)
+	if err != nil {
+		return nil, fail("list projects with due pending points", err, nil)
+	}
+	return ids, nil
+}

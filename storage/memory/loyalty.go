@@ -233,3 +233,23 @@ func (s *Store) DuePendingPoints(ctx context.Context, projectID string, at promo
 	})
 	return out, nil
 }
+
+// ProjectsWithDuePending implements loyalty.Store.
+func (s *Store) ProjectsWithDuePending(ctx context.Context, at promotype.Time, limit int) (out []string, err error) {
+	s.read(ctx, func(d *data) {
+		out = []string{}
+		for project, rows := range d.loyalty.pending.rows {
+			for _, p := range rows {
+				if p.Status == loyalty.PendingState && !p.Due.After(at.Time) {
+					out = append(out, project)
+					break
+				}
+			}
+		}
+		slices.Sort(out)
+		if len(out) > limit {
+			out = out[:limit]
+		}
+	})
+	return out, nil
+}

@@ -1,0 +1,71 @@
+package loyalty
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/promoengine/promo/internal/startstop"
+)
+
+// scheduleInterval is how often the scheduler looks for due work.
+const scheduleInterval = 30 * time.Second
+
+// dueBatch is how many due entries one round activates per project.
+const dueBatch = 500
+
+// Scheduler activates pending points when their date comes, in the
+// background: every scheduleInterval it finds the projects with due
+// entries and activates them (ActivateDue). Any number of engines over one
+// store may run it: each entry is activated once. It keeps no state, so a
+// restart (or a crash) loses nothing: the next round finds what is due.
+type Scheduler struct {
+	s      *Service
+	logger *slog.Logger
+	base   startstop.Base
+}
+
+// Scheduler returns the service's background scheduler (Start, Stop).
+func (s *Service) Scheduler(logger *slog.Logger) *Scheduler {
+	if s.scheduler == nil {
+		s.scheduler = &Scheduler{s: s, logger: logger}
+	}
+	return s.scheduler
+}
+
+// Start starts the scheduler unless it runs; cancelling ctx stops it.
+func (sc *Scheduler) Start(ctx context.Context) {
+	sc.base.Start(ctx, func(ctx context.Context, stop <-chan struct{}) {
+		startstop.Loop(ctx, stop, scheduleInterval, func(ctx context.Context, _ int) bool {
+			more, err := sc.s.RunDue(ctx)
+			if err != nil && ctx.Err() == nil {
+				sc.logger.LogAttrs(ctx, slog.LevelWarn, "promo: activating due pending points", slog.Any("error", err))
+			}
+			return more && err == nil
+		})
+	})
+}
+
+// Stop stops the scheduler and waits for its round to end.
+func (sc *Scheduler) Stop() { sc.base.Stop() }
+
+// Running reports whether the scheduler runs.
+func (sc *Scheduler) Running() bool { return sc.base.Running() }
+
+// RunDue activates the due pending points of every project that has some,
+// up to dueBatch per project, and reports whether some project may have
+// more.
+func (s *Service) RunDue(ctx context.Context) (more bool, err error) {
+	projects, err := s.store.ProjectsWithDuePending(ctx, s.env.Clock.Now(), 100)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range projects {
+		n, err := s.ActivateDue(ctx, p, dueBatch)
+		if err != nil {
+			return false, err
+		}
+		more = more || n == dueBatch
+	}
+	return more || len(projects) == 100, nil
+}
