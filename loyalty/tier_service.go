@@ -89,6 +89,7 @@ func (s *Service) CreateTiers(ctx context.Context, projectID, ref string, in []T
 			return promotype.InvalidPayload("A program may have at most %d tiers", maxTiers)
 		}
 		now := s.env.Clock.Now()
+		out = out[:0] // a transaction run again starts over
 		for _, p := range in {
 			if err := s.checkMapped(ctx, st, c, p); err != nil {
 				return err
