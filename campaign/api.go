@@ -71,7 +71,8 @@ func (s *API) Create(ctx context.Context, projectID string, in Params) (*Campaig
 			// A campaign with nothing to generate (a loyalty program without
 			// cards) is DONE at once, without an action.
 			if c.CreationStatus != StatusDone {
-				if _, err = s.actions.Enqueue(ctx, tx, projectID, GenerateVouchers{CampaignID: c.ID, Count: count}); err != nil {
+				rev := c.Revision
+				if _, err = s.actions.Enqueue(ctx, tx, projectID, GenerateVouchers{CampaignID: c.ID, Count: count, Revision: &rev}); err != nil {
 					return err
 				}
 			}
@@ -120,7 +121,8 @@ func (s *API) List(ctx context.Context, projectID string, p ListParams) (*promot
 // voucher settings (category, validity, discount or gift) to its vouchers
 // not yet published nor redeemed, and sets the campaign DONE when it ends,
 // unless another update came meanwhile (its own action does). A campaign
-// still generating its vouchers cannot be changed (400 invalid_campaign).
+// still generating its vouchers is changed too: the action waits for the
+// generation (SerialKey), then reaches the vouchers it made.
 func (s *API) Update(ctx context.Context, projectID, ref string, in UpdateParams) (*Campaign, error) {
 	if err := s.campaigns.CheckUpdate(ctx, projectID, ref, in); err != nil {
 		return nil, err

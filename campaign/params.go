@@ -266,9 +266,10 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 		}
 		c.Voucher = v
 		c.CreationStatus, c.VouchersGenerationStatus = StatusInProgress, StatusInProgress
-		if ct == LoyaltyProgram && count == 0 {
-			// Nothing to generate: its cards come with publications, and
-			// the hosted service answers DONE at once.
+		if count == 0 {
+			// Nothing to generate (its vouchers come later: added,
+			// imported, published): the hosted service answers DONE at
+			// once (docs/behaviour.md, "Campaign creation").
 			c.CreationStatus, c.VouchersGenerationStatus = StatusDone, StatusDone
 		}
 	}
