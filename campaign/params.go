@@ -235,7 +235,9 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 	c.AutoJoin = in.AutoJoin != nil && *in.AutoJoin
 	// A loyalty program uses the voucher metadata schema unless told
 	// otherwise, as the hosted service answers it.
-	c.UseVoucherMetadataSchema = ct == LoyaltyProgram
+	// Every voucher campaign uses the voucher metadata schema unless told
+	// otherwise, as the hosted service answers (docs/behaviour.md).
+	c.UseVoucherMetadataSchema = ct != Promotion
 	if in.UseVoucherMetadataSchema != nil {
 		c.UseVoucherMetadataSchema = *in.UseVoucherMetadataSchema
 	}
