@@ -69,7 +69,7 @@ func (s *API) Create(ctx context.Context, projectID string, in Params) (*Campaig
 				return err
 			}
 			// A campaign with nothing to generate is DONE at once, without
-			// an action (docs/behaviour.md, "Campaign creation").
+			// an action (docs/behaviour.md, "Campaigns and categories").
 			if c.CreationStatus != StatusDone {
 				rev := c.Revision
 				if _, err = s.actions.Enqueue(ctx, tx, projectID, GenerateVouchers{CampaignID: c.ID, Count: count, Revision: &rev}); err != nil {

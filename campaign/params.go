@@ -271,7 +271,7 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 		if count == 0 {
 			// Nothing to generate (its vouchers come later: added,
 			// imported, published): the hosted service answers DONE at
-			// once (docs/behaviour.md, "Campaign creation").
+			// once (docs/behaviour.md, "Campaigns and categories").
 			c.CreationStatus, c.VouchersGenerationStatus = StatusDone, StatusDone
 		}
 	}

@@ -30,7 +30,7 @@ func duringGeneration(name, prefix string) []step {
 // are accepted; the runner carries them out after the generation, so the
 // campaign ends as if they had been sent after it (the same campaign and
 // vouchers as a harness that waits for each action before the next
-// request). Issue 29 point 1; docs/behaviour.md "Campaign creation".
+// request). Issue 29 point 1; docs/behaviour.md "Campaigns and categories".
 func TestCampaignChangesDuringGeneration(t *testing.T) {
 	h := newHarness(t)
 	h.runGen(t, "campaigns/during_generation", append(duringGeneration("Queued", "QUEUED"),
