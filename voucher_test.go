@@ -40,7 +40,7 @@ func TestVoucherCreateEveryType(t *testing.T) {
 		want := map[string]any{
 			"id": v.ID, "code": "WELCOME/10%", "campaign": nil, "campaign_id": nil, "category": "New customers", "category_id": cat.ID,
 			"categories": []any{map[string]any{"id": cat.ID, "name": "New customers", "hierarchy": 0.0, "created_at": "2026-01-01T00:00:00.000Z", "object": "category"}},
-			"type":       "DISCOUNT_VOUCHER", "discount": map[string]any{"type": "AMOUNT", "amount_off": 500.0, "effect": "APPLY_TO_ORDER", "is_dynamic": false},
+			"type":       "DISCOUNT_VOUCHER", "discount": map[string]any{"type": "AMOUNT", "amount_off": 500.0, "effect": "APPLY_TO_ORDER"},
 			"gift": nil, "loyalty_card": nil,
 			"start_date": "2026-01-01T00:00:00.000Z", "expiration_date": "2026-01-31T00:00:00.000Z",
 			"validity_day_of_week": []any{1.0, 2.0, 3.0, 4.0, 5.0},

@@ -67,6 +67,13 @@ type Action struct {
 	LeaseUntil *promotype.Time `json:"-"` // when another runner may take it over
 	StartedAt  *promotype.Time `json:"-"` // when a runner first took it
 	Attempts   int             `json:"-"` // how many times a runner took it
+	// SerialKey, when set (Serial args), queues the action behind every
+	// action of its project with the same key enqueued before it: a
+	// runner takes it only once they have all ended.
+	SerialKey string `json:"-"`
+	// Seq is the store's insertion order of the action (set by the store
+	// when it is inserted): what "enqueued before" means for SerialKey.
+	Seq int64 `json:"-"`
 }
 
 // Clone returns a deep copy.
@@ -122,11 +129,15 @@ var ErrLeaseLost = errors.New("async: the async action is not leased to this run
 // project, except ClaimAsyncAction, which serves the runners of every
 // project.
 type Store interface {
+	// InsertAsyncAction stores a new action and gives the stored row the
+	// next Seq (the caller's value is not changed).
 	InsertAsyncAction(ctx context.Context, a *Action) error
 	GetAsyncAction(ctx context.Context, projectID, id string) (*Action, error)
 	ListAsyncActions(ctx context.Context, projectID string, q promotype.Query) ([]*Action, int, error)
 	// ClaimAsyncAction takes the oldest action (created_at, then id) that is
-	// ENQUEUED, or IN_PROGRESS with a lease that ended before now: it
+	// ENQUEUED, or IN_PROGRESS with a lease that ended before now, and that
+	// waits for no other action: one with a SerialKey is skipped while an action
+	// of its project with the same key and a lower Seq has not ended. It
 	// becomes IN_PROGRESS, leased to owner until until, its Attempts goes
 	// up by one, StartedAt is set if it was not, and UpdatedAt is now. It
 	// returns nil when there is none. Two claims never take the same
@@ -187,7 +198,24 @@ func newAction(ctx context.Context, env promotype.Env, projectID, typ string, pa
 		RequestID:       RequestID(ctx),
 		Payload:         p,
 		Object:          "async_action",
+		SerialKey:       serialKey(payload),
 	}, nil
+}
+
+// Serial is Args whose actions run one at a time, in the order they were
+// enqueued, with the other actions of their project that have the same
+// SerialKey (a campaign's voucher jobs: a generation, then the import,
+// update or delete requested while it runs).
+type Serial interface {
+	Args
+	SerialKey() string
+}
+
+func serialKey(payload any) string {
+	if s, ok := payload.(Serial); ok {
+		return s.SerialKey()
+	}
+	return ""
 }
 
 type requestIDKey struct{}

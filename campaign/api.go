@@ -39,11 +39,11 @@ func NewAPI(store APIStore, tx promotype.TxFunc[APIStore], env promotype.Env, ca
 	return &API{store: store, tx: tx, env: env, campaigns: campaigns, tiers: tiers, stacks: stacks, actions: actions, checkCodes: checkCodes}
 }
 
-// Create creates a campaign. A campaign with vouchers is returned
-// IN_PROGRESS with vouchers_count 0, and a CAMPAIGN.VOUCHERS_GENERATE
-// action generates its vouchers_count vouchers, then sets it DONE with the
-// real count (FAILED if the generation fails). A PROMOTION campaign is DONE
-// at once. A code config whose code space cannot hold vouchers_count codes
+// Create creates a campaign. A campaign with vouchers to generate
+// (vouchers_count above 0) is returned IN_PROGRESS with vouchers_count 0,
+// and a CAMPAIGN.VOUCHERS_GENERATE action generates them, then sets it DONE
+// with the real count (FAILED if the generation fails). A PROMOTION
+// campaign, or one with nothing to generate, is DONE at once. A code config whose code space cannot hold vouchers_count codes
 // with a safe margin is refused with 400 invalid_code_config, and nothing
 // is stored.
 func (s *API) Create(ctx context.Context, projectID string, in Params) (*Campaign, error) {
@@ -68,10 +68,11 @@ func (s *API) Create(ctx context.Context, projectID string, in Params) (*Campaig
 			if err := s.checkCodes(c, count); err != nil {
 				return err
 			}
-			// A campaign with nothing to generate (a loyalty program without
-			// cards) is DONE at once, without an action.
+			// A campaign with nothing to generate is DONE at once, without
+			// an action (docs/behaviour.md, "Campaigns and categories").
 			if c.CreationStatus != StatusDone {
-				if _, err = s.actions.Enqueue(ctx, tx, projectID, GenerateVouchers{CampaignID: c.ID, Count: count}); err != nil {
+				rev := c.Revision
+				if _, err = s.actions.Enqueue(ctx, tx, projectID, GenerateVouchers{CampaignID: c.ID, Count: count, Revision: &rev}); err != nil {
 					return err
 				}
 			}
@@ -120,7 +121,8 @@ func (s *API) List(ctx context.Context, projectID string, p ListParams) (*promot
 // voucher settings (category, validity, discount or gift) to its vouchers
 // not yet published nor redeemed, and sets the campaign DONE when it ends,
 // unless another update came meanwhile (its own action does). A campaign
-// still generating its vouchers cannot be changed (400 invalid_campaign).
+// still generating its vouchers is changed too: the action waits for the
+// generation (SerialKey), then reaches the vouchers it made.
 func (s *API) Update(ctx context.Context, projectID, ref string, in UpdateParams) (*Campaign, error) {
 	if err := s.campaigns.CheckUpdate(ctx, projectID, ref, in); err != nil {
 		return nil, err

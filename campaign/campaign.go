@@ -295,8 +295,10 @@ func (c CodeConfig) Clone() CodeConfig {
 // normalize fills what every campaign response carries.
 func (c *Campaign) normalize() *Campaign {
 	c.Object = "campaign"
-	if c.Metadata == nil {
-		c.Metadata = promotype.Metadata{}
+	if len(c.Metadata) == 0 {
+		// A campaign without metadata answers null, as the hosted service
+		// answers one created without (docs/behaviour.md, issue 29).
+		c.Metadata = nil
 	}
 	if c.Categories == nil {
 		c.Categories = []*Category{}

@@ -235,7 +235,9 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 	c.AutoJoin = in.AutoJoin != nil && *in.AutoJoin
 	// A loyalty program uses the voucher metadata schema unless told
 	// otherwise, as the hosted service answers it.
-	c.UseVoucherMetadataSchema = ct == LoyaltyProgram
+	// Every voucher campaign uses the voucher metadata schema unless told
+	// otherwise, as the hosted service answers (docs/behaviour.md).
+	c.UseVoucherMetadataSchema = ct != Promotion
 	if in.UseVoucherMetadataSchema != nil {
 		c.UseVoucherMetadataSchema = *in.UseVoucherMetadataSchema
 	}
@@ -266,9 +268,10 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 		}
 		c.Voucher = v
 		c.CreationStatus, c.VouchersGenerationStatus = StatusInProgress, StatusInProgress
-		if ct == LoyaltyProgram && count == 0 {
-			// Nothing to generate: its cards come with publications, and
-			// the hosted service answers DONE at once.
+		if count == 0 {
+			// Nothing to generate (its vouchers come later: added,
+			// imported, published): the hosted service answers DONE at
+			// once (docs/behaviour.md, "Campaigns and categories").
 			c.CreationStatus, c.VouchersGenerationStatus = StatusDone, StatusDone
 		}
 	}

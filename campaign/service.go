@@ -150,9 +150,6 @@ func (s *Service) Update(ctx context.Context, st Store, projectID, ref string, i
 	if err != nil {
 		return nil, err
 	}
-	if err := c.CheckChangeable(); err != nil {
-		return nil, err
-	}
 	if err := in.apply(c); err != nil {
 		return nil, err
 	}
@@ -173,15 +170,6 @@ func (s *Service) Update(ctx context.Context, st Store, projectID, ref string, i
 		return nil, err
 	}
 	return c.Clone(), nil
-}
-
-// CheckChangeable refuses changes to a campaign whose vouchers are being
-// generated (until the generation ends, the hosted service's rule).
-func (c *Campaign) CheckChangeable() error {
-	if c.CreationStatus == StatusInProgress {
-		return InvalidCampaign("Campaign %s is generating its vouchers (creation_status IN_PROGRESS): it can be changed once the generation has ended", c.ID)
-	}
-	return nil
 }
 
 // SetActive enables or disables the campaign with id or name ref.
@@ -210,13 +198,10 @@ func (s *Service) SetActive(ctx context.Context, projectID, ref string, active b
 // name is free at once) and returns it; the caller schedules the
 // CAMPAIGN.VOUCHERS_DELETE action that removes its vouchers (and, with
 // force, the campaign for good). A campaign still generating its vouchers
-// cannot be deleted.
+// is deleted too: the action waits for the generation (SerialKey).
 func (s *Service) Remove(ctx context.Context, st Store, projectID, ref string) (*Campaign, error) {
 	c, err := s.Resolve(ctx, st, projectID, ref)
 	if err != nil {
-		return nil, err
-	}
-	if err := c.CheckChangeable(); err != nil {
 		return nil, err
 	}
 	if c.Protected {

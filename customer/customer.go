@@ -8,8 +8,7 @@ import (
 // source id when a customer upsert, an order, a validation or a custom event
 // names it. The identifying and descriptive fields are stored; the computed
 // parts (summary, loyalty, referrals, system_metadata) are filled in the
-// answers of the customer service. assets (the hosted customer cockpit
-// URLs) is never sent: this engine has no cockpit or preference center.
+// answers of the customer service.
 type Customer struct {
 	ID          string   `json:"id"`
 	SourceID    *string  `json:"source_id"`
@@ -27,10 +26,10 @@ type Customer struct {
 	// SystemMetadata is the hosted service's system metadata: always {}
 	// in answers of the customer service, omitted elsewhere.
 	SystemMetadata map[string]any `json:"system_metadata,omitzero"`
-	// Assets are the hosted service's links to the customer's preference
-	// center (once the customer cockpit). This engine has none: in answers
-	// of the customer service both links are null; omitted elsewhere.
-	Assets *Assets `json:"assets,omitempty"`
+	// Assets is null in answers of the customer service, as the hosted
+	// service answers it (its customer cockpits were removed; this engine
+	// has none), and omitted elsewhere (docs/behaviour.md, issue 29).
+	Assets NullAssets `json:"assets,omitzero"`
 	// Metadata is omitted when empty and UpdatedAt before any update, as
 	// the hosted service answers a customer.
 	Metadata  promotype.Metadata `json:"metadata,omitempty"`
@@ -42,12 +41,19 @@ type Customer struct {
 	BinnedAt  *promotype.Time `json:"-"` // set while the customer is in the bin
 }
 
-// Assets are a customer's preference center links (OpenAPI
-// CustomerWithSummaryLoyaltyReferrals.assets).
-type Assets struct {
-	CockpitURL                 *string `json:"cockpit_url"`
-	CockpitPreferenceCenterURL *string `json:"cockpit_preference_center_url"`
-}
+// NullAssets is a customer's assets (OpenAPI
+// CustomerWithSummaryLoyaltyReferrals.assets, the cockpit links): true
+// answers null, false leaves the member out (omitzero).
+type NullAssets bool
+
+// IsZero reports whether the member is left out.
+func (a NullAssets) IsZero() bool { return !bool(a) }
+
+// MarshalJSON writes null.
+func (NullAssets) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
+
+// UnmarshalJSON ignores what it reads: this engine keeps no cockpit links.
+func (*NullAssets) UnmarshalJSON([]byte) error { return nil }
 
 // Address is a customer's postal address.
 type Address struct {
@@ -73,7 +79,7 @@ func (c *Customer) Clone() *Customer {
 	out.Address = c.Address.Clone()
 	out.UpdatedAt = promotype.ClonePtr(c.UpdatedAt)
 	out.BinnedAt = promotype.ClonePtr(c.BinnedAt)
-	out.Summary, out.Loyalty, out.Referrals, out.SystemMetadata, out.Assets = nil, nil, nil, nil, nil
+	out.Summary, out.Loyalty, out.Referrals, out.SystemMetadata, out.Assets = nil, nil, nil, nil, false
 	out.Metadata = c.Metadata.Clone()
 	return &out
 }

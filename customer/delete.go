@@ -37,18 +37,21 @@ type PermanentDeletion struct {
 	Object          string         `json:"object"`
 }
 
-// DeletionCounts counts what a permanent deletion removed: the customer
-// and its activity log (CustomerEvents). This engine keeps no other event
-// logs, daily events or segments, and a deletion keeps the customer's
-// orders (they belong to the project's sales and redemption history).
+// DeletionCounts counts what a permanent deletion removed, as the hosted
+// service answers it: events, daily events, segments and orders counted
+// (this engine keeps no event log but the activity log, no daily events,
+// and a deletion keeps the customer's orders: they belong to the project's
+// sales and redemption history), customer_events and order_events null
+// (the hosted service does not count them; the activity log goes with
+// the customer all the same), and the customer.
 type DeletionCounts struct {
-	Events         int `json:"events"`
-	CustomerEvents int `json:"customer_events"`
-	DailyEvents    int `json:"daily_events"`
-	Segments       int `json:"segments"`
-	Orders         int `json:"orders"`
-	OrderEvents    int `json:"order_events"`
-	Customer       int `json:"customer"`
+	Events         int  `json:"events"`
+	CustomerEvents *int `json:"customer_events"`
+	DailyEvents    int  `json:"daily_events"`
+	Segments       int  `json:"segments"`
+	Orders         int  `json:"orders"`
+	OrderEvents    *int `json:"order_events"`
+	Customer       int  `json:"customer"`
 }
 
 // DeletePermanently removes the customer ref for good (POST
@@ -58,7 +61,6 @@ type DeletionCounts struct {
 // customer's activity log is deleted with it.
 func (s *Service) DeletePermanently(ctx context.Context, projectID, ref string) (*PermanentDeletion, error) {
 	var id string
-	logged := 0
 	err := s.tx(ctx, func(ctx context.Context, st Store) error {
 		c, err := Resolve(ctx, st, projectID, ref)
 		if errors.Is(err, promotype.ErrNotFound) {
@@ -69,7 +71,7 @@ func (s *Service) DeletePermanently(ctx context.Context, projectID, ref string) 
 			} else if err != nil {
 				return err
 			}
-			logged, err = st.DeleteActivities(ctx, projectID, ref)
+			_, err := st.DeleteActivities(ctx, projectID, ref)
 			return err
 		}
 		if err != nil {
@@ -79,7 +81,7 @@ func (s *Service) DeletePermanently(ctx context.Context, projectID, ref string) 
 		if err := st.DeleteCustomer(ctx, projectID, c.ID); err != nil {
 			return err
 		}
-		if logged, err = st.DeleteActivities(ctx, projectID, c.ID); err != nil {
+		if _, err := st.DeleteActivities(ctx, projectID, c.ID); err != nil {
 			return err
 		}
 		return deletedEvent(ctx, st, s.env, c, false)
@@ -89,7 +91,7 @@ func (s *Service) DeletePermanently(ctx context.Context, projectID, ref string) 
 	}
 	return &PermanentDeletion{
 		ID: s.env.IDs.NewID(prefixDeletion), CreatedAt: s.env.Clock.Now(), RelatedObjectID: id,
-		RelatedObject: "customer", Status: "DONE", DataJSON: DeletionCounts{Customer: 1, CustomerEvents: logged}, Object: "pernament_deletion",
+		RelatedObject: "customer", Status: "DONE", DataJSON: DeletionCounts{Customer: 1}, Object: "pernament_deletion",
 	}, nil
 }
 

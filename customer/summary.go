@@ -108,7 +108,7 @@ func (s *Service) present(ctx context.Context, c *Customer) (*Customer, error) {
 	c.Loyalty = &loyalty
 	c.Referrals = &ReferralSummary{Campaigns: []any{}}
 	c.SystemMetadata = map[string]any{}
-	c.Assets = &Assets{}
+	c.Assets = true
 	return c, nil
 }
 

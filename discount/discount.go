@@ -49,7 +49,10 @@ type Discount struct {
 	SKU                   *SKURef            `json:"sku,omitempty"`
 	Units                 []UnitItem         `json:"units,omitempty"`
 	Effect                Effect             `json:"effect,omitempty"`
-	IsDynamic             bool               `json:"is_dynamic"`
+	// IsDynamic is true when a formula computes the discount; a static
+	// discount leaves it out, as the hosted service does (null in its
+	// SDKs' snapshots; docs/behaviour.md).
+	IsDynamic bool `json:"is_dynamic,omitempty"`
 }
 
 // UnitItem is one entry of an ADD_MANY_ITEMS discount.

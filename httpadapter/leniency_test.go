@@ -99,13 +99,13 @@ func TestCampaignTypeDefaults(t *testing.T) {
 		want map[string]any
 	}{
 		{`{"name":"C","voucher":{"discount":{"type":"AMOUNT","amount_off":100}}}`,
-			map[string]any{"campaign_type": "DISCOUNT_COUPONS", "type": "AUTO_UPDATE", "creation_status": "IN_PROGRESS", "use_voucher_metadata_schema": false, "join_once": false, "auto_join": false, "vouchers_count": 0.0}},
+			map[string]any{"campaign_type": "DISCOUNT_COUPONS", "type": "AUTO_UPDATE", "creation_status": "DONE", "use_voucher_metadata_schema": true, "join_once": false, "auto_join": false, "vouchers_count": 0.0}},
 		{`{"name":"C","campaign_type":"GIFT_VOUCHERS","voucher":{"gift":{"amount":100}}}`,
-			map[string]any{"campaign_type": "GIFT_VOUCHERS", "type": "AUTO_UPDATE", "creation_status": "IN_PROGRESS", "use_voucher_metadata_schema": false, "join_once": false, "auto_join": false, "vouchers_count": 0.0}},
+			map[string]any{"campaign_type": "GIFT_VOUCHERS", "type": "AUTO_UPDATE", "creation_status": "DONE", "use_voucher_metadata_schema": true, "join_once": false, "auto_join": false, "vouchers_count": 0.0}},
 		{`{"name":"C","campaign_type":"LOYALTY_PROGRAM","voucher":{"loyalty_card":{"points":1}}}`,
 			map[string]any{"campaign_type": "LOYALTY_PROGRAM", "type": "STATIC", "creation_status": "DONE", "use_voucher_metadata_schema": true, "join_once": true, "auto_join": false, "vouchers_count": 0.0}},
 		{`{"name":"C","campaign_type":"REFERRAL_PROGRAM","voucher":{"discount":{"type":"AMOUNT","amount_off":100}}}`,
-			map[string]any{"campaign_type": "REFERRAL_PROGRAM", "type": "AUTO_UPDATE", "creation_status": "IN_PROGRESS", "use_voucher_metadata_schema": false, "join_once": false, "auto_join": false, "vouchers_count": 0.0}},
+			map[string]any{"campaign_type": "REFERRAL_PROGRAM", "type": "AUTO_UPDATE", "creation_status": "DONE", "use_voucher_metadata_schema": true, "join_once": false, "auto_join": false, "vouchers_count": 0.0}},
 		{`{"name":"C","campaign_type":"PROMOTION"}`,
 			map[string]any{"campaign_type": "PROMOTION", "type": "STATIC", "creation_status": "DONE", "use_voucher_metadata_schema": false, "join_once": false, "auto_join": false, "vouchers_count": nil}},
 	}

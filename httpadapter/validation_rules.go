@@ -23,8 +23,12 @@ func (s *server) ruleRoutes() []route {
 		return vr.ListAssignments(c.ctx(), c.projectID, ruleID, q.Get("related_object_id"), "", p)
 	}
 	return []route{
-		{http.MethodPost, "/v1/validation-rules", appKey, withBody(func(c *call, in rule.Params) (*rule.ValidationRule, error) {
-			return vr.Create(c.ctx(), c.projectID, in)
+		{http.MethodPost, "/v1/validation-rules", appKey, withBody(func(c *call, in rule.Params) (*rule.Created, error) {
+			r, err := vr.Create(c.ctx(), c.projectID, in)
+			if err != nil {
+				return nil, err
+			}
+			return rule.NewCreated(r, in), nil
 		})},
 		{http.MethodGet, "/v1/validation-rules", appKey, listOf(vr.List)},
 		{http.MethodGet, "/v1/validation-rules/{ruleId}", appKey, withoutBody(func(c *call) (*rule.ValidationRule, error) {

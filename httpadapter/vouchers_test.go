@@ -23,10 +23,10 @@ func TestVouchers(t *testing.T) {
 		{"create_code_config", req{method: http.MethodPost, target: "/v1/vouchers", body: `{"type":"DISCOUNT_VOUCHER","discount":{"type":"FIXED","fixed_amount":900},` +
 			`"code_config":{"prefix":"New-","pattern":"GIFT-CARD-##","postfix":"0","charset":"X"}}`}, 200},
 		{"get_by_code", req{method: http.MethodGet, target: "/v1/vouchers/welcome"}, 200},
-		{"get_by_id", req{method: http.MethodGet, target: "/v1/vouchers/v_00000000000000000010"}, 200},
+		{"get_by_id", req{method: http.MethodGet, target: "/v1/vouchers/v_00000000000000000009"}, 200},
 		{"get_by_escaped_code", req{method: http.MethodGet, target: "/v1/vouchers/NEW-WELCOME%2FCOUPON"}, 200},
 		{"enable", req{method: http.MethodPost, target: "/v1/vouchers/welcome/enable"}, 200},
-		{"disable_by_id", req{method: http.MethodPost, target: "/v1/vouchers/v_00000000000000000010/disable", body: `{}`}, 200},
+		{"disable_by_id", req{method: http.MethodPost, target: "/v1/vouchers/v_00000000000000000009/disable", body: `{}`}, 200},
 		{"update", req{method: http.MethodPut, target: "/v1/vouchers/welcome", body: `{"discount":{"type":"PERCENT","percent_off":20},"metadata":{"test":false},"active":true,"expiration_date":"2027-01-01"}`}, 200},
 		{"update_gift", req{method: http.MethodPut, target: "/v1/vouchers/welcomegiftcard", body: `{"gift":{"amount":12000,"effect":"APPLY_TO_ITEMS"}}`}, 200},
 		{"list", req{method: http.MethodGet, target: "/v1/vouchers?limit=3&order=code"}, 200},

@@ -43,6 +43,10 @@ type CampaignVouchersCSV VouchersCSV
 func (CampaignVouchersCSV) Kind() string    { return ActionCampaignVouchersImportCSV }
 func (a CampaignVouchersCSV) rowCount() int { return a.Rows }
 
+// SerialKey implements async.Serial: the import waits for the campaign's
+// generation (campaign.SerialKey).
+func (a CampaignVouchersCSV) SerialKey() string { return campaign.SerialKey(a.CampaignID) }
+
 // voucherColumns are the standard columns of a vouchers CSV (the hosted
 // names in normal form: lower case, spaces as underscores).
 var voucherColumns = []string{"code", "voucher_type", "value", "discount_type", "category", "start_date",
@@ -98,9 +102,6 @@ func (s *Service) ImportCampaignVouchersCSV(ctx context.Context, projectID, ref 
 		}
 		if !camp.CampaignType.HasVouchers() {
 			return campaign.InvalidCampaign("A PROMOTION campaign holds promotion tiers, not vouchers")
-		}
-		if err := camp.CheckChangeable(); err != nil {
-			return err
 		}
 		args.CampaignID = camp.ID
 		return nil

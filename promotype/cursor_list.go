@@ -2,14 +2,16 @@ package promotype
 
 // CursorList is a page of a list paged by the id of its last row
 // (starting_after_id): has_more and more_starting_after, the id to start
-// the next page after (null on the last page), in place of a total. A
+// the next page after (left out on the last page, as the hosted service
+// answers and its OpenAPI declares it: a string, not nullable), in place
+// of a total. A
 // customer's activity log and a card's transactions answer it.
 type CursorList[T any] struct {
 	Object            string  `json:"object"`
 	DataRef           string  `json:"data_ref"`
 	Data              []T     `json:"data"`
 	HasMore           bool    `json:"has_more"`
-	MoreStartingAfter *string `json:"more_starting_after"`
+	MoreStartingAfter *string `json:"more_starting_after,omitempty"`
 }
 
 // NewCursorList is the page of limit rows of items, which a store read

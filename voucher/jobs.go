@@ -65,7 +65,8 @@ func (s *Service) enqueue(ctx context.Context, projectID string, prepare func(ct
 // GenerateInCampaign generates in.VouchersCount vouchers (default 1) in the
 // campaign with id or name ref with a CAMPAIGN.VOUCHERS_GENERATE action;
 // the campaign is IN_PROGRESS until it ends (POST
-// /v1/campaigns/{id}/vouchers with vouchers_count).
+// /v1/campaigns/{id}/vouchers with vouchers_count). A campaign still
+// generating takes it too: the action waits for the running one.
 func (s *Service) GenerateInCampaign(ctx context.Context, projectID, ref string, in CampaignParams) (*async.Ref, error) {
 	if in.VouchersCount == nil {
 		in.VouchersCount = promotype.Ptr[int64](1)
@@ -85,10 +86,15 @@ func (s *Service) GenerateInCampaign(ctx context.Context, projectID, ref string,
 		if _, _, err := s.PrepareForCampaign(ctx, tx, c, in); err != nil {
 			return nil, err
 		}
-		if _, err := tx.SetCampaignStatus(ctx, projectID, c.ID, campaign.StatusInProgress, -1); err != nil {
+		// IN_PROGRESS at a new revision: an earlier job of the campaign
+		// still queued (a generation, an update) does not set it DONE.
+		c.Revision++
+		c.CreationStatus, c.VouchersGenerationStatus = campaign.StatusInProgress, campaign.StatusInProgress
+		if err := tx.UpdateCampaign(ctx, c); err != nil {
 			return nil, err
 		}
-		return campaign.GenerateVouchers{CampaignID: c.ID, Count: *in.VouchersCount, Params: params}, nil
+		rev := c.Revision
+		return campaign.GenerateVouchers{CampaignID: c.ID, Count: *in.VouchersCount, Params: params, Revision: &rev}, nil
 	})
 }
 
@@ -103,6 +109,10 @@ type ImportVouchers struct {
 
 // Kind implements async.Args.
 func (ImportVouchers) Kind() string { return campaign.ActionVouchersImport }
+
+// SerialKey implements async.Serial: the import waits for the campaign's
+// generation (campaign.SerialKey).
+func (a ImportVouchers) SerialKey() string { return campaign.SerialKey(a.CampaignID) }
 
 // ImportToCampaign imports vouchers into the campaign with id or name ref
 // with a CAMPAIGN.VOUCHERS_IMPORT action; each item needs a code, and
@@ -123,9 +133,6 @@ func (s *Service) ImportToCampaign(ctx context.Context, projectID, ref string, i
 		}
 		if !c.CampaignType.HasVouchers() {
 			return nil, campaign.InvalidCampaign("A PROMOTION campaign holds promotion tiers, not vouchers")
-		}
-		if err := c.CheckChangeable(); err != nil {
-			return nil, err
 		}
 		return ImportVouchers{CampaignID: c.ID, Items: items}, nil
 	})
@@ -239,7 +246,7 @@ func (w generateWorker) Work(ctx context.Context, job *async.Job[campaign.Genera
 				}
 				return err
 			}
-			if _, err := tx.SetCampaignStatus(ctx, a.ProjectID, p.CampaignID, campaign.StatusDone, -1); err != nil {
+			if _, err := tx.SetCampaignStatus(ctx, a.ProjectID, p.CampaignID, campaign.StatusDone, p.StatusRevision()); err != nil {
 				return err
 			}
 			return s.campaigns.EmitCampaignByID(ctx, tx, campaign.EventGenerationCompleted, a.ProjectID, p.CampaignID,
@@ -260,7 +267,7 @@ func (w generateWorker) Fail(ctx context.Context, job *async.Job[campaign.Genera
 			}
 			err := tx.AddCampaignVouchers(ctx, cur.ProjectID, p.CampaignID, st.Done)
 			if err == nil {
-				_, err = tx.SetCampaignStatus(ctx, cur.ProjectID, p.CampaignID, campaign.StatusFailed, -1)
+				_, err = tx.SetCampaignStatus(ctx, cur.ProjectID, p.CampaignID, campaign.StatusFailed, p.StatusRevision())
 			}
 			if err == nil {
 				err = s.campaigns.EmitCampaignByID(ctx, tx, campaign.EventGenerationFailed, cur.ProjectID, p.CampaignID,

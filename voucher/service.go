@@ -111,9 +111,6 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Vou
 			if c.Voucher == nil || c.Voucher.Type != v.Type {
 				return campaign.InvalidCampaign("A %s cannot join campaign %s, whose vouchers are %s", v.Type, c.Name, c.CampaignType.VoucherType())
 			}
-			if err := c.CheckChangeable(); err != nil {
-				return err
-			}
 			v.CampaignID = &c.ID
 			v.IsReferralCode = c.Voucher.IsReferralCode
 		} else if v.Type == campaign.LoyaltyCard {
@@ -219,9 +216,6 @@ func (s *Service) PrepareForCampaign(ctx context.Context, st ServiceStore, c *ca
 		return nil, nil, campaign.InvalidCampaign("A PROMOTION campaign holds promotion tiers, not vouchers")
 	case c.Type == campaign.Standalone:
 		return nil, nil, campaign.InvalidCampaign("You can not generate vouchers for STANDALONE type campaign.")
-	}
-	if err := c.CheckChangeable(); err != nil {
-		return nil, nil, err
 	}
 	return s.GenerationFor(ctx, st, c, in)
 }

@@ -185,6 +185,48 @@ async function main() {
 		assert.equal(v.campaign_id, s.campaign.id)
 	})
 
+	// Campaign creation as the SDKs' own suites drive it: create, then at
+	// once, without waiting for the generation, add vouchers, import, update
+	// and delete. Every call is accepted; the changes run after the
+	// generation, so the campaign ends as if they had waited for it.
+	await step('campaigns.create then at once addCertainVoucher, addVoucher (count), importVouchers, update', async () => {
+		const c = await client.campaigns.create({ name: `Rush ${run}`, vouchers_count: 20, voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 } } })
+		assert.equal(c.creation_status, 'IN_PROGRESS')
+		const one = await client.campaigns.addCertainVoucher(c.id, `RUSH-ONE-${run}`)
+		assert.equal(one.campaign_id, c.id)
+		const more = await client.campaigns.addVoucher(c.id, { vouchers_count: 2 })
+		assert.match(more.async_action_id, /^aa_/)
+		const imp = await client.campaigns.importVouchers(c.id, [{ code: `RUSH-IMP-${run}` }])
+		assert.match(imp.async_action_id, /^aa_/)
+		const upd = await client.campaigns.update(c.id, { description: 'rushed', discount: { type: 'PERCENT', percent_off: 20 } })
+		assert.equal(upd.description, 'rushed')
+		// DONE once the last job asked for (the update's) has ended.
+		const done = await until('campaign jobs', () => client.campaigns.get(c.id), (x) => x.creation_status === 'DONE')
+		assert.equal(done.vouchers_count, 24)
+		assert.equal((await client.asyncActions.get(imp.async_action_id)).status, 'DONE')
+		const vs = listed(await client.vouchers.list({ campaign_id: c.id, limit: 100 }), 'vouchers')
+		assert.equal(vs.length, 24)
+		for (const v of vs) assert.equal(v.discount.percent_off, 20, `voucher ${v.code} missed the update`)
+	})
+	await step('campaigns.create then at once addCertainVoucher, importVouchers, update, delete', async () => {
+		const c = await client.campaigns.create({ name: `Gone ${run}`, vouchers_count: 20, voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } } })
+		await client.campaigns.addCertainVoucher(c.id, `GONE-ONE-${run}`)
+		await client.campaigns.importVouchers(c.id, [{ code: `GONE-IMP-${run}` }])
+		await client.campaigns.update(c.id, { description: 'going' })
+		const del = await client.campaigns.delete(c.id)
+		assert.match(del.async_action_id, /^aa_/)
+		await assert.rejects(client.campaigns.get(c.id), (err) => err.code === 404)
+		await until('campaign delete', () => client.asyncActions.get(del.async_action_id), (a) => a.status === 'DONE')
+		assert.equal(listed(await client.vouchers.list({ campaign_id: c.id }), 'vouchers').length, 0)
+		await assert.rejects(client.vouchers.get(`GONE-ONE-${run}`), (err) => err.code === 404)
+	})
+	await step('campaigns.create without vouchers_count is DONE at once', async () => {
+		const c = await client.campaigns.create({ name: `Empty ${run}`, voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 100 } } })
+		assert.equal(c.creation_status, 'DONE')
+		assert.equal(c.vouchers_generation_status, 'DONE')
+		assert.equal(c.vouchers_count, 0)
+	})
+
 	// Standalone vouchers.
 	await step('vouchers.create without type (inferred from discount)', async () => {
 		s.voucher = await client.vouchers.create({ code: `SOLO-${run}`, discount: { type: 'AMOUNT', amount_off: 500 }, metadata: { channel: 'sdk' } })

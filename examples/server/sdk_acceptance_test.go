@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/promoengine/promo/storage/bunstore/bunstoretest"
 )
 
 // sdkDir holds the JS SDK acceptance script and its package.json; `npm ci`
@@ -23,10 +25,21 @@ const sdkDir = "../../acceptance/js"
 // their generated vouchers, vouchers, async actions, customers, orders,
 // promotions, stackable validation, redemptions and rollbacks, validation
 // rules, rewards, categories),
-// reading every list through its hosted key. The script names each failing
-// step; any failure fails the test. Without node or the installed SDK the
+// reading every list through its hosted key; and campaign creation as the
+// SDKs' own suites drive it: create, then at once add vouchers, import,
+// update and delete). The script names each failing step; any failure fails
+// the test. It runs on the memory store, and on a fresh PostgreSQL schema
+// when PROMO_TEST_POSTGRES_DSN is set (there a generation takes long enough
+// for the calls to meet it under way). Without node or the installed SDK the
 // test is skipped, so that `go test ./...` needs Go only.
 func TestSDKAcceptance(t *testing.T) {
+	t.Run("memory", func(t *testing.T) { sdkAcceptance(t, "") })
+	t.Run("postgres", func(t *testing.T) { sdkAcceptance(t, bunstoretest.NewDSN(t)) })
+}
+
+// sdkAcceptance runs acceptance.js against a server over the store of dsn
+// (the memory store when empty).
+func sdkAcceptance(t *testing.T, dsn string) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed: the JS SDK acceptance test needs Node.js 18 or later")
@@ -44,6 +57,7 @@ func TestSDKAcceptance(t *testing.T) {
 	cfg.AppID, cfg.AppToken = "sdk-acceptance-app", "sdk-acceptance-app-token"
 	cfg.ClientID, cfg.ClientToken = "sdk-acceptance-client", "sdk-acceptance-client-token"
 	cfg.ClientOrigins = []string{"https://shop.example"}
+	cfg.DatabaseURL = dsn
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()

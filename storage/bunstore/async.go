@@ -34,6 +34,8 @@ type asyncRow struct {
 	Attempts        int        `bun:"attempts"`
 	CreatedAt       time.Time  `bun:"created_at"`
 	UpdatedAt       *time.Time `bun:"updated_at"`
+	SerialKey       string     `bun:"serial_key"`
+	Seq             int64      `bun:"seq,nullzero"` // an identity column (migration 0041): DEFAULT on insert, never updated
 
 	Total int `bun:"total,scanonly"`
 }
@@ -64,7 +66,7 @@ func newAsyncRow(a *async.Action) (*asyncRow, error) {
 		ProjectID: a.ProjectID, ID: a.ID, Type: a.Type, Status: string(a.Status), OperationStatus: string(a.OperationStatus),
 		RequestID: a.RequestID, ProcessingTime: a.ProcessingTime, Progress: a.Progress,
 		LeaseUntil: sqlTimePtr(a.LeaseUntil), StartedAt: sqlTimePtr(a.StartedAt), Attempts: a.Attempts,
-		CreatedAt: sqlTime(a.CreatedAt), UpdatedAt: sqlTimePtr(a.UpdatedAt),
+		CreatedAt: sqlTime(a.CreatedAt), UpdatedAt: sqlTimePtr(a.UpdatedAt), SerialKey: a.SerialKey,
 	}
 	if a.LeaseOwner != "" {
 		row.LeaseOwner = &a.LeaseOwner
@@ -89,6 +91,7 @@ func (r *asyncRow) domain() *async.Action {
 		ProcessingTime: r.ProcessingTime, Progress: r.Progress, Payload: r.Payload, State: r.State,
 		LeaseUntil: domainTimePtr(r.LeaseUntil), StartedAt: domainTimePtr(r.StartedAt), Attempts: r.Attempts,
 		CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTimePtr(r.UpdatedAt), Object: "async_action",
+		SerialKey: r.SerialKey, Seq: r.Seq,
 	}
 	if r.LeaseOwner != nil {
 		a.LeaseOwner = *r.LeaseOwner
@@ -152,15 +155,22 @@ func (s *Store) ListAsyncActions(ctx context.Context, projectID string, q promot
 // ClaimAsyncAction implements async.Store: the oldest claimable row
 // is locked with FOR UPDATE SKIP LOCKED and leased in the same statement, so
 // runners of several engines over one database never take the same action.
+// A row with a serial key is claimable once every row of its project and
+// key with a lower seq has ended: ended is final, so two runners cannot
+// both see a row free while an earlier one runs.
 func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (*async.Action, error) {
 	var rows []asyncRow
 	err := s.db.NewRaw(`UPDATE promo_async_actions AS a
 		SET status = 'IN_PROGRESS', lease_owner = ?, lease_until = ?, attempts = a.attempts + 1,
 			started_at = coalesce(a.started_at, ?), updated_at = ?
 		FROM (
-			SELECT project_id, id FROM promo_async_actions
-			WHERE status = 'ENQUEUED' OR (status = 'IN_PROGRESS' AND (lease_until IS NULL OR lease_until < ?))
-			ORDER BY created_at, id
+			SELECT p.project_id, p.id FROM promo_async_actions AS p
+			WHERE (p.status = 'ENQUEUED' OR (p.status = 'IN_PROGRESS' AND (p.lease_until IS NULL OR p.lease_until < ?)))
+				AND (p.serial_key = '' OR NOT EXISTS (
+					SELECT 1 FROM promo_async_actions AS b
+					WHERE b.project_id = p.project_id AND b.serial_key = p.serial_key AND b.seq < p.seq
+						AND b.status IN ('ENQUEUED', 'IN_PROGRESS')))
+			ORDER BY p.created_at, p.id
 			LIMIT 1
 			FOR UPDATE SKIP LOCKED
 		) AS c
@@ -200,5 +210,12 @@ func (s *Store) UpdateAsyncAction(ctx context.Context, a *async.Action) error {
 	if err != nil {
 		return rowErr(err, a.ProjectID, a.ID, asyncNotFound(a.ID))
 	}
-	return replaceRow(ctx, s.db, "update async action", row, asyncNotFound(a.ID))
+	res, err := s.db.NewUpdate().Model(row).WherePK().ExcludeColumn("project_id", "id", "seq").Exec(ctx)
+	if err != nil {
+		return fail("update async action", err, nil)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return asyncNotFound(a.ID)()
+	}
+	return nil
 }

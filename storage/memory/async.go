@@ -13,7 +13,10 @@ func asyncID(a *async.Action) string                          { return a.ID }
 // InsertAsyncAction implements async.Store.
 func (s *Store) InsertAsyncAction(ctx context.Context, a *async.Action) error {
 	return s.write(ctx, func(d *data, u *undo) error {
-		return insertNew(&d.campaigns.actions, u, a.ProjectID, a.ID, "async_action", a.Clone())
+		c := a.Clone()
+		d.campaigns.actionSeq++
+		c.Seq = d.campaigns.actionSeq
+		return insertNew(&d.campaigns.actions, u, a.ProjectID, a.ID, "async_action", c)
 	})
 }
 
@@ -44,6 +47,20 @@ func claimable(a *async.Action, now promotype.Time) bool {
 	return false
 }
 
+// waiting reports whether a waits for an action of its project with the
+// same serial key enqueued before it (a lower Seq) that has not ended.
+func waiting(d *data, a *async.Action) bool {
+	if a.SerialKey == "" {
+		return false
+	}
+	for _, b := range d.campaigns.actions.rows[a.ProjectID] {
+		if b.SerialKey == a.SerialKey && b.Seq < a.Seq && !b.Ended() {
+			return true
+		}
+	}
+	return false
+}
+
 // ClaimAsyncAction implements async.Store. The store's lock makes
 // the claim atomic.
 func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (out *async.Action, err error) {
@@ -55,7 +72,9 @@ func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until p
 					continue
 				}
 				if best == nil || a.CreatedAt.Before(best.CreatedAt.Time) || (a.CreatedAt.Equal(best.CreatedAt) && a.ID < best.ID) {
-					best = a
+					if !waiting(d, a) {
+						best = a
+					}
 				}
 			}
 		}

@@ -15,6 +15,7 @@ type campaignData struct {
 	categories keyed[campaign.Category]   // keyed by name
 	vouchers   map[string]*voucherProject // project id → its vouchers (voucher.go)
 	actions    table[async.Action]
+	actionSeq  int64 // the last async.Action.Seq given (a rollback leaves a gap, as a sequence does)
 }
 
 func newCampaignData() campaignData {

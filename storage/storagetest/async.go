@@ -32,6 +32,10 @@ func testAsyncActions(t *testing.T, newStore Factory) {
 	must(t, s.InsertAsyncAction(ctx, a1))
 	got, err := s.GetAsyncAction(ctx, p, a1.ID)
 	must(t, err)
+	if got.Seq <= 0 || a1.Seq != 0 {
+		t.Errorf("insert: stored Seq %d, caller's %d; want a positive Seq on the stored row only", got.Seq, a1.Seq)
+	}
+	a1.Seq = got.Seq
 	diff(t, "get", a1, got)
 	wantErr(t, "same id", s.InsertAsyncAction(ctx, action(p, 1, at(1))), promotype.ErrDuplicateFound)
 	must(t, s.InsertAsyncAction(ctx, action(b, 2, at(2))))
@@ -153,4 +157,51 @@ func testAsyncActions(t *testing.T, newStore Factory) {
 		}
 		diff(t, "each action claimed once", want, claimed)
 	})
+}
+
+// testAsyncSerialKeys checks that an action with a serial key is claimed
+// only once every action of its project and key inserted before it has
+// ended, whatever the created_at order, and that other keys, other
+// projects and actions without a key do not wait.
+func testAsyncSerialKeys(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	p := newProject(t, s, "proj_a")
+	b := newProject(t, s, "proj_b")
+	keyed := func(projectID string, n int, created promotype.Time, key string) *async.Action {
+		a := action(projectID, n, created)
+		a.SerialKey = key
+		return a
+	}
+	// Inserted in this order; aa_002 is created earlier than aa_001 (a
+	// clock tie broken the other way) but must still wait for it.
+	must(t, s.InsertAsyncAction(ctx, keyed(p, 1, at(5), "campaign:c1")))
+	must(t, s.InsertAsyncAction(ctx, keyed(p, 2, at(1), "campaign:c1")))
+	must(t, s.InsertAsyncAction(ctx, keyed(p, 3, at(3), "campaign:c2")))
+	must(t, s.InsertAsyncAction(ctx, keyed(b, 4, at(2), "campaign:c1")))
+	must(t, s.InsertAsyncAction(ctx, keyed(p, 5, at(4), "")))
+	claim := func(now int) string {
+		t.Helper()
+		a, err := s.ClaimAsyncAction(ctx, "r1", at(now), at(1000))
+		must(t, err)
+		if a == nil {
+			return ""
+		}
+		return a.ID
+	}
+	var got []string
+	for range 5 {
+		got = append(got, claim(6))
+	}
+	diff(t, "claims while aa_001 runs", []string{"aa_004", "aa_003", "aa_005", "aa_001", ""}, got)
+	// aa_001's lease runs out: it is taken over, aa_002 still waits.
+	cur, err := s.GetAsyncAction(ctx, p, "aa_001")
+	must(t, err)
+	cur.LeaseUntil = at(7).Ptr()
+	must(t, s.UpdateAsyncAction(ctx, cur))
+	diff(t, "take-over", []string{"aa_001", ""}, []string{claim(20), claim(20)})
+	cur, err = s.GetAsyncAction(ctx, p, "aa_001")
+	must(t, err)
+	cur.Status, cur.OperationStatus, cur.LeaseOwner, cur.LeaseUntil = async.StatusFailed, async.OperationFailed, "", nil
+	must(t, s.UpdateAsyncAction(ctx, cur))
+	diff(t, "after aa_001 ended", []string{"aa_002", ""}, []string{claim(21), claim(21)})
 }

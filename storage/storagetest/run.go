@@ -49,6 +49,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"CategoryWrites", testCategoryWrites},
 		{"Vouchers", testVouchers},
 		{"AsyncActions", testAsyncActions},
+		{"AsyncSerialKeys", testAsyncSerialKeys},
 		{"ValidationRules", testValidationRules},
 		{"Assignments", testAssignments},
 		{"PromotionTiers", testPromotionTiers},
