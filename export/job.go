@@ -77,6 +77,7 @@ func (w worker) Work(ctx context.Context, job *async.Job[Job]) error {
 		More: func(st jobState) bool { return !st.Done },
 		Chunk: func(ctx context.Context, tx JobStore, _ *async.Action, next *jobState) error {
 			buf.Reset()
+			cw = csv.NewWriter(&buf) // nothing of a chunk that ran before and rolled back
 			r.tx = tx
 			if next.Seq == 0 {
 				ex, err := tx.GetExport(ctx, projectID, e.ID)
