@@ -61,7 +61,7 @@ func (r *Retries) Final(err error) error {
 	if Unavailable(err) {
 		return fmt.Errorf("%w: %v", ServiceUnavailable("The database did not answer in time or cannot be reached; retry later"), err)
 	}
-	return fmt.Errorf("%w: %v", ServiceUnavailable("The request met concurrent writes %d times; retry later", r.ran), err)
+	return fmt.Errorf("%w: %v", ServiceUnavailable("The request kept meeting concurrent writes; retry later"), err)
 }
 
 // Retry runs write, a whole transaction (or one statement), and runs it
