@@ -16,7 +16,9 @@ import (
 // does.
 type sqlStateError struct{ code string }
 
-func (e *sqlStateError) Error() string    { return "FATAL: the database says no (SQLSTATE " + e.code + ")" }
+func (e *sqlStateError) Error() string {
+	return "FATAL: the database says no (SQLSTATE " + e.code + ")"
+}
 func (e *sqlStateError) SQLState() string { return e.code }
 
 // A store error whose SQLSTATE says the database is shutting down,
