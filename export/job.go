@@ -90,7 +90,7 @@ func (w worker) Work(ctx context.Context, job *async.Job[Job]) error {
 				}
 				headers := make([]string, len(r.fields))
 				for i, f := range r.fields {
-					headers[i] = Header(f)
+					headers[i] = safeCell(Header(f))
 				}
 				if err := cw.Write(headers); err != nil {
 					return err
