@@ -442,8 +442,9 @@ func RunChunks[S any, T Store](ctx context.Context, h *Handle, st *S, c Chunks[S
 				return err
 			}
 		}
-		next := *st
+		var next S
 		err := Step(ctx, h, c.Run, func(ctx context.Context, tx T, cur *Action) error {
+			next = *st // anew each run: a transaction that runs again starts from the checkpoint
 			if err := c.Chunk(ctx, tx, cur, &next); err != nil {
 				return err
 			}

@@ -41,3 +41,37 @@ func TestHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestSafeCell: a cell a spreadsheet could run as a formula gets a leading
+// single quote; a plain number, negative ones included, and other text
+// are written as they are.
+func TestSafeCell(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{`=HYPERLINK("http://x.example","y")`, `'=HYPERLINK("http://x.example","y")`},
+		{`=cmd|' /C calc'!A0`, `'=cmd|' /C calc'!A0`},
+		{"+SUM(1,2)", "'+SUM(1,2)"},
+		{"@SUM(1,2)", "'@SUM(1,2)"},
+		{"-2+3", "'-2+3"},
+		{"-", "'-"},
+		{"\t=1+1", "'\t=1+1"},
+		{"\r=1+1", "'\r=1+1"},
+		{"+5", "'+5"},
+		{"-1,000", "'-1,000"},
+		{"-12.", "'-12."},
+		{"-e5", "'-e5"},
+		{"-0.01", "-0.01"},
+		{"-92233720368547758.08", "-92233720368547758.08"},
+		{"-5", "-5"},
+		{"-1.5e+10", "-1.5e+10"},
+		{"2000.00", "2000.00"},
+		{"", ""},
+		{"plain", "plain"},
+		{"'=already", "'=already"},
+		{" =1+1", " =1+1"},
+	} {
+		if got := safeCell(tc.in); got != tc.want {
+			t.Errorf("safeCell(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -77,6 +77,7 @@ func (w worker) Work(ctx context.Context, job *async.Job[Job]) error {
 		More: func(st jobState) bool { return !st.Done },
 		Chunk: func(ctx context.Context, tx JobStore, _ *async.Action, next *jobState) error {
 			buf.Reset()
+			cw = csv.NewWriter(&buf) // nothing of a chunk that ran before and rolled back
 			r.tx = tx
 			if next.Seq == 0 {
 				ex, err := tx.GetExport(ctx, projectID, e.ID)
@@ -89,7 +90,7 @@ func (w worker) Work(ctx context.Context, job *async.Job[Job]) error {
 				}
 				headers := make([]string, len(r.fields))
 				for i, f := range r.fields {
-					headers[i] = Header(f)
+					headers[i] = safeCell(Header(f))
 				}
 				if err := cw.Write(headers); err != nil {
 					return err

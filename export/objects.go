@@ -69,7 +69,7 @@ func pageOf[T any](read func(Store) func(context.Context, string, Page) ([]T, er
 				if err != nil {
 					return nil, 0, err
 				}
-				r.cells = append(r.cells, c)
+				r.cells = append(r.cells, safeCell(c))
 			}
 			if err := r.row(r.cells); err != nil {
 				return nil, 0, err

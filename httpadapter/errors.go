@@ -2,16 +2,11 @@ package httpadapter
 
 import (
 	"context"
-	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/promoengine/promo/promotype"
@@ -27,16 +22,19 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	var pe *promotype.Error
 	known := errors.As(err, &pe)
-	if !known && r.Context().Err() == nil && storeUnavailable(err) {
-		// The store is stalled or gone: the client may retry later. Logged
-		// (below) as the 503 it is; the cause is not sent.
-		setRetryAfter(w, unavailableRetryAfter)
+	if !known && r.Context().Err() == nil && promotype.Transient(err) {
+		// The store is stalled, gone, restarting, or met a conflict past
+		// the retry budget: the client may retry later. Logged (below) as
+		// the 503 it is; the cause is not sent.
 		err = fmt.Errorf("%w (%w)", errServiceUnavailable(), err)
 		known = true
 	}
 	e := *promotype.AsError(err) // a copy: the request id must not leak into a shared value
 	if e.Code < 400 || e.Code > 599 {
 		e.Code = http.StatusInternalServerError
+	}
+	if e.Code == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		setRetryAfter(w, unavailableRetryAfter) // every 503 says when to come back
 	}
 	if !known || e.Code >= 500 {
 		s.logger.LogAttrs(r.Context(), slog.LevelError, "httpadapter: request failed",
@@ -80,17 +78,6 @@ const unavailableRetryAfter = 2 * time.Second
 func errServiceUnavailable() *promotype.Error {
 	return promotype.Newf(promotype.StatusServiceUnavailable, "service_unavailable", "Service unavailable",
 		"The database did not answer in time or cannot be reached; retry later")
-}
-
-// storeUnavailable reports whether err means the store did not answer (a
-// deadline of the store's own ran out while the client still waits) or
-// could not be reached (a network error, a connection lost or refused),
-// rather than a bug.
-func storeUnavailable(err error) bool {
-	var ne net.Error
-	return errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) || errors.Is(err, driver.ErrBadConn) ||
-		errors.Is(err, sql.ErrConnDone) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // errNotFoundRoute is the 404 of a path no route serves.

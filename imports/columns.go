@@ -48,18 +48,28 @@ func newColumns(header []string, std []string, aliases map[string]string) column
 // has reports whether the header has the standard column name.
 func (c columns) has(name string) bool { _, ok := c.std[name]; return ok }
 
-// get returns the trimmed value of a standard column, nil when the row
-// leaves it empty.
+// get returns the value of a standard column as the file gives it, nil
+// when the row leaves it blank. Text is kept as given, a leading tab or
+// quote included (a cell an export neutralised stays neutral: see
+// docs/behaviour.md); the parsers of typed cells (integer, boolean, date,
+// the enums) trim the spaces around them.
 func (c columns) get(rec []string, name string) *string {
 	i, ok := c.std[name]
-	if !ok || i >= len(rec) {
+	if !ok || i >= len(rec) || strings.TrimSpace(rec[i]) == "" {
 		return nil
 	}
-	v := strings.TrimSpace(rec[i])
-	if v == "" {
-		return nil
-	}
+	v := rec[i]
 	return &v
+}
+
+// trimmed is v without the spaces around it (nil stays nil): the form a
+// typed cell is parsed in.
+func trimmed(v *string) *string {
+	if v == nil {
+		return nil
+	}
+	t := strings.TrimSpace(*v)
+	return &t
 }
 
 // metadata returns the non-empty values of the other columns, keyed by
@@ -88,6 +98,7 @@ func integer(v *string, name string) (*int64, error) {
 	if v == nil {
 		return nil, nil
 	}
+	v = trimmed(v)
 	n, err := strconv.ParseInt(*v, 10, 64)
 	if err != nil {
 		return nil, promotype.InvalidPayload("Column %s must be an integer, not %q", name, *v)
@@ -100,6 +111,7 @@ func boolean(v *string, name string) (*bool, error) {
 	if v == nil {
 		return nil, nil
 	}
+	v = trimmed(v)
 	b, err := strconv.ParseBool(strings.ToLower(*v))
 	if err != nil {
 		return nil, promotype.InvalidPayload("Column %s must be true or false, not %q", name, *v)
@@ -116,6 +128,7 @@ func date(v *string, name string) (*promotype.Time, error) {
 	if v == nil {
 		return nil, nil
 	}
+	v = trimmed(v)
 	for _, l := range dateLayouts {
 		if t, err := time.Parse(l, *v); err == nil {
 			pt := promotype.NewTime(t)
@@ -131,6 +144,7 @@ func names(v *string, name string) ([]string, error) {
 	if v == nil {
 		return nil, nil
 	}
+	v = trimmed(v)
 	if strings.HasPrefix(*v, "[") {
 		var out []string
 		if err := json.Unmarshal([]byte(*v), &out); err != nil {

@@ -67,7 +67,7 @@ func (s *Service) ImportCustomersCSV(ctx context.Context, projectID string, r io
 func customerOf(cols columns, rec []string) customer.Params {
 	in := customer.Params{
 		ID: cols.get(rec, "id"), SourceID: cols.get(rec, "source_id"), Name: cols.get(rec, "name"),
-		Email: cols.get(rec, "email"), Phone: cols.get(rec, "phone"), Birthdate: cols.get(rec, "birthdate"),
+		Email: cols.get(rec, "email"), Phone: cols.get(rec, "phone"), Birthdate: trimmed(cols.get(rec, "birthdate")),
 		Description: cols.get(rec, "description"), Metadata: cols.metadata(rec),
 	}
 	a := customer.Address{

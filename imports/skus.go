@@ -50,7 +50,7 @@ func skuOf(cols columns, rec []string) (catalog.SKUParams, string, error) {
 	in := catalog.SKUParams{
 		SourceID: cols.get(rec, "source_id"),
 		SKU:      cols.get(rec, "sku"),
-		Currency: cols.get(rec, "currency"),
+		Currency: trimmed(cols.get(rec, "currency")),
 		ImageURL: cols.get(rec, "image_url"),
 		Metadata: cols.metadata(rec),
 	}

@@ -157,11 +157,11 @@ func voucherItem(cols columns, rec []string, standalone bool) (json.RawMessage, 
 	if meta := cols.metadata(rec); meta != nil {
 		m["metadata"] = meta
 	}
-	typ := strings.ToUpper(deref(cols.get(rec, "voucher_type")))
+	typ := strings.ToUpper(deref(trimmed(cols.get(rec, "voucher_type"))))
 	if typ == "" {
 		typ = string(campaign.DiscountVoucher)
 	}
-	value := cols.get(rec, "value")
+	value := trimmed(cols.get(rec, "value"))
 	if value != nil {
 		if _, err := strconv.ParseFloat(*value, 64); err != nil {
 			return nil, promotype.InvalidPayload("Column Value must be a number, not %q", *value)
@@ -178,7 +178,7 @@ func voucherItem(cols columns, rec []string, standalone bool) (json.RawMessage, 
 		}
 	case !standalone:
 	case typ == string(campaign.DiscountVoucher):
-		dt := strings.ToUpper(deref(cols.get(rec, "discount_type")))
+		dt := strings.ToUpper(deref(trimmed(cols.get(rec, "discount_type"))))
 		if dt == "" {
 			dt = "AMOUNT"
 		}

@@ -6,4 +6,10 @@ import "context"
 // package declares its storage port S and receives a TxFunc[S], so it can make
 // multi-step changes atomically without knowing the store implementation.
 // fn's error (or panic) rolls the transaction back.
+//
+// fn may run more than once: a transaction that fails Retryable (a
+// deadlock, a serialization failure, a connection lost before the commit)
+// runs again, in a new transaction (Retry). So fn reads anew what it
+// needs and sets, rather than accumulates, whatever it leaves outside the
+// transaction.
 type TxFunc[S any] func(ctx context.Context, fn func(ctx context.Context, tx S) error) error

@@ -276,5 +276,5 @@ func spendTogether(ctx context.Context, st RedeemStore, batch []*job) (i int, er
 func handled(err error) bool {
 	var le *LimitError
 	return errors.As(err, &le) || errors.Is(err, errStale) || errors.Is(err, promotype.ErrDuplicateFound) ||
-		errors.Is(err, promotype.ErrRetryable)
+		promotype.Retryable(err)
 }

@@ -132,6 +132,7 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 		return nil, err // a redemption opens no session: it uses the key's
 	}
 	alone := false // a combined attempt asked to run in its own transaction
+	var retries promotype.Retries
 	for range maxAttempts {
 		r, out, tracking, err := s.validations.evaluate(ctx, projectID, in, rules)
 		if err != nil {
@@ -158,8 +159,13 @@ func (s *RedemptionService) redeem(ctx context.Context, projectID string, in Val
 		case errors.Is(err, errAlone):
 			alone = true
 			continue
-		case errors.As(err, &le), errors.Is(err, errStale), errors.Is(err, promotype.ErrRetryable):
-			continue // evaluate against what the others left (a deadlock: run again)
+		case errors.As(err, &le), errors.Is(err, errStale):
+			continue // evaluate against what the others left
+		case promotype.Retryable(err): // a deadlock in a batch's savepoint
+			if retries.Again(ctx, err) {
+				continue
+			}
+			return nil, retries.Final(err)
 		case errors.Is(err, promotype.ErrDuplicateFound):
 			if opt.IdempotencyKey != "" {
 				if out, err, ok := s.replay(ctx, projectID, opt.IdempotencyKey); ok {

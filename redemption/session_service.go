@@ -24,6 +24,7 @@ func requestKey(p *SessionParams) string {
 // again against what they left; so does a transient store conflict (a
 // deadlock with a redemption locking the same vouchers in another order).
 func (s *Service) evaluateLocked(ctx context.Context, projectID string, in ValidationParams, rules *StackingRules, sess *session) (*resolver, *Outcome, string, error) {
+	var retries promotype.Retries
 	for range maxAttempts {
 		r, out, tracking, err := s.evaluate(ctx, projectID, in, rules)
 		if err != nil || sess == nil || !sess.lock {
@@ -31,11 +32,11 @@ func (s *Service) evaluateLocked(ctx context.Context, projectID string, in Valid
 		}
 		err = s.lock(ctx, projectID, sess, r, out)
 		var le *LimitError
-		if errors.As(err, &le) || errors.Is(err, promotype.ErrRetryable) {
+		if errors.As(err, &le) || retries.Again(ctx, err) {
 			continue
 		}
 		if err != nil {
-			return nil, nil, "", err
+			return nil, nil, "", retries.Final(err)
 		}
 		return r, out, tracking, nil
 	}

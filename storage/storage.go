@@ -117,10 +117,15 @@ func TxFor[S any](s Store, bind func(Tx) S) promotype.TxFunc[S] {
 }
 
 // txOver is the TxFunc of run, a store's way to run a transaction, over
-// the ports bind narrows its Tx to.
+// the ports bind narrows its Tx to. A transaction that fails Retryable (a
+// deadlock, a serialization failure, a connection lost before the commit)
+// runs again within the retry budget of promotype.Retry, so every write of
+// the engine retries the same way; past the budget it is a 503.
 func txOver[S any](run func(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error, bind func(Tx) S) promotype.TxFunc[S] {
 	return func(ctx context.Context, fn func(ctx context.Context, tx S) error) error {
-		return run(ctx, func(ctx context.Context, tx Tx) error { return fn(ctx, bind(tx)) })
+		return promotype.Retry(ctx, func() error {
+			return run(ctx, func(ctx context.Context, tx Tx) error { return fn(ctx, bind(tx)) })
+		})
 	}
 }
 

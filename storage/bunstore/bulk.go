@@ -35,16 +35,20 @@ func (s *Store) RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx
 	defer cancel()
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return fail("bulk transaction", err, nil)
+		return txErr(ctx, fail("bulk transaction", err, nil), false)
 	}
 	defer conn.Close()
-	return conn.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	committing := false
+	err = conn.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		st := &Store{db: copyTx{Tx: tx, conn: conn}, txTimeout: s.txTimeout, pending: &pending{}}
 		if err := fn(ctx, storage.Handle(st)); err != nil {
 			return err
 		}
-		return st.pending.flush(ctx, tx)
+		err := st.pending.flush(ctx, tx)
+		committing = err == nil
+		return err
 	})
+	return txErr(ctx, err, committing)
 }
 
 // voucherCopyColumns are the columns COPY writes.

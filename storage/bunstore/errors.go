@@ -1,6 +1,7 @@
 package bunstore
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -17,15 +18,14 @@ const (
 	uniqueViolation          = "23505"
 	untranslatableCharacter  = "22P05" // e.g. \u0000 in a jsonb string
 	characterNotInRepertoire = "22021" // invalid UTF-8
-	serializationFailure     = "40001"
-	deadlockDetected         = "40P01"
 )
 
 // fail wraps a foreign error with what the store was doing. A unique
 // violation (a race that the guarded writes could not see coming) becomes
 // dup, text PostgreSQL cannot hold becomes a 400, and a deadlock or
 // serialization failure is marked promotype.ErrRetryable; any other error
-// is left for the caller to turn into a 500.
+// is left for the caller (promotype.Unavailable tells a database that
+// cannot serve now from a bug).
 func fail(op string, err error, dup func() error) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
@@ -36,11 +36,29 @@ func fail(op string, err error, dup func() error) error {
 			}
 		case untranslatableCharacter, characterNotInRepertoire:
 			return promotype.InvalidPayload("The payload holds text that cannot be stored: %s", pgErr.Message)
-		case serializationFailure, deadlockDetected:
-			return fmt.Errorf("bunstore: %s: %w: %w", op, promotype.ErrRetryable, err)
 		}
 	}
+	if promotype.Retryable(err) {
+		return fmt.Errorf("bunstore: %s: %w: %w", op, promotype.ErrRetryable, err)
+	}
 	return fmt.Errorf("bunstore: %s: %w", op, err)
+}
+
+// txErr classifies the error of a transaction: besides what
+// promotype.Retryable sees (a deadlock, a serialization failure), a
+// connection the database lost, refused or shut down (promotype.Unavailable)
+// before the commit was sent undid the transaction whole, so it is marked
+// promotype.ErrRetryable too. After the commit was sent (committing) its
+// outcome is unknown: the error stays unavailable, never retryable, and a
+// caller's context that ended is no reason to run anything again.
+func txErr(ctx context.Context, err error, committing bool) error {
+	if err == nil || errors.Is(err, promotype.ErrRetryable) || ctx.Err() != nil {
+		return err
+	}
+	if promotype.Retryable(err) || (!committing && promotype.Unavailable(err) && !errors.Is(err, context.DeadlineExceeded)) {
+		return fmt.Errorf("%w: %w", promotype.ErrRetryable, err)
+	}
+	return err
 }
 
 // getErr maps the error of a single-row read: no row is notFound.

@@ -35,7 +35,8 @@ func (s *Store) runInTx(ctx context.Context, behind bool, fn func(ctx context.Co
 	}
 	ctx, cancel := withDeadline(ctx, s.txTimeout)
 	defer cancel()
-	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	committing := false
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		p := &pending{behind: behind}
 		st := &Store{db: pendingTx{Tx: tx, p: p}, txTimeout: s.txTimeout, listeners: &listenerMemo{}, pending: p}
 		err := fn(ctx, storage.Handle(st))
@@ -45,6 +46,8 @@ func (s *Store) runInTx(ctx context.Context, behind bool, fn func(ctx context.Co
 		if p.err != nil {
 			return p.err // whatever the statement that met it returned
 		}
+		committing = err == nil
 		return err
 	})
+	return txErr(ctx, err, committing)
 }
