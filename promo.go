@@ -152,7 +152,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.exports.EnableJobs(jobs)
 	e.loyalty = loyalty.NewService(store, storage.TxFor(store, func(s storage.Tx) loyalty.ServiceStore { return s }), e.env, loyalty.Deps{
 		Programs: e.campaign, Campaigns: e.campaigns, Vouchers: e.vouchers, Publications: e.publications, Redemptions: e.redemptions,
-		Rewards: e.rewards})
+		Rewards: e.rewards, Customers: e.customers})
 	e.redemptions.SetRewardEffect(e.giveReward)
 	return e, nil
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
@@ -46,6 +48,13 @@ func (s *server) programRoutes() []route {
 				return nil, err
 			}
 			return l.DeleteProgram(c.actx(), c.projectID, c.path("programId"), force)
+		})},
+		{http.MethodPost, "/v1/loyalties/{programId}/transactions/export", appKey, withBody(func(c *call, in export.TransactionsParams) (*export.Export, error) {
+			p, err := l.Program(c.ctx(), c.projectID, c.path("programId"))
+			if err != nil {
+				return nil, err
+			}
+			return s.engine.Exports().ExportCampaignTransactions(c.ctx(), c.projectID, p.ID, in)
 		})},
 		{http.MethodGet, "/v1/loyalties/{programId}/transactions", appKey, withoutBody(func(c *call) (*redemption.TransactionList, error) {
 			in, err := transactionListParams(c)
@@ -89,6 +98,15 @@ func (s *server) memberRoutes() []route {
 			route{http.MethodPost, prefix + "/balance", appKey, withBody(func(c *call, in loyalty.BalanceParams) (*redemption.Balance, error) {
 				return l.AddBalance(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"), in)
 			})},
+			route{http.MethodPost, prefix + "/transactions/export", appKey, withBody(func(c *call, in export.TransactionsParams) (*export.Export, error) {
+				card, err := l.Member(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"))
+				if err != nil {
+					return nil, err
+				}
+				return s.engine.Exports().ExportVoucherTransactions(c.ctx(), c.projectID, card.ID, in)
+			})},
+			route{http.MethodGet, prefix + "/activity", appKey, memberActivity(l)},
+			route{http.MethodGet, prefix + "/activities", appKey, memberActivity(l)}, // the JS SDK v2's older name
 			route{http.MethodPost, prefix + "/redemption", appKey, withBody(func(c *call, in loyalty.RedeemRewardParams) (*redemption.Redemption, error) {
 				return l.RedeemReward(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"), in, c.redeemOptions())
 			})},
@@ -265,4 +283,16 @@ func (s *server) pendingRoutes() []route {
 			return l.CancelPending(c.ctx(), c.projectID, c.path("memberId"), c.path("pendingPointsId"))
 		})},
 	}
+}
+
+// memberActivity is GET .../members/{memberId}/activity: the card holder's
+// activity in the card's program.
+func memberActivity(l *loyalty.Service) handler {
+	return withoutBody(func(c *call) (*customer.ActivityList, error) {
+		p, err := activityParams(c)
+		if err != nil {
+			return nil, err
+		}
+		return l.MemberActivity(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"), p)
+	})
 }

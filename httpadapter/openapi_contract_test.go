@@ -112,6 +112,8 @@ var notInOpenAPI = map[string]string{
 	"DELETE /management/v1/projects/{projectId}/client-keys/{appId}":        "extension: client key pairs, made in the hosted service's dashboard, for operators of the standalone server",
 	"POST /v1/vouchers/{code}/redemption":                                   "legacy single-voucher redemption the SDKs still call (reference redemption.md §3); the current OpenAPI dropped it, its answer is a redemption (§0.3)",
 	"POST /v1/promotions/tiers/{tierId}/redemption":                         "legacy single-tier redemption (reference redemption.md §3); the current OpenAPI dropped it, its answer is a redemption (§0.3)",
+	"GET /v1/loyalties/{programId}/members/{memberId}/activities":           "the JS SDK v2's older name of .../activity (getMemberActivities), which the OpenAPI dropped (loyalty.md §11 #19); same answer",
+	"GET /v1/loyalties/members/{memberId}/activities":                       "the JS SDK v2's older name of .../activity (getMemberActivities), which the OpenAPI dropped (loyalty.md §11 #19); same answer",
 	"POST /v1/vouchers/{code}/validate":                                     "legacy single-voucher validation the SDKs still call (reference redemption.md §3); the current OpenAPI dropped it, the reference's shapes apply",
 }
 
@@ -147,6 +149,8 @@ var tolerated = []tolerance{
 	{"POST /v1/loyalties/{programId}/rewards", "/", "value must be an object", "the reward assignments of a program answer as an array, one per reward sent, as the OpenAPI's own example and the JS SDK's type (LoyaltiesCreateRewardAssignmentResponse[]) do (loyalty.md §11 #20)"},
 	{"POST /v1/loyalties/{programId}/members/{memberId}/redemption", "/reward/reward", "property \"reward\" is missing", rewardResultRequired},
 	{"POST /v1/loyalties/members/{memberId}/redemption", "/reward/reward", "property \"reward\" is missing", rewardResultRequired},
+	{"POST /v1/loyalties/{programId}/transactions/export", "/parameters/fields/*", "value is not one of the allowed values",
+		"a program's transactions export is its campaign's (POST /v1/campaigns/{campaignId}/transactions/export), whose default fields include campaign_id, as the member exports' fields do (loyalty.md §2.6)"},
 	{loyaltyTransfer, "/active", "value must be a string", transferCard},
 	{loyaltyTransfer, "/validity_timeframe", "is missing", transferCard},
 	{loyaltyTransfer, "/validity_day_of_week", "is missing", transferCard},

@@ -2,6 +2,7 @@ package loyalty
 
 import (
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
@@ -31,6 +32,7 @@ type Deps struct {
 	Publications *publication.Service
 	Redemptions  *redemption.RedemptionService
 	Rewards      *reward.Service
+	Customers    *customer.Service
 }
 
 // NewService returns the loyalty service reading through store and
