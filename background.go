@@ -18,7 +18,7 @@ func (e *Engine) StartAsyncRunner(ctx context.Context, cfg async.Config) error {
 	if err := e.actions.Runner().Start(ctx, cfg); err != nil {
 		return err
 	}
-	e.loyalty.Scheduler(e.logger).Start(ctx) // the loyalty work due by date (pending points)
+	e.loyalty.Scheduler().Start(ctx) // the loyalty work due by date (pending points)
 	return nil
 }
 
@@ -37,7 +37,7 @@ func (e *Engine) StartWebhookDispatcher(ctx context.Context, opts ...webhook.Opt
 func (e *Engine) Close() error {
 	e.webhooks.StopDispatcher()
 	e.actions.Runner().Stop()
-	e.loyalty.Scheduler(e.logger).Stop()
+	e.loyalty.Scheduler().Stop()
 	return nil
 }
 

@@ -461,3 +461,27 @@ func TestLoyaltySchedulerActivatesDuePoints(t *testing.T) {
 		checkCard(t, f, card.Code, 30)
 	})
 }
+
+// A disabled program earns nothing from the next order on, and earns
+// again once enabled: the engine drops its cached rules and programs when
+// a campaign changes.
+func TestLoyaltyDisabledProgramEarnsNothing(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		club := newProgram(t, f, "Club", true)
+		earnOn(t, f, club, `{"event":"order.paid","loyalty":{"type":"FIXED","points":10}}`)
+		pay := func() {
+			t.Helper()
+			must[*order.Order](t)(f.eng.Orders().Create(ctx, f.project, order.Params{Amount: promo.Ptr[int64](100), Status: promo.Ptr(order.StatusPaid),
+				Customer: &customer.Params{SourceID: promo.Ptr("dee")}}))
+		}
+		pay()
+		dee := must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "dee"))
+		card := cardOf(t, f, club, dee.ID)
+		must[*campaign.Campaign](t)(f.eng.Campaigns().Disable(ctx, f.project, club.ID))
+		pay()
+		checkCard(t, f, card.Code, 10)
+		must[*campaign.Campaign](t)(f.eng.Campaigns().Enable(ctx, f.project, club.ID))
+		pay()
+		checkCard(t, f, card.Code, 20)
+	})
+}

@@ -90,7 +90,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 		promotion.WithTimeZone(func(ctx context.Context, projectID string) (*time.Location, error) {
 			return e.projects.TimeZone(ctx, projectID)
 		}))
-	e.env.Changed = e.promotions.Changed
+	e.env.Changed = e.changed
 	e.metadataSchemas = project.NewMetadataSchemaService(store, e.env)
 	e.env.CheckMetadata = e.metadataSchemas.CheckMetadata
 	e.env.Triggered = e.triggered
@@ -150,11 +150,21 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)
 	e.exports = export.NewService(store, storage.TxFor(store, func(s storage.Tx) export.JobStore { return s }), e.env, e.actions)
 	e.exports.EnableJobs(jobs)
-	e.loyalty = loyalty.NewService(store, storage.TxFor(store, func(s storage.Tx) loyalty.ServiceStore { return s }), e.env, loyalty.Deps{
+	e.loyalty = loyalty.NewService(store, storage.TxFor(store, func(s storage.Tx) loyalty.ServiceStore { return s }), e.env, e.logger, loyalty.Deps{
 		Programs: e.campaign, Campaigns: e.campaigns, Vouchers: e.vouchers, Publications: e.publications, Redemptions: e.redemptions,
 		Rewards: e.rewards, Customers: e.customers})
 	e.redemptions.SetRewardEffect(e.giveReward)
 	return e, nil
+}
+
+// changed tells the caches of a write that can change validations and
+// earnings in the project (promotype.Env.Changed): the promotion snapshots
+// and the loyalty rules.
+func (e *Engine) changed(projectID string) {
+	e.promotions.Changed(projectID)
+	if e.loyalty != nil {
+		e.loyalty.Changed(projectID)
+	}
 }
 
 // giveReward hands a reward a loyalty card paid for to the loyalty

@@ -44,12 +44,14 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 	}
 	pr, err := s.rules.get(ctx, t.Event.ProjectID, func(ctx context.Context) (*projectRules, error) {
 		return loadRules(ctx, st, t.Event.ProjectID)
-	})
+	}, func(ctx context.Context) (*projectRules, error) {
+		return loadRules(ctx, s.store, t.Event.ProjectID)
+	}, s.logger)
 	if err != nil || len(pr.rules) == 0 {
 		return err
 	}
 	e := earning{s: s, st: st, projectID: t.Event.ProjectID, customerID: t.Event.Activity.CustomerID, event: t.Event,
-		programs: map[string]*campaign.Campaign{}, tiers: pr.tiers}
+		programs: pr.programs, tiers: pr.tiers}
 	if event == EventOrderPaid {
 		var data struct {
 			Order *order.Order `json:"order"`
@@ -97,14 +99,31 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 }
 
 // loadRules reads a project's active earning rules and, when it has any,
-// its tiers.
-func loadRules(ctx context.Context, st Store, projectID string) (*projectRules, error) {
+// their programs and the programs' tiers.
+func loadRules(ctx context.Context, st ServiceStore, projectID string) (*projectRules, error) {
 	rules, _, err := st.ListEarningRules(ctx, projectID, promotype.Query{Limit: MaxEarningRules, OrderBy: "created_at",
 		Must: []promotype.Condition{is("active", "true")}})
 	if err != nil || len(rules) == 0 {
 		return &projectRules{rules: rules}, err
 	}
-	pr := &projectRules{rules: rules, tiers: map[string][]*Tier{}}
+	pr := &projectRules{rules: rules, programs: map[string]*campaign.Campaign{}, tiers: map[string][]*Tier{}}
+	for _, r := range rules {
+		id := r.CampaignID()
+		if _, seen := pr.programs[id]; seen {
+			continue
+		}
+		c, err := st.GetCampaign(ctx, projectID, id)
+		switch {
+		case errors.Is(err, promotype.ErrNotFound):
+			c = nil
+		case err != nil:
+			return nil, err
+		}
+		if c != nil && (!c.Active || c.CampaignType != campaign.LoyaltyProgram) {
+			c = nil
+		}
+		pr.programs[id] = c
+	}
 	for q := (promotype.Query{Limit: maxTiers, OrderBy: "created_at"}); ; q.Offset += maxTiers {
 		tiers, total, err := st.ListTiers(ctx, projectID, q)
 		if err != nil {
@@ -141,9 +160,9 @@ type earning struct {
 
 // earn gives the points of rule r, if it earns for this order.
 func (e *earning) earn(ctx context.Context, r *EarningRule) error {
-	c, err := e.program(ctx, r.CampaignID())
-	if c == nil || err != nil {
-		return err
+	c := e.program(r.CampaignID())
+	if c == nil {
+		return nil
 	}
 	open, err := e.open(ctx, r, c)
 	if !open || err != nil {
@@ -203,25 +222,8 @@ func (e *earning) details(r *EarningRule) redemption.TransactionDetails {
 }
 
 // program returns the active program id, nil when it is missing or
-// inactive.
-func (e *earning) program(ctx context.Context, id string) (*campaign.Campaign, error) {
-	c, seen := e.programs[id]
-	if !seen {
-		var err error
-		c, err = e.st.GetCampaign(ctx, e.projectID, id)
-		switch {
-		case errors.Is(err, promotype.ErrNotFound):
-			c = nil
-		case err != nil:
-			return nil, err
-		}
-		if c != nil && (!c.Active || c.CampaignType != campaign.LoyaltyProgram) {
-			c = nil
-		}
-		e.programs[id] = c
-	}
-	return c, nil
-}
+// inactive (as the project's cached rules read it).
+func (e *earning) program(id string) *campaign.Campaign { return e.programs[id] }
 
 // open reports whether rule r of program c earns now: inside the rule's
 // validity when it has one, else inside the program's.

@@ -26,12 +26,7 @@ type Scheduler struct {
 }
 
 // Scheduler returns the service's background scheduler (Start, Stop).
-func (s *Service) Scheduler(logger *slog.Logger) *Scheduler {
-	if s.scheduler == nil {
-		s.scheduler = &Scheduler{s: s, logger: logger}
-	}
-	return s.scheduler
-}
+func (s *Service) Scheduler() *Scheduler { return s.scheduler }
 
 // Start starts the scheduler unless it runs; cancelling ctx stops it.
 func (sc *Scheduler) Start(ctx context.Context) {

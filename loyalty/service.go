@@ -1,6 +1,8 @@
 package loyalty
 
 import (
+	"log/slog"
+
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/promotype"
@@ -13,11 +15,12 @@ import (
 // Service is the loyalty use cases: programs, members, their points and
 // ledger, and earning rules.
 type Service struct {
-	store ServiceStore
-	tx    promotype.TxFunc[ServiceStore]
-	env   promotype.Env
-	deps  Deps
-	rules ruleCache
+	store  ServiceStore
+	tx     promotype.TxFunc[ServiceStore]
+	env    promotype.Env
+	logger *slog.Logger
+	deps   Deps
+	rules  ruleCache
 
 	scheduler *Scheduler
 }
@@ -36,7 +39,15 @@ type Deps struct {
 }
 
 // NewService returns the loyalty service reading through store and
-// writing in transactions opened by tx.
-func NewService(store ServiceStore, tx promotype.TxFunc[ServiceStore], env promotype.Env, deps Deps) *Service {
-	return &Service{store: store, tx: tx, env: env, deps: deps, rules: newRuleCache()}
+// writing in transactions opened by tx; logger hears of background work
+// that failed.
+func NewService(store ServiceStore, tx promotype.TxFunc[ServiceStore], env promotype.Env, logger *slog.Logger, deps Deps) *Service {
+	s := &Service{store: store, tx: tx, env: env, logger: logger, deps: deps, rules: newRuleCache()}
+	s.scheduler = &Scheduler{s: s, logger: logger}
+	return s
 }
+
+// Changed drops what the service keeps of a project's campaigns and rules
+// (a write through another service changed them: a program disabled, its
+// dates moved); the next earning reads them again.
+func (s *Service) Changed(projectID string) { s.rules.changed(projectID) }
