@@ -12,7 +12,6 @@ import (
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
-	"github.com/promoengine/promo/voucher"
 )
 
 // BenchmarkOrderPaid measures the update of an order to PAID through the
@@ -118,7 +117,6 @@ func BenchmarkRedeemReward(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			_ = voucher.ListParams{}
 		})
 	}
 }
