@@ -498,6 +498,11 @@ func (w *write) finish(ctx context.Context, st RedeemStore) (*Redemptions, error
 	if err := w.spend(ctx, st, spent); err != nil {
 		return nil, err
 	}
+	// The cards' transactions, then what the rewards give (which may move
+	// a card again): the ledger is in the order things happened.
+	if err := w.s.recordMovements(ctx, st, children, o); err != nil {
+		return nil, err
+	}
 	if err := w.giveRewards(ctx, st, children); err != nil {
 		return nil, err
 	}
@@ -531,9 +536,6 @@ func (w *write) finish(ctx context.Context, st RedeemStore) (*Redemptions, error
 		head.Ledger.Answer = answer
 	}
 	if err := st.InsertRedemptions(ctx, rows...); err != nil {
-		return nil, err
-	}
-	if err := w.s.recordMovements(ctx, st, children, o); err != nil {
 		return nil, err
 	}
 	for _, c := range children {
