@@ -275,10 +275,13 @@ func (s *Store) spendRefused(ctx context.Context, projectID, id string, sp redem
 
 // spendBalances sets a spend's gift and loyalty balances (arguments:
 // credits, points, credits, points); a spend of neither leaves data as it is.
+// A number becomes JSON through text (::text::jsonb), not to_jsonb: Citus
+// refuses a function that is not immutable (to_jsonb is stable) inside the
+// CASE of an UPDATE of a distributed table.
 const spendBalances = `data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.data ELSE
 	jsonb_set(jsonb_set(v.data,
-		'{gift,balance}', to_jsonb(COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint), false),
-		'{loyalty_card,balance}', to_jsonb(COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint), false) END`
+		'{gift,balance}', (COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint)::text::jsonb, false),
+		'{loyalty_card,balance}', (COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint)::text::jsonb, false) END`
 
 // spendStatement is SpendVoucher's conditional update: $1 project, $2
 // voucher id, $3 quantity, $4 credits, $5 points.
