@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/uptrace/bun"
 )
@@ -233,4 +234,32 @@ func onlyComments(s string) bool {
 		}
 	}
 	return true
+}
+
+// clusterMode caches whether a Store's database is a Citus coordinator.
+type clusterMode struct {
+	mu    sync.Mutex
+	known bool
+	citus bool
+}
+
+// onCitus reports whether s's database has the citus extension, asking it
+// once. Only the work that spans projects (the async runner's and the
+// webhook dispatchers' claims) asks: on Citus it goes project by project.
+func (s *Store) onCitus(ctx context.Context) (bool, error) {
+	m := s.cluster
+	if m == nil {
+		m = &clusterMode{}
+		s.cluster = m
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.known {
+		on, err := hasCitus(ctx, s.db)
+		if err != nil {
+			return false, fail("detect citus", err, nil)
+		}
+		m.known, m.citus = true, on
+	}
+	return m.citus, nil
 }

@@ -580,7 +580,7 @@ func (s *Store) sessionTx(ctx context.Context, fn func(ctx context.Context, st *
 	ctx, cancel := withDeadline(ctx, s.txTimeout)
 	defer cancel()
 	return s.inTx(ctx, func(ctx context.Context, db bun.IDB) error {
-		return fn(ctx, &Store{db: db, txTimeout: s.txTimeout, listeners: s.listeners, pending: s.pending})
+		return fn(ctx, &Store{db: db, txTimeout: s.txTimeout, listeners: s.listeners, pending: s.pending, cluster: s.cluster})
 	})
 }
 

@@ -73,15 +73,16 @@ func NewDB(t testing.TB) *bun.DB {
 	return openDB(t, NewDSN(t))
 }
 
-// NewCitusDB is NewDB on the Citus cluster EnvCitusDSN names.
+// NewCitusDB is NewDB on the Citus cluster EnvCitusDSN names, opened
+// with bunstore.WithCitus.
 func NewCitusDB(t testing.TB) *bun.DB {
 	t.Helper()
-	return openDB(t, NewCitusDSN(t))
+	return openDB(t, NewCitusDSN(t), bunstore.WithCitus())
 }
 
-func openDB(t testing.TB, dsn string) *bun.DB {
+func openDB(t testing.TB, dsn string, opts ...bunstore.OpenOption) *bun.DB {
 	t.Helper()
-	db, err := bunstore.Open(dsn)
+	db, err := bunstore.Open(dsn, opts...)
 	if err != nil {
 		t.Fatalf("bunstoretest: %v", err)
 	}

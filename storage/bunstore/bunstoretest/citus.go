@@ -90,7 +90,7 @@ func NewCitus(t testing.TB) storage.Store {
 	if err != nil {
 		t.Fatalf("bunstoretest: %v", err)
 	}
-	return bunstore.New(openDB(t, withPath)) // closed before the schema is emptied
+	return bunstore.New(openDB(t, withPath, bunstore.WithCitus())) // closed before the schema is emptied
 }
 
 // takeSchema returns a free schema of the pool, or a new migrated one.
@@ -111,7 +111,7 @@ func takeSchema(ctx context.Context, admin *bun.DB, dsn string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	db, err := bunstore.Open(withPath)
+	db, err := bunstore.Open(withPath, bunstore.WithCitus())
 	if err != nil {
 		return "", err
 	}
