@@ -244,22 +244,28 @@ type clusterMode struct {
 }
 
 // onCitus reports whether s's database has the citus extension, asking it
-// once. Only the work that spans projects (the async runner's and the
-// webhook dispatchers' claims) asks: on Citus it goes project by project.
-func (s *Store) onCitus(ctx context.Context) (bool, error) {
+// once (through db: the connection or transaction the caller holds, never
+// another of the pool, which a caller holding locks could wait for). Only
+// the work that spans projects (the async runner's and the webhook
+// dispatchers' claims) and token issue ask.
+func (s *Store) onCitus(ctx context.Context, db bun.IDB) (bool, error) {
 	m := s.cluster
 	if m == nil {
 		m = &clusterMode{}
 		s.cluster = m
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if !m.known {
-		on, err := hasCitus(ctx, s.db)
-		if err != nil {
-			return false, fail("detect citus", err, nil)
-		}
-		m.known, m.citus = true, on
+	known, on := m.known, m.citus
+	m.mu.Unlock()
+	if known {
+		return on, nil
 	}
-	return m.citus, nil
+	on, err := hasCitus(ctx, db)
+	if err != nil {
+		return false, fail("detect citus", err, nil)
+	}
+	m.mu.Lock()
+	m.known, m.citus = true, on
+	m.mu.Unlock()
+	return on, nil
 }
