@@ -116,6 +116,16 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 		return err
 	}
 	if p := s.held(); p != nil { // the insert keeps those heard (heardEventsInsert)
+		citus, err := s.onCitus(ctx, s.db)
+		if err != nil {
+			return err
+		}
+		if citus { // Go keeps them (from the transaction's memo of the listeners)
+			if hooked, err = s.heardEvents(ctx, hooked); err != nil {
+				return err
+			}
+			p.heard = true
+		}
 		for _, e := range hooked {
 			p.events = append(p.events, newEventRow(e))
 		}
