@@ -58,6 +58,16 @@ func citusDSN(t testing.TB) string {
 // EnvCitusDSN is unset.
 func NewCitus(t testing.TB) storage.Store {
 	t.Helper()
+	return bunstore.New(openDB(t, NewCitusStoreDSN(t), bunstore.WithCitus())) // closed before the schema is emptied
+}
+
+// NewCitusStoreDSN returns the DSN (search_path set) of a migrated, empty
+// schema of the pool on the cluster, for tests that open their own pools
+// (with bunstore.WithCitus); they must close them in a cleanup registered
+// after this call. The schema goes back to the pool when t ends. It skips t
+// when EnvCitusDSN is unset.
+func NewCitusStoreDSN(t testing.TB) string {
+	t.Helper()
 	dsn := citusDSN(t)
 	admin, err := bunstore.Open(dsn)
 	if err != nil {
@@ -90,7 +100,7 @@ func NewCitus(t testing.TB) storage.Store {
 	if err != nil {
 		t.Fatalf("bunstoretest: %v", err)
 	}
-	return bunstore.New(openDB(t, withPath, bunstore.WithCitus())) // closed before the schema is emptied
+	return withPath
 }
 
 // takeSchema returns a free schema of the pool, or a new migrated one.
