@@ -58,8 +58,14 @@ func citusDSN(t testing.TB) string {
 // EnvCitusDSN is unset.
 func NewCitus(t testing.TB) storage.Store {
 	t.Helper()
-	return bunstore.New(openDB(t, NewCitusStoreDSN(t), bunstore.WithCitus())) // closed before the schema is emptied
+	return bunstore.New(openDB(t, NewCitusStoreDSN(t), bunstore.WithCitus(), bunstore.WithQueryTimeout(citusQueryTimeout))) // closed before the schema is emptied
 }
+
+// citusQueryTimeout bounds each query of a store on the test cluster:
+// three PostgreSQL instances share the test machine's cores, and under the
+// concurrency tests (200 redemptions of one voucher) a query waits for a
+// pooled connection longer than bunstore.DefaultQueryTimeout.
+const citusQueryTimeout = 30 * time.Second
 
 // NewCitusStoreDSN returns the DSN (search_path set) of a migrated, empty
 // schema of the pool on the cluster, for tests that open their own pools
