@@ -24,14 +24,25 @@ import (
 // workers), which over the suite's hundred or so stores would be minutes;
 // emptying a schema with one TRUNCATE takes a fraction of a second. So
 // NewCitus takes a free schema of the pool (migrating a new one when none
-// is free), and when the test ends, closes its pool, empties the schema
-// and gives it back. DropCitusPool drops the pool's schemas (call it from
+// is free), and when the test ends, closes its pool and empties the
+// schema in the background, giving it back when done: meanwhile the next
+// test runs on another schema (the pool keeps poolTarget of them). DropCitusPool drops the pool's schemas (call it from
 // TestMain); a process that dies leaves them (promo_pool_<pid>_...) for
 // the next DropCitusPool, of any process, to drop.
 var pool struct {
-	mu   sync.Mutex
-	free []string // schemas, migrated and empty
+	mu       sync.Mutex
+	changed  *sync.Cond // a schema was given back, or could not be
+	free     []string   // schemas, migrated and empty
+	cleaning int        // schemas being emptied
+	size     int        // schemas this process created
+	emptying sync.WaitGroup
 }
+
+func init() { pool.changed = sync.NewCond(&pool.mu) }
+
+// poolTarget is how many schemas the pool makes before a test waits for
+// one being emptied rather than migrating another.
+const poolTarget = 2
 
 // poolPrefix names the pool's schemas.
 const poolPrefix = "promo_pool_"
@@ -91,16 +102,26 @@ func NewCitusStoreDSN(t testing.TB) string {
 		t.Fatalf("bunstoretest: %v", err)
 	}
 	t.Cleanup(func() {
-		defer admin.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := emptySchema(ctx, admin, schema); err != nil {
-			t.Errorf("bunstoretest: empty %s: %v", schema, err)
-			return
-		}
 		pool.mu.Lock()
-		pool.free = append(pool.free, schema)
+		pool.cleaning++
 		pool.mu.Unlock()
+		pool.emptying.Add(1)
+		go func() {
+			defer pool.emptying.Done()
+			defer admin.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			err := emptySchema(ctx, admin, schema)
+			pool.mu.Lock()
+			defer pool.mu.Unlock()
+			pool.cleaning--
+			if err != nil { // the schema is left for DropCitusPool
+				fmt.Fprintf(os.Stderr, "bunstoretest: empty %s: %v\n", schema, err)
+			} else {
+				pool.free = append(pool.free, schema)
+			}
+			pool.changed.Broadcast()
+		}()
 	})
 	withPath, err := withParam(dsn, "search_path", schema)
 	if err != nil {
@@ -112,12 +133,16 @@ func NewCitusStoreDSN(t testing.TB) string {
 // takeSchema returns a free schema of the pool, or a new migrated one.
 func takeSchema(ctx context.Context, admin *bun.DB, dsn string) (string, error) {
 	pool.mu.Lock()
+	for len(pool.free) == 0 && pool.cleaning > 0 && pool.size >= poolTarget {
+		pool.changed.Wait() // an emptying is bounded by its own minute
+	}
 	if n := len(pool.free); n > 0 {
 		s := pool.free[n-1]
 		pool.free = pool.free[:n-1]
 		pool.mu.Unlock()
 		return s, nil
 	}
+	pool.size++
 	pool.mu.Unlock()
 	schema := fmt.Sprintf("%s%d_%s", poolPrefix, os.Getpid(), randomHex(4))
 	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA ?", bun.Ident(schema)); err != nil {
@@ -183,8 +208,9 @@ func DropCitusPool() error {
 	if dsn == "" {
 		return nil
 	}
+	pool.emptying.Wait()
 	pool.mu.Lock()
-	pool.free = nil
+	pool.free, pool.size = nil, 0
 	pool.mu.Unlock()
 	db, err := bunstore.Open(dsn)
 	if err != nil {
