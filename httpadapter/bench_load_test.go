@@ -31,11 +31,14 @@ type benchStore struct {
 }
 
 // benchStores are the memory store and, when PROMO_TEST_POSTGRES_DSN is
-// set, PostgreSQL.
+// set, PostgreSQL (and, with PROMO_TEST_CITUS_DSN, a Citus cluster).
 func benchStores() []benchStore {
 	s := []benchStore{{"memory", func(testing.TB) storage.Store { return memory.New() }}}
 	if bunstoretest.DSN() != "" {
 		s = append(s, benchStore{"postgres", bunstoretest.New})
+	}
+	if bunstoretest.CitusDSN() != "" {
+		s = append(s, benchStore{"citus", bunstoretest.NewCitus})
 	}
 	return s
 }

@@ -93,15 +93,22 @@ func newHarnessWith(t testing.TB, more []promo.Option, opts ...httpadapter.Optio
 }
 
 // harnessStore is a fresh memory store, or, when PROMO_TEST_HTTP_STORE is
-// "postgres" and PROMO_TEST_POSTGRES_DSN is set, a fresh PostgreSQL schema:
+// "postgres" and PROMO_TEST_POSTGRES_DSN is set, a fresh PostgreSQL schema
+// ("citus" and PROMO_TEST_CITUS_DSN: a schema on a Citus cluster):
 // .ci/run runs the adapter's tests (goldens and the OpenAPI contract
 // included) on both stores that way.
 func harnessStore(t testing.TB) storage.Store {
-	if os.Getenv("PROMO_TEST_HTTP_STORE") == "postgres" {
+	switch os.Getenv("PROMO_TEST_HTTP_STORE") {
+	case "postgres":
 		if bunstoretest.DSN() == "" {
 			t.Fatal("PROMO_TEST_HTTP_STORE=postgres needs " + bunstoretest.EnvDSN)
 		}
 		return bunstoretest.New(t)
+	case "citus": // the same on a Citus cluster
+		if bunstoretest.CitusDSN() == "" {
+			t.Fatal("PROMO_TEST_HTTP_STORE=citus needs " + bunstoretest.EnvCitusDSN)
+		}
+		return bunstoretest.NewCitus(t)
 	}
 	return memory.New()
 }

@@ -157,26 +157,66 @@ func (s *Store) ListAsyncActions(ctx context.Context, projectID string, q promot
 // runners of several engines over one database never take the same action.
 // A row with a serial key is claimable once every row of its project and
 // key with a lower seq has ended: ended is final, so two runners cannot
-// both see a row free while an earlier one runs.
+// both see a row free while an earlier one runs. On Citus, where a row
+// lock needs the project (claimCitus), the oldest claimable rows are read
+// first and then claimed one project at a time.
 func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until promotype.Time) (*async.Action, error) {
+	citus, err := s.onCitus(ctx, s.db)
+	if err != nil {
+		return nil, err
+	}
+	args := []any{owner, sqlTime(until), sqlTime(now), sqlTime(now), sqlTime(now)}
+	if !citus {
+		return s.claimAsync(ctx, "", args)
+	}
+	var keys []struct {
+		ProjectID string `bun:"project_id"`
+		ID        string `bun:"id"`
+	}
+	err = s.db.NewRaw(`SELECT project_id, id FROM promo_async_actions WHERE `+claimableAsync+`
+		ORDER BY created_at, id LIMIT ?`, sqlTime(now), claimCandidates).Scan(ctx, &keys)
+	if err != nil {
+		return nil, fail("claim async action", err, nil)
+	}
+	for _, k := range keys {
+		a, err := s.claimAsync(ctx, "project_id = ? AND id = ? AND ", append(args[:5:5], k.ProjectID, k.ID))
+		if a != nil || err != nil {
+			return a, err
+		}
+	}
+	return nil, nil
+}
+
+// claimableAsync is the condition of a claimable action (argument: now):
+// enqueued or its lease ended, and no earlier action of its serial key
+// pending.
+const claimableAsync = `(status = 'ENQUEUED' OR (status = 'IN_PROGRESS' AND (lease_until IS NULL OR lease_until < ?)))
+	AND (serial_key = '' OR NOT EXISTS (
+		SELECT 1 FROM promo_async_actions AS b
+		WHERE b.project_id = promo_async_actions.project_id AND b.serial_key = promo_async_actions.serial_key
+			AND b.seq < promo_async_actions.seq AND b.status IN ('ENQUEUED', 'IN_PROGRESS')))`
+
+// claimCandidates is how many of the oldest claimable actions a claim on
+// Citus tries, one after the other, before it reports none.
+const claimCandidates = 8
+
+// claimAsync leases the oldest claimable action that matches filter (SQL
+// ending in AND, whose arguments follow the lease's in args) and no other
+// claim holds.
+func (s *Store) claimAsync(ctx context.Context, filter string, args []any) (*async.Action, error) {
 	var rows []asyncRow
 	err := s.db.NewRaw(`UPDATE promo_async_actions AS a
 		SET status = 'IN_PROGRESS', lease_owner = ?, lease_until = ?, attempts = a.attempts + 1,
 			started_at = coalesce(a.started_at, ?), updated_at = ?
 		FROM (
-			SELECT p.project_id, p.id FROM promo_async_actions AS p
-			WHERE (p.status = 'ENQUEUED' OR (p.status = 'IN_PROGRESS' AND (p.lease_until IS NULL OR p.lease_until < ?)))
-				AND (p.serial_key = '' OR NOT EXISTS (
-					SELECT 1 FROM promo_async_actions AS b
-					WHERE b.project_id = p.project_id AND b.serial_key = p.serial_key AND b.seq < p.seq
-						AND b.status IN ('ENQUEUED', 'IN_PROGRESS')))
-			ORDER BY p.created_at, p.id
+			SELECT project_id, id FROM promo_async_actions
+			WHERE `+filter+claimableAsync+`
+			ORDER BY created_at, id
 			LIMIT 1
 			FOR UPDATE SKIP LOCKED
 		) AS c
 		WHERE a.project_id = c.project_id AND a.id = c.id
-		RETURNING a.*`,
-		owner, sqlTime(until), sqlTime(now), sqlTime(now), sqlTime(now)).Scan(ctx, &rows)
+		RETURNING a.*`, claimArgs(args)...).Scan(ctx, &rows)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fail("claim async action", err, nil)
 	}
@@ -184,6 +224,14 @@ func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until p
 		return nil, nil
 	}
 	return rows[0].domain(), nil
+}
+
+// claimArgs orders claimAsync's arguments as its SQL reads them: the four
+// of the lease, the filter's, then now.
+func claimArgs(args []any) []any {
+	out := append([]any{}, args[:4]...)
+	out = append(out, args[5:]...)
+	return append(out, args[4])
 }
 
 // LockAsyncAction implements async.Store with a row lock (FOR

@@ -83,19 +83,33 @@ func (s *Store) InsertToken(ctx context.Context, t *auth.Token, maxLive int) err
 			return err
 		}
 		created, expires := sqlTime(t.CreatedAt), sqlTime(t.ExpiresAt)
-		res, err := db.ExecContext(ctx, `WITH pruned AS (
+		citus, err := s.onCitus(ctx, db)
+		if err != nil {
+			return err
+		}
+		prune := `WITH pruned AS (
 				DELETE FROM promo_oauth_tokens WHERE project_id = ? AND expires_at <= ?
 			)
-			INSERT INTO promo_oauth_tokens (token_hash, project_id, client_id, scope, created_at, expires_at, revoked_at)
+			`
+		args := []any{t.ProjectID, created}
+		if citus {
+			// Citus cannot run the insert of a reference table beside a
+			// delete of it in one statement ("cannot execute a distributed
+			// query from a query on a shard"): the prune goes first.
+			if _, err := db.ExecContext(ctx, "DELETE FROM promo_oauth_tokens WHERE project_id = ? AND expires_at <= ?", args...); err != nil {
+				return fail("prune tokens", err, nil)
+			}
+			prune, args = "", nil
+		}
+		res, err := db.ExecContext(ctx, prune+`INSERT INTO promo_oauth_tokens (token_hash, project_id, client_id, scope, created_at, expires_at, revoked_at)
 			SELECT ?, ?, ?, ?, ?, ?, NULL
 			WHERE EXISTS (SELECT 1 FROM promo_app_keys WHERE app_id = ? AND project_id = ?)
 			  AND (SELECT count(*) FROM promo_oauth_tokens
 			       WHERE project_id = ? AND revoked_at IS NULL AND expires_at > ?) < ?
 			ON CONFLICT DO NOTHING`,
-			t.ProjectID, created,
-			t.Hash[:], t.ProjectID, t.ClientID, t.Scope, created, expires,
-			t.ClientID, t.ProjectID,
-			t.ProjectID, created, maxLive)
+			append(args, t.Hash[:], t.ProjectID, t.ClientID, t.Scope, created, expires,
+				t.ClientID, t.ProjectID,
+				t.ProjectID, created, maxLive)...)
 		if err != nil {
 			return fail("insert token", err, nil)
 		}

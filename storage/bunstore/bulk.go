@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 
@@ -40,7 +39,7 @@ func (s *Store) RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx
 	defer conn.Close()
 	committing := false
 	err = conn.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		st := &Store{db: copyTx{Tx: tx, conn: conn}, txTimeout: s.txTimeout, pending: &pending{}}
+		st := &Store{db: copyTx{Tx: tx, conn: conn}, txTimeout: s.txTimeout, pending: &pending{}, cluster: s.cluster}
 		if err := fn(ctx, storage.Handle(st)); err != nil {
 			return err
 		}
@@ -110,8 +109,7 @@ func (s *Store) copyBatch(ctx context.Context, ct copyTx, t *voucherRow, b *vouc
 		}
 		return nil, nil
 	}
-	var pgErr *pgconn.PgError
-	if !errors.As(err, &pgErr) || pgErr.Code != uniqueViolation {
+	if !isUniqueViolation(err) {
 		return nil, fail("copy voucher batch", err, nil)
 	}
 	if _, err := ct.ExecContext(ctx, "ROLLBACK TO SAVEPOINT promo_voucher_batch"); err != nil {

@@ -249,3 +249,9 @@ func TestListLimitZeroCounts(t *testing.T) {
 		t.Errorf("limit 0: %d items, total %d; want 0, 3", len(items), total)
 	}
 }
+
+// The same suite on a Citus cluster (PROMO_TEST_CITUS_DSN): every
+// project-scoped table distributed by project_id.
+func TestConformanceCitus(t *testing.T) {
+	storagetest.Run(t, bunstoretest.NewCitus)
+}

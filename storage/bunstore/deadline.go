@@ -44,6 +44,7 @@ type openConfig struct {
 	query, connect time.Duration
 	maxConns       int
 	tracer         pgx.QueryTracer
+	citus          bool
 }
 
 // WithQueryTimeout bounds each query to d (default DefaultQueryTimeout);

@@ -27,13 +27,12 @@ const (
 // is left for the caller (promotype.Unavailable tells a database that
 // cannot serve now from a bug).
 func fail(op string, err error, dup func() error) error {
+	if dup != nil && isUniqueViolation(err) {
+		return dup()
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		switch pgErr.Code {
-		case uniqueViolation:
-			if dup != nil {
-				return dup()
-			}
 		case untranslatableCharacter, characterNotInRepertoire:
 			return promotype.InvalidPayload("The payload holds text that cannot be stored: %s", pgErr.Message)
 		}
@@ -59,6 +58,18 @@ func txErr(ctx context.Context, err error, committing bool) error {
 		return fmt.Errorf("%w: %w", promotype.ErrRetryable, err)
 	}
 	return err
+}
+
+// isUniqueViolation reports whether err is a unique violation: 23505, or
+// the internal error (XX000) with PostgreSQL's message that a Citus
+// coordinator relays when a worker refuses a row of a COPY.
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return false
+	}
+	return pgErr.Code == uniqueViolation ||
+		pgErr.Code == "XX000" && strings.HasPrefix(pgErr.Message, "duplicate key value violates unique constraint")
 }
 
 // getErr maps the error of a single-row read: no row is notFound.

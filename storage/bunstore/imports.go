@@ -6,7 +6,6 @@ import (
 	"errors"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 
@@ -175,8 +174,7 @@ func copyNew(ctx context.Context, db bun.IDB, table string, cols []string, n int
 		}
 		return true, nil
 	}
-	var pgErr *pgconn.PgError
-	if !errors.As(err, &pgErr) || pgErr.Code != uniqueViolation {
+	if !isUniqueViolation(err) {
 		return false, fail("copy "+table, err, nil)
 	}
 	if _, err := ct.ExecContext(ctx, "ROLLBACK TO SAVEPOINT promo_import_copy"); err != nil {

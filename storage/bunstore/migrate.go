@@ -26,7 +26,10 @@ const migrateLockKey = 0x70726f6d
 // promo_schema_migrations does not list yet, in name order, all in one
 // transaction that holds a transaction-scoped advisory lock first. It is
 // idempotent and safe to run from several processes at once: a second caller
-// waits for the first and then finds nothing left to do. Its statements
+// waits for the first and then finds nothing left to do. On a database with
+// the citus extension (a Citus coordinator) each migration's new tables are
+// then distributed by project_id or made reference tables (citus.go); the
+// advisory lock is the coordinator's, where every migration runs. Its statements
 // are not bounded by the query deadline of [Open] (a migration may take
 // minutes): ctx's deadline bounds them.
 func Migrate(ctx context.Context, db *bun.DB) error {
@@ -42,6 +45,15 @@ func Migrate(ctx context.Context, db *bun.DB) error {
 	err = db.RunInTx(ctx, opts, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?, hashtext(coalesce(current_schema(), '')))", migrateLockKey); err != nil {
 			return fmt.Errorf("lock: %w", err)
+		}
+		citus, err := hasCitus(ctx, tx)
+		if err != nil {
+			return fmt.Errorf("detect citus: %w", err)
+		}
+		if citus {
+			if err := citusSession(ctx, tx); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS promo_schema_migrations (
 			version    text COLLATE "C" PRIMARY KEY,
@@ -64,8 +76,19 @@ func Migrate(ctx context.Context, db *bun.DB) error {
 			}
 			// The underlying *sql.Tx runs the script verbatim: Bun would
 			// read any '?' in it as a placeholder.
-			if _, err := tx.Tx.ExecContext(ctx, string(script)); err != nil {
-				return fmt.Errorf("apply %s: %w", version, err)
+			statements := []string{string(script)}
+			if citus {
+				statements = splitStatements(string(script))
+			}
+			for _, stmt := range statements {
+				if _, err := tx.Tx.ExecContext(ctx, stmt); err != nil {
+					return fmt.Errorf("apply %s: %w", version, err)
+				}
+			}
+			if citus {
+				if err := distributeNew(ctx, tx); err != nil {
+					return fmt.Errorf("apply %s: %w", version, err)
+				}
 			}
 			if _, err := tx.ExecContext(ctx, "INSERT INTO promo_schema_migrations (version) VALUES (?)", version); err != nil {
 				return fmt.Errorf("record %s: %w", version, err)

@@ -45,7 +45,13 @@ func Open(dsn string, opts ...OpenOption) (*bun.DB, error) {
 	if !strings.Contains(dsn, "default_query_exec_mode") {
 		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
 	}
-	if _, set := cfg.RuntimeParams["plan_cache_mode"]; !set {
+	if _, set := cfg.RuntimeParams["plan_cache_mode"]; !set && oc.citus {
+		// A Citus coordinator cannot plan some of the prepared statements
+		// generically (an array parameter over the distribution column:
+		// "could not create distributed plan"); with custom plans it sees
+		// the values and routes each execution to its shard.
+		cfg.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
+	} else if !set {
 		// The prepared statements of the hot paths (prepared.go) are
 		// lookups by key whose generic plan is the right one; PostgreSQL's
 		// default would plan the array-parameter ones again on every call.
@@ -66,6 +72,15 @@ func Open(dsn string, opts ...OpenOption) (*bun.DB, error) {
 	db := bun.NewDB(sqldb, pgdialect.New())
 	AddQueryDeadline(db, oc.query)
 	return db, nil
+}
+
+// WithCitus opens a pool to a Citus coordinator (docs/architecture.md,
+// "Scaling out on Citus"): the prepared statements of the hot paths are
+// planned for their arguments on each execution (plan_cache_mode
+// force_custom_plan, unless dsn sets it), which Citus needs to route them
+// to one shard.
+func WithCitus() OpenOption {
+	return func(c *openConfig) { c.citus = true }
 }
 
 // WithQueryTracer hands every statement the pgx driver sends — Bun's, the

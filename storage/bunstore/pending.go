@@ -40,7 +40,11 @@ type pending struct {
 	redemptions []*redemptionRow
 	events      []eventRow
 	activities  []activityRow
-	err         error
+	// heard says the events were kept already (heardEvents, on Citus,
+	// which cannot run the event insert's correlated EXISTS over VALUES):
+	// the insert writes them all.
+	heard bool
+	err   error
 }
 
 // maxHeld is how many rows a transaction holds back at most: one that

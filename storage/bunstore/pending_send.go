@@ -23,7 +23,10 @@ import (
 // only bound: Bun's texts carry the values and were parsed and planned on
 // every call, a quarter of PostgreSQL's time per redemption.
 func (p *pending) send(ctx context.Context, db bun.IDB) error {
-	shape := [5]int{len(p.customers), len(p.orders), len(p.redemptions), len(p.activities), len(p.events)}
+	shape := [6]int{len(p.customers), len(p.orders), len(p.redemptions), len(p.activities), len(p.events)}
+	if p.heard {
+		shape[5] = 1
+	}
 	st := heldStatement(db, shape)
 	args := make([]any, 0, st.args)
 	customers, orders := tableOf(db, customerRow{}), tableOf(db, orderRow{})
@@ -83,7 +86,7 @@ type heldShape struct {
 // each use, so no sequence of requests grows the cache past a few
 // thousand small texts. pgx keeps each connection's prepared statements
 // in its own bounded cache either way.
-var heldStatements sync.Map // [5]int (customers, orders, redemptions, activities, events) → *heldShape
+var heldStatements sync.Map // [6]int (customers, orders, redemptions, activities, events, 1 if heard) → *heldShape
 
 const maxCachedShape = 16
 
@@ -92,8 +95,9 @@ const maxCachedShape = 16
 // answers one row: the ids of the customers and of the orders inserted (a
 // taken key inserts none), how many
 // redemption rows were inserted, and whether events were (notifying
-// eventsChannel then).
-func heldStatement(db bun.IDB, shape [5]int) *heldShape {
+// eventsChannel then). When shape[5] is 1 the events were kept in Go
+// (pending.heard) and all are inserted.
+func heldStatement(db bun.IDB, shape [6]int) *heldShape {
 	cached := shape[0]+shape[1]+shape[2]+shape[3]+shape[4] <= maxCachedShape
 	if st, ok := heldStatements.Load(shape); ok {
 		return st.(*heldShape)
@@ -131,17 +135,23 @@ func heldStatement(db bun.IDB, shape [5]int) *heldShape {
 		b.WriteString(`INSERT INTO promo_events (project_id, id, type, entity_id, created_at, data)
 	SELECT v.project_id, v.id, v.type, v.entity_id, v.created_at, v.data FROM (VALUES `)
 		n = eventColumns.values(&b, n, shape[4], true)
-		b.WriteString(`) AS v (project_id, id, type, entity_id, created_at, data)
+		b.WriteString(`) AS v (project_id, id, type, entity_id, created_at, data)`)
+		if shape[5] == 1 {
+			b.WriteString(" RETURNING 1)")
+		} else {
+			b.WriteString(`
 	WHERE EXISTS (SELECT 1 FROM promo_webhooks AS w WHERE w.project_id = v.project_id AND (w.doc->>'active')::boolean
 		AND w.created_at <= v.created_at AND jsonb_exists(w.doc->'events', v.type))
 	RETURNING 1)`)
+		}
 	}
 	b.WriteString(" SELECT ")
 	b.WriteString(pick(shape[0] > 0, "(SELECT coalesce(array_agg(id), '{}') FROM w_customers)", "'{}'::text[]"))
 	b.WriteString(", " + pick(shape[1] > 0, "(SELECT coalesce(array_agg(id), '{}') FROM w_orders)", "'{}'::text[]"))
 	b.WriteString(", " + pick(shape[2] > 0, "(SELECT count(*) FROM w_redemptions)", "0"))
-	b.WriteString(", " + pick(shape[4] > 0, "(SELECT count(*) FROM (SELECT pg_notify('"+eventsChannel+"', coalesce(current_schema(), '')) FROM w_events LIMIT 1) AS n)", "0"))
-	// Activities are the one table every shape may hold without a
+	b.WriteString(", " + pick(shape[4] > 0, "(SELECT count(*) FROM (SELECT pg_notify('"+eventsChannel+"', coalesce(current_schema(), ''))::text FROM w_events LIMIT 1) AS n)", "0"))
+	// (pg_notify's void is cast to text: Citus materializes the subquery,
+	// and a void column cannot be.) Activities are the one table every shape may hold without a
 	// barrier; the statement's table is "" so it never waits for itself.
 	st := &heldShape{prepared: rawPrepared("", b.String()), args: n}
 	if !cached {

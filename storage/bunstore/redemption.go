@@ -275,10 +275,13 @@ func (s *Store) spendRefused(ctx context.Context, projectID, id string, sp redem
 
 // spendBalances sets a spend's gift and loyalty balances (arguments:
 // credits, points, credits, points); a spend of neither leaves data as it is.
+// A number becomes JSON through text (::text::jsonb), not to_jsonb: Citus
+// refuses a function that is not immutable (to_jsonb is stable) inside the
+// CASE of an UPDATE of a distributed table.
 const spendBalances = `data = CASE WHEN ?::bigint = 0 AND ?::bigint = 0 THEN v.data ELSE
 	jsonb_set(jsonb_set(v.data,
-		'{gift,balance}', to_jsonb(COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint), false),
-		'{loyalty_card,balance}', to_jsonb(COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint), false) END`
+		'{gift,balance}', (COALESCE((v.data->'gift'->>'balance')::bigint, 0) - ?::bigint)::text::jsonb, false),
+		'{loyalty_card,balance}', (COALESCE((v.data->'loyalty_card'->>'balance')::bigint, 0) - ?::bigint)::text::jsonb, false) END`
 
 // spendStatement is SpendVoucher's conditional update: $1 project, $2
 // voucher id, $3 quantity, $4 credits, $5 points.
@@ -577,7 +580,7 @@ func (s *Store) sessionTx(ctx context.Context, fn func(ctx context.Context, st *
 	ctx, cancel := withDeadline(ctx, s.txTimeout)
 	defer cancel()
 	return s.inTx(ctx, func(ctx context.Context, db bun.IDB) error {
-		return fn(ctx, &Store{db: db, txTimeout: s.txTimeout, listeners: s.listeners, pending: s.pending})
+		return fn(ctx, &Store{db: db, txTimeout: s.txTimeout, listeners: s.listeners, pending: s.pending, cluster: s.cluster})
 	})
 }
 
@@ -975,7 +978,8 @@ func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID, after s
 
 // PublicVouchers implements redemption.QualificationStore: free vouchers
 // (promo_vouchers_free_idx) under no campaign and under each STANDALONE
-// campaign (promo_campaigns_standalone_idx), lowest id first.
+// campaign (promo_campaigns_standalone_idx), lowest id first. Each table is
+// filtered on the project itself, so Citus routes the statement to one shard.
 func (s *Store) PublicVouchers(ctx context.Context, projectID, after string, limit int) ([]*voucher.Voucher, error) {
 	out := []*voucher.Voucher{}
 	if !storable(projectID) {
@@ -989,10 +993,10 @@ func (s *Store) PublicVouchers(ctx context.Context, projectID, after string, lim
 		UNION ALL
 		(SELECT v.* FROM promo_campaigns AS c
 			JOIN LATERAL (SELECT v.* FROM promo_vouchers AS v
-				WHERE v.project_id = c.project_id AND v.campaign_id = c.id AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true' AND v.id > ?
+				WHERE v.project_id = ? AND v.campaign_id = c.id AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true' AND v.id > ?
 				ORDER BY v.id LIMIT ?) AS v ON true
 			WHERE c.project_id = ? AND c.type = 'STANDALONE' AND c.binned_at IS NULL)
-		) AS v ORDER BY v.id LIMIT ?`, projectID, after, limit, after, limit, projectID, limit).Scan(ctx, &rows)
+		) AS v ORDER BY v.id LIMIT ?`, projectID, after, limit, projectID, after, limit, projectID, limit).Scan(ctx, &rows)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fail("list public vouchers", err, nil)
 	}
@@ -1024,7 +1028,7 @@ func (s *Store) CampaignOffers(ctx context.Context, projectID string, after, unt
 	if !storable(projectID) || limit < 1 {
 		return out, nil
 	}
-	keyset, args := "", []any{projectID}
+	keyset, args := "", []any{projectID, projectID} // each table on the project itself: one shard on Citus
 	if after != nil {
 		keyset = "AND (c.created_at < ? OR (c.created_at = ? AND c.id > ?))"
 		args = append(args, sqlTime(after.CreatedAt), sqlTime(after.CreatedAt), after.ID)
@@ -1037,7 +1041,7 @@ func (s *Store) CampaignOffers(ctx context.Context, projectID string, after, unt
 	var rows []voucherRow
 	err := s.db.NewRaw(`SELECT v.* FROM promo_campaigns AS c
 		JOIN LATERAL (SELECT v.* FROM promo_vouchers AS v
-			WHERE v.project_id = c.project_id AND v.campaign_id = c.id AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true'
+			WHERE v.project_id = ? AND v.campaign_id = c.id AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true'
 			ORDER BY v.id LIMIT 1) AS v ON true
 		WHERE c.project_id = ? AND c.campaign_type IN ('DISCOUNT_COUPONS', 'GIFT_VOUCHERS') AND c.type <> 'STANDALONE'
 			AND c.active = 'true' AND c.binned_at IS NULL `+keyset+`
@@ -1086,12 +1090,14 @@ type assignmentJSON struct {
 }
 
 // voucherRulesStatement reads the live voucher $2 of project $1 and the
-// assignments of it and of its campaign in AssignmentsOf's order.
+// assignments of it and of its campaign in AssignmentsOf's order. Every
+// table is filtered on $1 itself (not on v.project_id): Citus then routes
+// the whole statement to the project's shard.
 var voucherRulesStatement = newPrepared(voucherKeys.table, func(db bun.IDB) string {
 	return db.NewSelect().Model((*voucherRulesRow)(nil)).ColumnExpr("?TableColumns").
 		ColumnExpr(`coalesce((SELECT json_agg(json_build_object('id', a.id, 'rule_id', a.rule_id, 'related_object_id', a.related_object_id,
 			'related_object_type', a.related_object_type, 'created_at', a.created_at) ORDER BY a.created_at, a.id)
-			FROM promo_rule_assignments AS a WHERE a.project_id = v.project_id AND (
+			FROM promo_rule_assignments AS a WHERE a.project_id = $1 AND (
 				(a.related_object_type = ? AND a.related_object_id = v.id) OR
 				(a.related_object_type = ? AND a.related_object_id = v.campaign_id))), '[]') AS assignments`,
 			rule.RelatedVoucher, rule.RelatedCampaign).

@@ -23,6 +23,9 @@ type Store struct {
 	// the commit (nil outside one: rows are written at once). Over a bulk
 	// transaction (copyTx) it holds only customer activities.
 	pending *pending
+	// cluster remembers whether the database is a Citus coordinator,
+	// shared with the stores of the transactions s runs (citus.go).
+	cluster *clusterMode
 }
 
 var (
@@ -39,7 +42,7 @@ var (
 // WithTxTimeout); each query by the deadline [Open] or
 // [AddQueryDeadline] set on db.
 func New(db bun.IDB, opts ...Option) *Store {
-	s := &Store{db: db, txTimeout: DefaultTxTimeout}
+	s := &Store{db: db, txTimeout: DefaultTxTimeout, cluster: &clusterMode{}}
 	for _, o := range opts {
 		o(s)
 	}

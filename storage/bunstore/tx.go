@@ -38,7 +38,7 @@ func (s *Store) runInTx(ctx context.Context, behind bool, fn func(ctx context.Co
 	committing := false
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		p := &pending{behind: behind}
-		st := &Store{db: pendingTx{Tx: tx, p: p}, txTimeout: s.txTimeout, listeners: &listenerMemo{}, pending: p}
+		st := &Store{db: pendingTx{Tx: tx, p: p}, txTimeout: s.txTimeout, listeners: &listenerMemo{}, pending: p, cluster: s.cluster}
 		err := fn(ctx, storage.Handle(st))
 		if err == nil {
 			err = p.flush(ctx, tx)

@@ -409,6 +409,8 @@ func (s *Store) UpdateCampaignVouchers(ctx context.Context, projectID, campaignI
 		b, _ := json.Marshal(p)
 		giftPatch = promotype.Ptr(string(b))
 	}
+	// The balance is JSON built from text, not jsonb_build_object (stable,
+	// which Citus refuses inside the CASE of an UPDATE of a distributed table).
 	const base = `((coalesce(v.data, '{}') - 'validity_timeframe' - 'validity_day_of_week' - 'validity_hours' - 'empty_days') || ?4::jsonb)`
 	var res struct {
 		N    int     `bun:"n"`
@@ -425,8 +427,8 @@ func (s *Store) UpdateCampaignVouchers(ctx context.Context, projectID, campaignI
 				data = CASE
 					WHEN v.type = 'DISCOUNT_VOUCHER' AND ?8::jsonb IS NOT NULL THEN jsonb_set(`+base+`, '{discount}', ?8::jsonb)
 					WHEN v.type = 'GIFT_VOUCHER' AND ?9::jsonb IS NOT NULL AND (`+base+`->'gift') IS NOT NULL THEN jsonb_set(`+base+`, '{gift}',
-						((`+base+`->'gift') - 'effect') || ?9::jsonb || jsonb_build_object('balance',
-							(?9::jsonb->>'amount')::bigint - coalesce((`+base+`->'gift'->>'subtracted_amount')::bigint, 0)))
+						((`+base+`->'gift') - 'effect') || ?9::jsonb || ('{"balance":' || coalesce(
+							((?9::jsonb->>'amount')::bigint - coalesce((`+base+`->'gift'->>'subtracted_amount')::bigint, 0))::text, 'null') || '}')::jsonb)
 					ELSE `+base+`
 				END
 			FROM chunk

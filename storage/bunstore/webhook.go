@@ -1,6 +1,7 @@
 package bunstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"database/sql/driver"
@@ -115,6 +116,16 @@ func (s *Store) AppendEvents(ctx context.Context, events ...*promotype.Event) er
 		return err
 	}
 	if p := s.held(); p != nil { // the insert keeps those heard (heardEventsInsert)
+		citus, err := s.onCitus(ctx, s.db)
+		if err != nil {
+			return err
+		}
+		if citus { // Go keeps them (from the transaction's memo of the listeners)
+			if hooked, err = s.heardEvents(ctx, hooked); err != nil {
+				return err
+			}
+			p.heard = true
+		}
 		for _, e := range hooked {
 			p.events = append(p.events, newEventRow(e))
 		}
@@ -477,11 +488,53 @@ func (s *Store) FanOutEvents(ctx context.Context, limit int, plan func(*promotyp
 	if limit <= 0 {
 		return 0, nil, nil
 	}
+	projects, err := s.claimProjects(ctx, "promo_events", "NOT fanned_out", "seq")
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, project := range projects {
+		n, st, err := s.fanOutEvents(ctx, project, limit-events, plan)
+		if err != nil {
+			return events, stored, err
+		}
+		events, stored = events+n, append(stored, st...)
+		if events >= limit {
+			break
+		}
+	}
+	return events, stored, nil
+}
+
+// claimProjects returns the projects whose rows of table a claim on
+// Citus tries, one after the other, oldest first (by order, among the rows
+// where claimable holds): a row lock on a distributed table needs its
+// project. Elsewhere it returns one empty project: one claim over all.
+func (s *Store) claimProjects(ctx context.Context, table, claimable, order string, args ...any) ([]string, error) {
+	citus, err := s.onCitus(ctx, s.db)
+	if err != nil || !citus {
+		return []string{""}, err
+	}
+	var projects []string
+	args = append(append([]any{bun.Ident(table)}, args...), claimCandidates)
+	err = s.db.NewRaw("SELECT project_id FROM ? WHERE "+claimable+" GROUP BY project_id ORDER BY min("+order+") LIMIT ?",
+		args...).Scan(ctx, &projects)
+	if err != nil {
+		return nil, fail("claim projects", err, nil)
+	}
+	return projects, nil
+}
+
+// fanOutEvents is FanOutEvents over the events of project (all projects
+// when "").
+func (s *Store) fanOutEvents(ctx context.Context, project string, limit int, plan func(*promotype.Event, []*webhook.Webhook) []*webhook.Sendout) (events int, stored []*webhook.Delivery, err error) {
 	err = s.bookkeeping(ctx, func(ctx context.Context, db bun.IDB) error {
 		events, stored = 0, nil
 		var evs []eventRow
-		err := db.NewSelect().Model(&evs).Where("NOT ev.fanned_out").OrderExpr("ev.seq").Limit(int64(limit)).
-			For("UPDATE SKIP LOCKED").Scan(ctx)
+		claim := db.NewSelect().Model(&evs).Where("NOT ev.fanned_out")
+		if project != "" {
+			claim = claim.Where("ev.project_id = ?", project)
+		}
+		err := claim.OrderExpr("ev.seq").Limit(int64(limit)).For("UPDATE SKIP LOCKED").Scan(ctx)
 		if err != nil {
 			return fail("claim events", err, nil)
 		}
@@ -519,7 +572,11 @@ func (s *Store) FanOutEvents(ctx context.Context, limit int, plan func(*promotyp
 				planned = append(planned, x)
 			}
 		}
-		if _, err := db.NewUpdate().Model((*eventRow)(nil)).Set("fanned_out = TRUE").Where("ev.seq IN (?)", bun.In(seqs)).Exec(ctx); err != nil {
+		mark := db.NewUpdate().Model((*eventRow)(nil)).Set("fanned_out = TRUE").Where("ev.seq IN (?)", bun.In(seqs))
+		if project != "" {
+			mark = mark.Where("ev.project_id = ?", project)
+		}
+		if _, err := mark.Exec(ctx); err != nil {
 			return fail("mark events fanned out", err, nil)
 		}
 		events = len(evs)
@@ -618,37 +675,62 @@ type claimedRow struct {
 
 // claimSQL leases the due sendouts and returns them with what their tries
 // need, in one statement.
+//
+// On Citus every table of it is filtered on one project (the ?0 argument
+// when project is set; citusProject holds the filters).
 const claimSQL = `WITH c AS (
-	SELECT seq FROM promo_webhook_sendouts
-	WHERE status = 'PENDING' AND next_attempt_at <= ?
+	SELECT seq FROM promo_webhook_sendouts AS so
+	WHERE status = 'PENDING' AND next_attempt_at <= ?1{so}
 	ORDER BY next_attempt_at, seq
-	LIMIT ?
+	LIMIT ?2
 	FOR UPDATE SKIP LOCKED
 ), u AS (
-	UPDATE promo_webhook_sendouts AS so SET attempts = so.attempts + 1, next_attempt_at = ?
-	FROM c WHERE so.seq = c.seq
+	UPDATE promo_webhook_sendouts AS so SET attempts = so.attempts + 1, next_attempt_at = ?3
+	FROM c WHERE so.seq = c.seq{so}
 	RETURNING so.*
 )
 SELECT u.*, e.type AS ev_type, e.entity_id AS ev_entity_id, e.created_at AS ev_created_at, e.data AS ev_data,
 	p.webhook_token AS secret, w.doc AS hook_doc, w.created_at AS hook_created_at, w.updated_at AS hook_updated_at
 FROM u
-JOIN promo_events e ON e.project_id = u.project_id AND e.id = u.event_id
+JOIN promo_events e ON e.project_id = u.project_id AND e.id = u.event_id{e}
 JOIN promo_projects p ON p.id = u.project_id
-LEFT JOIN promo_webhooks w ON w.project_id = u.project_id AND w.id = u.webhook_id
+LEFT JOIN promo_webhooks w ON w.project_id = u.project_id AND w.id = u.webhook_id{w}
 ORDER BY u.seq`
+
+// claimQuery is claimSQL over all projects, or over project's only.
+func claimQuery(project string) string {
+	r := strings.NewReplacer("{so}", "", "{e}", "", "{w}", "")
+	if project != "" {
+		r = strings.NewReplacer("{so}", " AND so.project_id = ?0", "{e}", " AND e.project_id = ?0", "{w}", " AND w.project_id = ?0")
+	}
+	return r.Replace(claimSQL)
+}
 
 // ClaimSendouts implements webhook.OutboxStore.
 func (s *Store) ClaimSendouts(ctx context.Context, now, leaseUntil promotype.Time, limit int) ([]*webhook.Delivery, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
-	var rows []claimedRow
-	err := s.bookkeeping(ctx, func(ctx context.Context, db bun.IDB) error {
-		rows = rows[:0]
-		return db.NewRaw(claimSQL, sqlTime(now), limit, sqlTime(leaseUntil)).Scan(ctx, &rows)
-	})
+	projects, err := s.claimProjects(ctx, "promo_webhook_sendouts", "status = 'PENDING' AND next_attempt_at <= ?", "next_attempt_at", sqlTime(now))
 	if err != nil {
-		return nil, fail("claim sendouts", err, nil)
+		return nil, err
+	}
+	var rows []claimedRow
+	for _, project := range projects {
+		var claimed []claimedRow
+		err := s.bookkeeping(ctx, func(ctx context.Context, db bun.IDB) error {
+			claimed = claimed[:0]
+			return db.NewRaw(claimQuery(project), project, sqlTime(now), limit-len(rows), sqlTime(leaseUntil)).Scan(ctx, &claimed)
+		})
+		if err != nil {
+			return nil, fail("claim sendouts", err, nil)
+		}
+		if rows = append(rows, claimed...); len(rows) >= limit {
+			break
+		}
+	}
+	if len(projects) > 1 {
+		slices.SortFunc(rows, func(a, b claimedRow) int { return cmp.Compare(a.Seq, b.Seq) })
 	}
 	out := make([]*webhook.Delivery, len(rows))
 	for i := range rows {

@@ -8,14 +8,23 @@ import (
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
+	"github.com/promoengine/promo/storage/bunstore/bunstoretest"
 	"github.com/promoengine/promo/webhook"
 )
 
 // WatchEvents wakes when a transaction that appended events commits: not
 // before, not for a rollback, not for another schema of the database.
+// On Citus the notification is sent by the coordinator, where the watch
+// listens.
 func TestWatchEventsWakesAtCommit(t *testing.T) {
-	_, s := migrated(t)
-	_, other := migrated(t)                        // another schema of the same database
+	for name, newStore := range map[string]func(testing.TB) storage.Store{"postgres": bunstoretest.New, "citus": bunstoretest.NewCitus} {
+		t.Run(name, func(t *testing.T) { testWatchEventsWakesAtCommit(t, newStore) })
+	}
+}
+
+func testWatchEventsWakesAtCommit(t *testing.T, newStore func(testing.TB) storage.Store) {
+	s := newStore(t)
+	other := newStore(t)                           // another schema of the same database
 	for _, st := range []storage.Store{s, other} { // someone hears the events
 		if err := st.InsertWebhook(ctx, &webhook.Webhook{ID: "wh_1", Object: "webhook", ProjectID: "proj_a", CreatedAt: at(-1),
 			TargetURL: "https://hooks.example.com/in", Events: []string{"campaign.created"}, Active: true}); err != nil {

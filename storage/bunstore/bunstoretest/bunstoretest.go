@@ -31,13 +31,31 @@ import (
 // EnvDSN is the environment variable that names the test database.
 const EnvDSN = "PROMO_TEST_POSTGRES_DSN"
 
+// EnvCitusDSN names the database of a Citus coordinator (with the citus
+// extension and its workers registered) for the same tests on a cluster:
+// NewCitus, NewCitusDB and NewCitusDSN read it instead of EnvDSN.
+const EnvCitusDSN = "PROMO_TEST_CITUS_DSN"
+
+// citusShardCount is the shard count of the tests' distributed tables
+// unless the DSN sets citus.shard_count: two per worker of the test
+// cluster, so that projects spread over both workers while a fresh schema
+// stays quick to create.
+const citusShardCount = "4"
+
 // DSN returns the test database's DSN, or "" when Postgres tests are off.
 func DSN() string { return os.Getenv(EnvDSN) }
+
+// CitusDSN returns the test cluster's DSN, or "" when Citus tests are off.
+func CitusDSN() string { return os.Getenv(EnvCitusDSN) }
 
 // New returns a bunstore.Store over a fresh, migrated schema.
 func New(t testing.TB) storage.Store {
 	t.Helper()
-	db := NewDB(t)
+	return newStore(t, NewDB(t))
+}
+
+func newStore(t testing.TB, db *bun.DB) storage.Store {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := bunstore.Migrate(ctx, db); err != nil {
@@ -52,7 +70,19 @@ func New(t testing.TB) storage.Store {
 // closed when t ends.
 func NewDB(t testing.TB) *bun.DB {
 	t.Helper()
-	db, err := bunstore.Open(NewDSN(t))
+	return openDB(t, NewDSN(t))
+}
+
+// NewCitusDB is NewDB on the Citus cluster EnvCitusDSN names, opened
+// with bunstore.WithCitus.
+func NewCitusDB(t testing.TB) *bun.DB {
+	t.Helper()
+	return openDB(t, NewCitusDSN(t), bunstore.WithCitus())
+}
+
+func openDB(t testing.TB, dsn string, opts ...bunstore.OpenOption) *bun.DB {
+	t.Helper()
+	db, err := bunstore.Open(dsn, opts...)
 	if err != nil {
 		t.Fatalf("bunstoretest: %v", err)
 	}
@@ -67,14 +97,26 @@ func NewDB(t testing.TB) *bun.DB {
 // when t ends.
 func NewDSN(t testing.TB) string {
 	t.Helper()
-	dsn := DSN()
+	return newSchema(t, EnvDSN, DSN())
+}
+
+// NewCitusDSN is NewDSN on the Citus cluster EnvCitusDSN names (a schema
+// is created on the coordinator and Citus creates it on the workers). The
+// DSN sets citus.shard_count to citusShardCount unless it sets it itself.
+func NewCitusDSN(t testing.TB) string {
+	t.Helper()
+	return newSchema(t, EnvCitusDSN, citusDSN(t))
+}
+
+func newSchema(t testing.TB, env, dsn string) string {
+	t.Helper()
 	if dsn == "" {
-		t.Skip(EnvDSN + " is not set")
+		t.Skip(env + " is not set")
 	}
 	schema := "promo_t_" + randomHex(8)
-	withPath, err := withSearchPath(dsn, schema)
+	withPath, err := withParam(dsn, "search_path", schema)
 	if err != nil {
-		t.Fatalf("bunstoretest: %s: %v", EnvDSN, err)
+		t.Fatalf("bunstoretest: %s: %v", env, err)
 	}
 	db, err := bunstore.Open(dsn)
 	if err != nil {
@@ -84,7 +126,7 @@ func NewDSN(t testing.TB) string {
 	defer cancel()
 	if err := db.PingContext(ctx); err != nil {
 		_ = db.Close()
-		t.Fatalf("bunstoretest: %s is set but PostgreSQL is unreachable: %v", EnvDSN, err)
+		t.Fatalf("bunstoretest: %s is set but PostgreSQL is unreachable: %v", env, err)
 	}
 	if _, err := db.ExecContext(ctx, "CREATE SCHEMA ?", bun.Ident(schema)); err != nil {
 		_ = db.Close()
@@ -101,19 +143,19 @@ func NewDSN(t testing.TB) string {
 	return withPath
 }
 
-// withSearchPath adds search_path=schema to a URL or keyword/value DSN.
-func withSearchPath(dsn, schema string) (string, error) {
+// withParam adds key=value to a URL or keyword/value DSN.
+func withParam(dsn, key, value string) (string, error) {
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		u, err := url.Parse(dsn)
 		if err != nil {
 			return "", err
 		}
 		q := u.Query()
-		q.Set("search_path", schema)
+		q.Set(key, value)
 		u.RawQuery = q.Encode()
 		return u.String(), nil
 	}
-	return dsn + " search_path=" + schema, nil
+	return dsn + " " + key + "=" + value, nil
 }
 
 func randomHex(n int) string {
