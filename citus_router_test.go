@@ -6,10 +6,14 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/loyalty"
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/storage/bunstore"
 	"github.com/promoengine/promo/storage/bunstore/bunstoretest"
 	"github.com/promoengine/promo/voucher"
@@ -49,6 +53,18 @@ func TestHotPathsRouteToOneShardCitus(t *testing.T) {
 		}
 	}
 
+	// A loyalty program of the last project, with an earning rule, a
+	// reward and two members.
+	club := must[*campaign.Campaign](t)(setup.Loyalties().CreateProgram(ctx, p, campaign.Params{Name: promo.Ptr("Club"), Type: promo.Ptr(campaign.AutoUpdate), AutoJoin: promo.Ptr(true)}))
+	must[[]*loyalty.EarningRule](t)(setup.Loyalties().CreateEarningRules(ctx, p, club.ID, []loyalty.EarningRuleParams{
+		js[loyalty.EarningRuleParams](t, `{"event":"order.paid","loyalty":{"type":"FIXED","points":5}}`)}))
+	bonus := must[*reward.Reward](t)(setup.Rewards().Create(ctx, p, js[reward.Params](t, `{"name":"Bonus","parameters":{"campaign":{"id":"`+club.ID+`","balance":1}}}`)))
+	must[[]*reward.Assignment](t)(setup.Loyalties().AssignRewards(ctx, p, club.ID, []loyalty.RewardAssignmentParams{{Reward: bonus.ID,
+		Parameters: &reward.AssignmentParameters{Loyalty: &reward.LoyaltyParameters{Points: promo.Ptr[int64](2)}}}}))
+	dan := must[*voucher.Voucher](t)(setup.Loyalties().AddMember(ctx, p, club.ID, loyalty.MemberParams{Customer: js[loyalty.MemberCustomer](t, `"dan"`)}))
+	eve := must[*voucher.Voucher](t)(setup.Loyalties().AddMember(ctx, p, club.ID, loyalty.MemberParams{Customer: js[loyalty.MemberCustomer](t, `"eve"`)}))
+	must[*redemption.Balance](t)(setup.Loyalties().AddBalance(ctx, p, club.ID, dan.Code, loyalty.BalanceParams{Points: 100}))
+
 	hot := must[*promo.Engine](t)(promo.New(bunstore.New(open(dsn+"&citus.multi_task_query_log_level=error")),
 		promo.WithClock(clock)))
 	steps := []struct {
@@ -83,6 +99,25 @@ func TestHotPathsRouteToOneShardCitus(t *testing.T) {
 		{"publication", func() error {
 			_, err := hot.Publications().Create(ctx, p, publication.CreateParams{Voucher: promo.Ptr("FREE"),
 				Customer: js[*publication.CreateParams](t, `{"customer":{"source_id":"carol"}}`).Customer})
+			return err
+		}},
+		{"an order paid that earns", func() error {
+			_, err := hot.Orders().Create(ctx, p, js[order.Params](t, `{"status":"PAID","amount":1000,"customer":{"source_id":"dan"}}`))
+			return err
+		}},
+		{"a reward bought with points", func() error {
+			_, err := hot.Loyalties().RedeemReward(ctx, p, "", dan.Code, loyalty.RedeemRewardParams{Reward: &redemption.RewardParams{ID: bonus.ID}}, redemption.RedeemOptions{})
+			return err
+		}},
+		{"a transfer between cards", func() error {
+			_, err := hot.Loyalties().Transfer(ctx, p, club.ID, eve.Code, []loyalty.TransferParams{{Code: dan.Code, Points: 10}})
+			return err
+		}},
+		{"a member's points and ledger", func() error {
+			if _, err := hot.Loyalties().AddBalance(ctx, p, club.ID, eve.Code, loyalty.BalanceParams{Points: 1}); err != nil {
+				return err
+			}
+			_, err := hot.Loyalties().Transactions(ctx, p, club.ID, eve.Code, redemption.TransactionListParams{})
 			return err
 		}},
 		{"qualification", func() error {

@@ -35,7 +35,7 @@ type asyncRow struct {
 	CreatedAt       time.Time  `bun:"created_at"`
 	UpdatedAt       *time.Time `bun:"updated_at"`
 	SerialKey       string     `bun:"serial_key"`
-	Seq             int64      `bun:"seq,nullzero"` // an identity column (migration 0041): DEFAULT on insert, never updated
+	Seq             int64      `bun:"seq,nullzero"` // a sequence's default (migration 0041) on insert, never updated
 
 	Total int `bun:"total,scanonly"`
 }
@@ -167,7 +167,7 @@ func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until p
 	}
 	args := []any{owner, sqlTime(until), sqlTime(now), sqlTime(now), sqlTime(now)}
 	if !citus {
-		return s.claimAsync(ctx, "", args)
+		return s.claimAsync(ctx, "", claimableAsync, args)
 	}
 	var keys []struct {
 		ProjectID string `bun:"project_id"`
@@ -179,7 +179,7 @@ func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until p
 		return nil, fail("claim async action", err, nil)
 	}
 	for _, k := range keys {
-		a, err := s.claimAsync(ctx, "project_id = ? AND id = ? AND ", append(args[:5:5], k.ProjectID, k.ID))
+		a, err := s.claimAsync(ctx, "project_id = ? AND id = ? AND ", leaseFree, append(args[:5:5], k.ProjectID, k.ID))
 		if a != nil || err != nil {
 			return a, err
 		}
@@ -189,9 +189,17 @@ func (s *Store) ClaimAsyncAction(ctx context.Context, owner string, now, until p
 
 // claimableAsync is the condition of a claimable action (argument: now):
 // enqueued or its lease ended, and no earlier action of its serial key
-// pending.
-const claimableAsync = `(status = 'ENQUEUED' OR (status = 'IN_PROGRESS' AND (lease_until IS NULL OR lease_until < ?)))
-	AND (serial_key = '' OR NOT EXISTS (
+// pending (serialFree).
+const claimableAsync = leaseFree + " AND " + serialFree
+
+// leaseFree is an action enqueued or whose lease ended (argument: now).
+const leaseFree = `(status = 'ENQUEUED' OR (status = 'IN_PROGRESS' AND (lease_until IS NULL OR lease_until < ?)))`
+
+// serialFree is an action without serial key, or whose earlier actions of
+// the key ended. Ended is final, so an action once serialFree stays so:
+// the Citus claim checks it in its unlocked read only (Citus cannot lock
+// rows under a correlated subquery).
+const serialFree = `(serial_key = '' OR NOT EXISTS (
 		SELECT 1 FROM promo_async_actions AS b
 		WHERE b.project_id = promo_async_actions.project_id AND b.serial_key = promo_async_actions.serial_key
 			AND b.seq < promo_async_actions.seq AND b.status IN ('ENQUEUED', 'IN_PROGRESS')))`
@@ -203,14 +211,14 @@ const claimCandidates = 8
 // claimAsync leases the oldest claimable action that matches filter (SQL
 // ending in AND, whose arguments follow the lease's in args) and no other
 // claim holds.
-func (s *Store) claimAsync(ctx context.Context, filter string, args []any) (*async.Action, error) {
+func (s *Store) claimAsync(ctx context.Context, filter, claimable string, args []any) (*async.Action, error) {
 	var rows []asyncRow
 	err := s.db.NewRaw(`UPDATE promo_async_actions AS a
 		SET status = 'IN_PROGRESS', lease_owner = ?, lease_until = ?, attempts = a.attempts + 1,
 			started_at = coalesce(a.started_at, ?), updated_at = ?
 		FROM (
 			SELECT project_id, id FROM promo_async_actions
-			WHERE `+filter+claimableAsync+`
+			WHERE `+filter+claimable+`
 			ORDER BY created_at, id
 			LIMIT 1
 			FOR UPDATE SKIP LOCKED
