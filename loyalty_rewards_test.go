@@ -3,8 +3,13 @@ package promo_test
 import (
 	"testing"
 
+	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/catalog"
+	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/loyalty"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
@@ -145,4 +150,62 @@ func TestLoyaltyRewardEffects(t *testing.T) {
 		wantErr(t, err, 404, "not_found")
 		checkCard(t, f, card.Code, 982)
 	})
+}
+
+// Two engines over one store (two replicas over one PostgreSQL): 30
+// reward redemptions of cost 100 on a card of 1,000, half through each,
+// give exactly 10 successes and leave the card at 0; 20 concurrent updates
+// of one order to PAID, half through each, earn once.
+func TestLoyaltyTwoEngines(t *testing.T) {
+	for name, pair := range replicaFactories {
+		t.Run(name, func(t *testing.T) {
+			a, b := replicaEngines(t, pair)
+			p := must[*project.Project](t)(a.Projects().Create(ctx, project.Params{Name: "Shop"})).ID
+			club := must[*campaign.Campaign](t)(a.Loyalties().CreateProgram(ctx, p, campaign.Params{Name: promo.Ptr("Club"), Type: promo.Ptr(campaign.AutoUpdate)}))
+			card := must[*voucher.Voucher](t)(a.Loyalties().AddMember(ctx, p, club.ID, loyalty.MemberParams{Customer: decode[loyalty.MemberCustomer](t, `"ann"`)}))
+			must[*redemption.Balance](t)(a.Loyalties().AddBalance(ctx, p, club.ID, card.Code, loyalty.BalanceParams{Points: 1000}))
+			mug := must[*catalog.Product](t)(a.Catalog().CreateProduct(ctx, p, catalog.ProductParams{Name: promo.Ptr("Mug"), Price: promo.Ptr[int64](900)}))
+			rw := must[*reward.Reward](t)(a.Rewards().Create(ctx, p, decode[reward.Params](t, `{"name":"Mug","parameters":{"product":{"id":"`+mug.ID+`"}}}`)))
+			must[[]*reward.Assignment](t)(a.Loyalties().AssignRewards(ctx, p, club.ID, []loyalty.RewardAssignmentParams{{Reward: rw.ID,
+				Parameters: &reward.AssignmentParameters{Loyalty: &reward.LoyaltyParameters{Points: promo.Ptr[int64](100)}}}}))
+			must[[]*loyalty.EarningRule](t)(a.Loyalties().CreateEarningRules(ctx, p, club.ID, []loyalty.EarningRuleParams{
+				decode[loyalty.EarningRuleParams](t, `{"event":"order.paid","loyalty":{"type":"FIXED","points":7}}`)}))
+			engines := []*promo.Engine{a, b}
+			errs := make([]error, 30)
+			inParallel(t, 30, func(i int) {
+				_, errs[i] = engines[i%2].Loyalties().RedeemReward(ctx, p, "", card.Code, loyalty.RedeemRewardParams{
+					Reward: &redemption.RewardParams{ID: rw.ID}}, redemption.RedeemOptions{})
+			})
+			ok := 0
+			for _, err := range errs {
+				switch e := promotype.AsError(err); {
+				case err == nil:
+					ok++
+				case e == nil || e.Key != "loyalty_card_points_exceeded":
+					t.Errorf("unexpected failure: %v", err)
+				}
+			}
+			got := must[*voucher.Voucher](t)(a.Loyalties().Member(ctx, p, "", card.Code))
+			if ok != 10 || got.LoyaltyCard.Balance != 0 || deref(got.Redemption.RedeemedPoints) != 1000 {
+				t.Errorf("%d of 30 succeeded, card %+v redeemed %v; want 10, balance 0, 1000", ok, got.LoyaltyCard, got.Redemption.RedeemedPoints)
+			}
+
+			// b reads the rule within its cache's refresh; wait until it earns.
+			o := must[*order.Order](t)(a.Orders().Create(ctx, p, order.Params{SourceID: order.Some("o-1"), Amount: promo.Ptr[int64](100),
+				Customer: &customer.Params{SourceID: promo.Ptr("ann")}}))
+			errs = make([]error, 20)
+			inParallel(t, 20, func(i int) {
+				_, errs[i] = engines[i%2].Orders().Update(ctx, p, o.ID, order.Params{Status: promo.Ptr(order.StatusPaid)})
+			})
+			for i, err := range errs {
+				if err != nil {
+					t.Errorf("update %d: %v", i, err)
+				}
+			}
+			got = must[*voucher.Voucher](t)(a.Loyalties().Member(ctx, p, "", card.Code))
+			if got.LoyaltyCard.Balance != 7 {
+				t.Errorf("after 20 concurrent PAID updates on two engines the card holds %d, want 7 (earned once)", got.LoyaltyCard.Balance)
+			}
+		})
+	}
 }

@@ -59,7 +59,10 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 		if err := json.Unmarshal(t.Event.Data, &data); err != nil {
 			return err
 		}
-		if data.Order == nil {
+		if o := data.Order; o == nil || (o.Amount == 0 && len(o.Items) == 0) {
+			// No order, or the empty one a redemption records when its
+			// request names none (a reward bought with points): nothing
+			// was bought, nothing is earned.
 			return nil
 		}
 		e.order, e.sourceID, e.eventType = data.Order, data.Order.ID, EventCustomerOrderPaid
