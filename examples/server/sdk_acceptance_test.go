@@ -47,6 +47,30 @@ func sdkAcceptance(t *testing.T, dsn string) {
 	if _, err := os.Stat(filepath.Join(sdkDir, "node_modules", "@voucherify", "sdk", "package.json")); err != nil {
 		t.Skipf("the JS SDK is not installed: run `npm ci` in acceptance/js (%v)", err)
 	}
+	sdkAcceptance(t, node, "")
+}
+
+// TestSDKAcceptanceCitus is TestSDKAcceptance with the server over a Citus
+// cluster (PROMO_TEST_CITUS_DSN; skipped when unset): the same script, the
+// same answers. The URL plans prepared statements per execution, as
+// bunstore.WithCitus does.
+func TestSDKAcceptanceCitus(t *testing.T) {
+	if bunstoretest.CitusDSN() == "" {
+		t.Skip(bunstoretest.EnvCitusDSN + " is not set")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the JS SDK acceptance test needs Node.js 18 or later")
+	}
+	if _, err := os.Stat(filepath.Join(sdkDir, "node_modules", "@voucherify", "sdk", "package.json")); err != nil {
+		t.Skipf("the JS SDK is not installed: run `npm ci` in acceptance/js (%v)", err)
+	}
+	sdkAcceptance(t, node, bunstoretest.NewCitusStoreDSN(t)+"&plan_cache_mode=force_custom_plan")
+}
+
+// sdkAcceptance runs the acceptance script with node against the server
+// over databaseURL (the memory store when "").
+func sdkAcceptance(t *testing.T, node, databaseURL string) {
 	script, err := filepath.Abs(filepath.Join(sdkDir, "acceptance.js"))
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +78,7 @@ func sdkAcceptance(t *testing.T, dsn string) {
 
 	cfg := defaultConfig()
 	cfg.Addr = "127.0.0.1:0"
+	cfg.DatabaseURL = databaseURL
 	cfg.AppID, cfg.AppToken = "sdk-acceptance-app", "sdk-acceptance-app-token"
 	cfg.ClientID, cfg.ClientToken = "sdk-acceptance-client", "sdk-acceptance-client-token"
 	cfg.ClientOrigins = []string{"https://shop.example"}
