@@ -33,21 +33,9 @@ const sdkDir = "../../acceptance/js"
 // for the calls to meet it under way). Without node or the installed SDK the
 // test is skipped, so that `go test ./...` needs Go only.
 func TestSDKAcceptance(t *testing.T) {
-	t.Run("memory", func(t *testing.T) { sdkAcceptance(t, "") })
-	t.Run("postgres", func(t *testing.T) { sdkAcceptance(t, bunstoretest.NewDSN(t)) })
-}
-
-// sdkAcceptance runs acceptance.js against a server over the store of dsn
-// (the memory store when empty).
-func sdkAcceptance(t *testing.T, dsn string) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the JS SDK acceptance test needs Node.js 18 or later")
-	}
-	if _, err := os.Stat(filepath.Join(sdkDir, "node_modules", "@voucherify", "sdk", "package.json")); err != nil {
-		t.Skipf("the JS SDK is not installed: run `npm ci` in acceptance/js (%v)", err)
-	}
-	sdkAcceptance(t, node, "")
+	node := sdkNode(t)
+	t.Run("memory", func(t *testing.T) { sdkAcceptance(t, node, "") })
+	t.Run("postgres", func(t *testing.T) { sdkAcceptance(t, node, bunstoretest.NewDSN(t)) })
 }
 
 // TestSDKAcceptanceCitus is TestSDKAcceptance with the server over a Citus
@@ -58,6 +46,13 @@ func TestSDKAcceptanceCitus(t *testing.T) {
 	if bunstoretest.CitusDSN() == "" {
 		t.Skip(bunstoretest.EnvCitusDSN + " is not set")
 	}
+	sdkAcceptance(t, sdkNode(t), bunstoretest.NewCitusStoreDSN(t)+"&plan_cache_mode=force_custom_plan")
+}
+
+// sdkNode returns the path of node, skipping the test without it or
+// without the installed SDK.
+func sdkNode(t *testing.T) string {
+	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed: the JS SDK acceptance test needs Node.js 18 or later")
@@ -65,7 +60,7 @@ func TestSDKAcceptanceCitus(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(sdkDir, "node_modules", "@voucherify", "sdk", "package.json")); err != nil {
 		t.Skipf("the JS SDK is not installed: run `npm ci` in acceptance/js (%v)", err)
 	}
-	sdkAcceptance(t, node, bunstoretest.NewCitusStoreDSN(t)+"&plan_cache_mode=force_custom_plan")
+	return node
 }
 
 // sdkAcceptance runs the acceptance script with node against the server
@@ -82,7 +77,6 @@ func sdkAcceptance(t *testing.T, node, databaseURL string) {
 	cfg.AppID, cfg.AppToken = "sdk-acceptance-app", "sdk-acceptance-app-token"
 	cfg.ClientID, cfg.ClientToken = "sdk-acceptance-client", "sdk-acceptance-client-token"
 	cfg.ClientOrigins = []string{"https://shop.example"}
-	cfg.DatabaseURL = dsn
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
