@@ -117,9 +117,14 @@ func (s *loadServer) postDrain(path, body string) (int, time.Duration, error) {
 // postDrainAs is postDrain asking the answer in encoding (gzip or
 // identity).
 func (s *loadServer) postDrainAs(path, body, encoding string) (int, time.Duration, error) {
+	return s.postDrainWith(path, body, encoding, appID, appToken)
+}
+
+// postDrainWith is postDrainAs with the app key pair id/token.
+func (s *loadServer) postDrainWith(path, body, encoding, id, token string) (int, time.Duration, error) {
 	req, _ := http.NewRequest(http.MethodPost, s.srv.URL+path, strings.NewReader(body))
-	req.Header.Set("X-App-Id", appID)
-	req.Header.Set("X-App-Token", appToken)
+	req.Header.Set("X-App-Id", id)
+	req.Header.Set("X-App-Token", token)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept-Encoding", encoding)
 	start := time.Now()
