@@ -1,7 +1,6 @@
 package promo_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -11,8 +10,6 @@ import (
 	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/project"
-	"github.com/promoengine/promo/promotype"
-	"github.com/promoengine/promo/storage/bunstore"
 	"github.com/promoengine/promo/storage/bunstore/bunstoretest"
 	"github.com/promoengine/promo/voucher"
 )
@@ -27,16 +24,7 @@ func TestOrderPaidStatementsPostgres(t *testing.T) {
 	if bunstoretest.DSN() == "" {
 		t.Skip("set " + bunstoretest.EnvDSN + " to count the statements on PostgreSQL")
 	}
-	log := &statementLog{}
-	db, err := bunstore.Open(bunstoretest.NewDSN(t), bunstore.WithQueryTracer(log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	if err := bunstore.Migrate(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
-	eng := must[*promo.Engine](t)(promo.New(bunstore.New(db), promo.WithClock(promotype.NewManualClock(t0))))
+	eng, log := tracedEngine(t)
 	p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "A"})).ID
 	alice := &customer.Params{SourceID: promo.Ptr("alice")}
 	paid := func(id string) []string {

@@ -44,6 +44,22 @@ func (l *statementLog) take() []string {
 	return out
 }
 
+// tracedEngine is an engine over a migrated PostgreSQL schema of its own
+// whose statements log records.
+func tracedEngine(t *testing.T) (*promo.Engine, *statementLog) {
+	t.Helper()
+	log := &statementLog{}
+	db, err := bunstore.Open(bunstoretest.NewDSN(t), bunstore.WithQueryTracer(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	if err := bunstore.Migrate(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	return must[*promo.Engine](t)(promo.New(bunstore.New(db), promo.WithClock(promotype.NewManualClock(t0)))), log
+}
+
 // TestRedemptionStatementsPostgres counts the round trips of a redemption
 // of one voucher with a new order, by a returning customer
 // (BenchmarkRedeemHTTP's, after each client's first) and by a new one, at
@@ -56,16 +72,7 @@ func (l *statementLog) take() []string {
 // (storage.WriteBehindStore). A change that adds a round trip to the hot
 // path fails here.
 func TestRedemptionStatementsPostgres(t *testing.T) {
-	log := &statementLog{}
-	db, err := bunstore.Open(bunstoretest.NewDSN(t), bunstore.WithQueryTracer(log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	if err := bunstore.Migrate(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
-	eng := must[*promo.Engine](t)(promo.New(bunstore.New(db), promo.WithClock(promotype.NewManualClock(t0))))
+	eng, log := tracedEngine(t)
 	p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "A"})).ID
 	in := js[voucher.Params](t, `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}`)
 	in.Code = promo.Ptr("ONE")

@@ -2,6 +2,7 @@ package httpadapter_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 )
@@ -102,16 +103,24 @@ const (
 		`{"event":"order.paid","loyalty":{"type":"FIXED","points":"5"}}]`
 )
 
+// clubWithCard creates the program of loyaltyProgramBody (its id
+// program) and its card CARD-0001, held by alice with points.
+func clubWithCard(h *harness, program string, points int) {
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties", body: loyaltyProgramBody}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns/" + program + "/vouchers/CARD-0001", body: `{}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/members", body: `{"customer":"alice","voucher":"CARD-0001"}`}, http.StatusOK)
+	if points > 0 {
+		h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/balance", body: fmt.Sprintf(`{"points":%d}`, points)}, http.StatusOK)
+	}
+}
+
 // Rewards for points over HTTP: assign a material and a campaign reward,
 // list them (the program's, a member's, the affordable ones), redeem one,
 // change and withdraw an assignment.
 func TestLoyaltyRewards(t *testing.T) {
 	h := newHarness(t)
 	const program = "camp_00000000000000000002"
-	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties", body: loyaltyProgramBody}, http.StatusOK)
-	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns/" + program + "/vouchers/CARD-0001", body: `{}`}, http.StatusOK)
-	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/members", body: `{"customer":"alice","voucher":"CARD-0001"}`}, http.StatusOK)
-	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/balance", body: `{"points":250}`}, http.StatusOK)
+	clubWithCard(h, program, 250)
 	h.mustDo(req{method: http.MethodPost, target: "/v1/products", body: `{"source_id":"lamp","name":"Lamp","price":5000}`}, http.StatusOK)
 	lamp := h.mustDo(req{method: http.MethodPost, target: "/v1/rewards", body: `{"name":"Lamp","stock":5,"parameters":{"product":{"id":"lamp"}}}`}, http.StatusOK)
 	bonus := h.mustDo(req{method: http.MethodPost, target: "/v1/rewards", body: `{"name":"Bonus points","parameters":{"campaign":{"id":"` + program + `","balance":7}}}`}, http.StatusOK)
@@ -141,10 +150,7 @@ func TestLoyaltyRewards(t *testing.T) {
 func TestLoyaltyTiers(t *testing.T) {
 	h := newHarness(t)
 	const program = "camp_00000000000000000002"
-	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties", body: loyaltyProgramBody}, http.StatusOK)
-	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns/" + program + "/vouchers/CARD-0001", body: `{}`}, http.StatusOK)
-	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/members", body: `{"customer":"alice","voucher":"CARD-0001"}`}, http.StatusOK)
-	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/members/CARD-0001/balance", body: `{"points":300}`}, http.StatusOK)
+	clubWithCard(h, program, 300)
 	rec := h.do(req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/earning-rules", body: `[{"event":"order.paid","loyalty":{"type":"FIXED","points":20}}]`})
 	var rules []map[string]any
 	if err := json.Unmarshal(rec.Body.Bytes(), &rules); err != nil || len(rules) != 1 {
@@ -177,9 +183,7 @@ func TestLoyaltyTiers(t *testing.T) {
 func TestLoyaltyPendingPoints(t *testing.T) {
 	h := newHarness(t)
 	const program = "camp_00000000000000000002"
-	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties", body: loyaltyProgramBody}, http.StatusOK)
-	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns/" + program + "/vouchers/CARD-0001", body: `{}`}, http.StatusOK)
-	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/members", body: `{"customer":"alice","voucher":"CARD-0001"}`}, http.StatusOK)
+	clubWithCard(h, program, 0)
 	h.run(t, "loyalties/pending", []step{
 		{"create_rule", req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/earning-rules",
 			body: `[{"event":"order.paid","loyalty":{"type":"FIXED","points":1000},"pending_points":{"period_type":"DAY","period_value":3}}]`}, 200},

@@ -12,11 +12,7 @@ import (
 // program (points added, earned, spent, moved; the card's publication),
 // newest first unless p orders otherwise. A card without holder has none.
 func (s *Service) MemberActivity(ctx context.Context, projectID, ref, member string, p customer.ActivityParams) (*customer.ActivityList, error) {
-	campaignID, err := s.programID(ctx, projectID, ref)
-	if err != nil {
-		return nil, err
-	}
-	card, err := s.card(ctx, projectID, campaignID, member)
+	card, err := s.memberCard(ctx, projectID, ref, member)
 	if err != nil {
 		return nil, err
 	}

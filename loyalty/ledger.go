@@ -75,11 +75,7 @@ func (s *Service) AddBalance(ctx context.Context, projectID, ref, member string,
 // Transactions lists the ledger of the card member of the program ref
 // ("" for any program), newest first.
 func (s *Service) Transactions(ctx context.Context, projectID, ref, member string, in redemption.TransactionListParams) (*redemption.TransactionList, error) {
-	campaignID, err := s.programID(ctx, projectID, ref)
-	if err != nil {
-		return nil, err
-	}
-	card, err := s.card(ctx, projectID, campaignID, member)
+	card, err := s.memberCard(ctx, projectID, ref, member)
 	if err != nil {
 		return nil, err
 	}

@@ -96,19 +96,22 @@ func (s *Service) ListMembers(ctx context.Context, projectID, ref string, p vouc
 // Member returns the card with code or id member. With a program ref
 // (id or name; "" for any program) the card must be one of its cards.
 func (s *Service) Member(ctx context.Context, projectID, ref, member string) (*voucher.Voucher, error) {
-	campaignID := ""
-	if ref != "" {
-		c, err := s.Program(ctx, projectID, ref)
-		if err != nil {
-			return nil, err
-		}
-		campaignID = c.ID
-	}
-	card, err := s.card(ctx, projectID, campaignID, member)
+	card, err := s.memberCard(ctx, projectID, ref, member)
 	if err != nil {
 		return nil, err
 	}
 	return s.deps.Vouchers.Get(ctx, projectID, card.ID)
+}
+
+// memberCard resolves the card member (code or id) of the program ref
+// ("" for any program), as stored: a card of another program is as
+// missing as an unknown one.
+func (s *Service) memberCard(ctx context.Context, projectID, ref, member string) (*voucher.Voucher, error) {
+	campaignID, err := s.programID(ctx, projectID, ref)
+	if err != nil {
+		return nil, err
+	}
+	return s.card(ctx, projectID, campaignID, member)
 }
 
 // card resolves the loyalty card member (code or id) read through the

@@ -178,11 +178,7 @@ func (s *Service) RedeemReward(ctx context.Context, projectID, ref, member strin
 	if in.Reward == nil || in.Reward.ID == "" {
 		return nil, promotype.BadRequest("missing_reward", "Missing reward", "A reward is required when redeeming a LOYALTY_CARD")
 	}
-	campaignID, err := s.programID(ctx, projectID, ref)
-	if err != nil {
-		return nil, err
-	}
-	card, err := s.card(ctx, projectID, campaignID, member)
+	card, err := s.memberCard(ctx, projectID, ref, member)
 	if err != nil {
 		return nil, err
 	}

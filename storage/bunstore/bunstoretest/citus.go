@@ -200,6 +200,20 @@ func emptySchema(ctx context.Context, admin *bun.DB, schema string) error {
 	})
 }
 
+// Main is the TestMain of a package whose tests use the Citus stores: it
+// runs the tests, then drops the Citus pool (DropCitusPool), failing the
+// run when that fails, and exits.
+func Main(m *testing.M) {
+	code := m.Run()
+	if err := DropCitusPool(); err != nil {
+		fmt.Fprintln(os.Stderr, "bunstoretest: drop the Citus pool:", err)
+		if code == 0 {
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
 // DropCitusPool drops the pooled schemas of this process and those a dead
 // process left on the cluster EnvCitusDSN names; it does nothing when the
 // variable is unset. Call it from TestMain after m.Run.
