@@ -19,8 +19,15 @@ import (
 // the project's own app key), so that on a Citus cluster the work lands on
 // every shard of both workers (16 random project ids over the test
 // stores' 4 shards, 2 per worker). On one machine the figure shows what
-// distribution costs, not scale.
-func BenchmarkRedeemHTTPProjects(b *testing.B) {
+// distribution costs, not scale. BenchmarkValidateHTTPProjects is the
+// same with POST /v1/validations of the same vouchers.
+func BenchmarkRedeemHTTPProjects(b *testing.B) { benchProjects(b, "/v1/redemptions") }
+
+func BenchmarkValidateHTTPProjects(b *testing.B) { benchProjects(b, "/v1/validations") }
+
+// benchProjects posts path with the clients and projects of
+// BenchmarkRedeemHTTPProjects.
+func benchProjects(b *testing.B, path string) {
 	const clients, projects = 32, 16
 	for _, st := range benchStores() {
 		b.Run(st.name, func(b *testing.B) {
@@ -56,7 +63,7 @@ func BenchmarkRedeemHTTPProjects(b *testing.B) {
 				key := keys[c%projects]
 				body := fmt.Sprintf(`{"customer":{"source_id":"c%d"},"redeemables":[{"object":"voucher","id":"BENCH-%02d"}],"order":{"amount":10000}}`,
 					n, c/projects)
-				status, took, err := srv.postDrainWith("/v1/redemptions", body, "gzip", key[0], key[1])
+				status, took, err := srv.postDrainWith(path, body, "gzip", key[0], key[1])
 				if err == nil && status != http.StatusOK {
 					err = fmt.Errorf("status %d", status)
 				}
