@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/promoengine/promo"
-	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/voucher"
 )
@@ -42,14 +41,7 @@ func BenchmarkGiftRedeem(b *testing.B) {
 func benchGift(b *testing.B, run func(b *testing.B, eng *promo.Engine, projectID string)) {
 	for name, newStore := range storeFactories {
 		b.Run(name, func(b *testing.B) {
-			eng, err := promo.New(newStore(b))
-			if err != nil {
-				b.Fatal(err)
-			}
-			p, err := eng.Projects().Create(ctx, project.Params{Name: "bench"})
-			if err != nil {
-				b.Fatal(err)
-			}
+			eng, p := benchProject(b, newStore)
 			in := voucher.Params{Code: promo.Ptr("BENCHGIFT")}
 			if err := json.Unmarshal([]byte(`{"type":"GIFT_VOUCHER","gift":{"amount":100000000}}`), &in); err != nil {
 				b.Fatal(err)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/catalog"
-	"github.com/promoengine/promo/project"
 )
 
 // BenchmarkProductCreate measures POST /v1/products through the Go API (an
@@ -14,14 +13,7 @@ import (
 func BenchmarkProductCreate(b *testing.B) {
 	for name, newStore := range storeFactories {
 		b.Run(name, func(b *testing.B) {
-			eng, err := promo.New(newStore(b))
-			if err != nil {
-				b.Fatal(err)
-			}
-			p, err := eng.Projects().Create(ctx, project.Params{Name: "bench"})
-			if err != nil {
-				b.Fatal(err)
-			}
+			eng, p := benchProject(b, newStore)
 			in := catalog.ProductParams{Name: promo.Ptr("T-shirt"), Price: promo.Ptr[int64](2500), Attributes: []string{"color", "size"}, Metadata: promo.Metadata{"brand": "acme"}}
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {

@@ -55,6 +55,21 @@ func eachStore(t *testing.T, fn func(t *testing.T, f fixture)) {
 	}
 }
 
+// benchProject is an engine over a store of newStore with one project, for
+// a benchmark; it returns the engine and the project.
+func benchProject(b *testing.B, newStore func(testing.TB) storage.Store) (*promo.Engine, *project.Project) {
+	b.Helper()
+	eng, err := promo.New(newStore(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return eng, p
+}
+
 func must[T any](t testing.TB) func(T, error) T {
 	return func(v T, err error) T {
 		t.Helper()

@@ -9,7 +9,6 @@ import (
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/order"
-	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 )
@@ -28,14 +27,7 @@ func BenchmarkOrderPaid(b *testing.B) {
 				label = name + "/earning"
 			}
 			b.Run(label, func(b *testing.B) {
-				eng, err := promo.New(newStore(b))
-				if err != nil {
-					b.Fatal(err)
-				}
-				p, err := eng.Projects().Create(ctx, project.Params{Name: "bench"})
-				if err != nil {
-					b.Fatal(err)
-				}
+				eng, p := benchProject(b, newStore)
 				alice := &customer.Params{SourceID: promo.Ptr("alice")}
 				if rules {
 					c, err := eng.Loyalties().CreateProgram(ctx, p.ID, campaign.Params{Name: promo.Ptr("Club"), AutoJoin: promo.Ptr(true), Type: promo.Ptr(campaign.AutoUpdate)})
@@ -83,14 +75,7 @@ func BenchmarkOrderPaid(b *testing.B) {
 func BenchmarkRedeemReward(b *testing.B) {
 	for name, newStore := range storeFactories {
 		b.Run(name, func(b *testing.B) {
-			eng, err := promo.New(newStore(b))
-			if err != nil {
-				b.Fatal(err)
-			}
-			p, err := eng.Projects().Create(ctx, project.Params{Name: "bench"})
-			if err != nil {
-				b.Fatal(err)
-			}
+			eng, p := benchProject(b, newStore)
 			c, err := eng.Loyalties().CreateProgram(ctx, p.ID, campaign.Params{Name: promo.Ptr("Club"), Type: promo.Ptr(campaign.AutoUpdate)})
 			if err != nil {
 				b.Fatal(err)
