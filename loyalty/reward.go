@@ -204,15 +204,7 @@ func (s *Service) GiveReward(ctx context.Context, st ServiceStore, row *redempti
 	if rw.Type == reward.TypeCoin {
 		return nil
 	}
-	row.Reward.Name, row.Reward.Type = rw.Name, string(rw.Type)
-	as, _, err := st.ListRewardAssignments(ctx, card.ProjectID, promotype.Query{Limit: 1, OrderBy: "created_at",
-		Must: []promotype.Condition{is("reward_id", rw.ID), is("related_object_id", deref(card.CampaignID))}})
-	if err != nil {
-		return err
-	}
-	if len(as) > 0 {
-		row.Reward.AssignmentID = as[0].ID
-	}
+	row.Reward.Name, row.Reward.Type = rw.Name, string(rw.Type) // the assignment: the redemption's resolver named it
 	switch {
 	case rw.Type == reward.TypeMaterial:
 		ok, err := st.TakeRewardStock(ctx, card.ProjectID, rw.ID)

@@ -77,6 +77,9 @@ type LoyaltyCard struct {
 	Balance int64
 	Points  int64
 	Coin    *reward.CoinParams
+	// AssignmentID is the assignment a reward that is not COIN is bought
+	// through (its cost), "" for a COIN reward.
+	AssignmentID string
 }
 
 // Request is what an evaluation reads besides its candidates: the

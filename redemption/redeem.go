@@ -581,7 +581,7 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 	case c.Loyalty != nil:
 		sp.Points = step.Points
 		row.Amount, row.LoyaltyCard = step.Points, &LoyaltyPoints{Points: step.Points}
-		row.Reward = &RewardRef{ID: sh.rewardID, Object: "reward"}
+		row.Reward = &RewardRef{ID: sh.rewardID, AssignmentID: c.Loyalty.AssignmentID, Object: "reward"}
 	}
 	row.RelatedObjectType, row.RelatedObjectID = RelatedVoucher, v.ID
 	row.Ledger.VoucherID, row.Ledger.VoucherCode, row.Ledger.Spend = v.ID, v.Code, sp

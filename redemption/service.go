@@ -703,11 +703,11 @@ func (r *resolver) effect(ctx context.Context, c *Candidate, v *voucher.Voucher,
 		if rw.Parameters.Coin == nil {
 			// Any other reward costs what its assignment to the card's
 			// program says, whatever points the request names.
-			cost, e, err := r.rewardCost(ctx, v, rw.ID)
+			a, e, err := r.rewardAssignment(ctx, v, rw.ID)
 			if e != nil || err != nil {
 				return e, err
 			}
-			l.Points = cost
+			l.Points, l.AssignmentID = *a.Parameters.Loyalty.Points, a.ID
 		}
 		c.Loyalty = l
 	default:
@@ -719,20 +719,20 @@ func (r *resolver) effect(ctx context.Context, c *Candidate, v *voucher.Voucher,
 	return nil, nil
 }
 
-// rewardCost is the points reward rewardID costs on card v: the points of
-// its assignment to v's program (404 reward_assignment when it is not
-// assigned there).
-func (r *resolver) rewardCost(ctx context.Context, v *voucher.Voucher, rewardID string) (int64, *promotype.Error, error) {
+// rewardAssignment is the assignment of reward rewardID to v's program,
+// which says what it costs (404 reward_assignment when it is not assigned
+// there, or without a cost).
+func (r *resolver) rewardAssignment(ctx context.Context, v *voucher.Voucher, rewardID string) (*reward.Assignment, *promotype.Error, error) {
 	as, _, err := r.s.store.ListRewardAssignments(ctx, r.projectID, promotype.Query{Limit: 1, OrderBy: "created_at",
 		Must: []promotype.Condition{{Field: "reward_id", Op: promotype.OpIs, Values: []string{rewardID}},
 			{Field: "related_object_id", Op: promotype.OpIs, Values: []string{deref(v.CampaignID)}}}})
 	if err != nil {
-		return 0, nil, err
+		return nil, nil, err
 	}
 	if len(as) == 0 || as[0].Parameters == nil || as[0].Parameters.Loyalty == nil || as[0].Parameters.Loyalty.Points == nil {
-		return 0, promotype.NotFound("reward_assignment", rewardID), nil
+		return nil, promotype.NotFound("reward_assignment", rewardID), nil
 	}
-	return *as[0].Parameters.Loyalty.Points, nil, nil
+	return as[0], nil, nil
 }
 
 // unitCatalog resolves the product or SKU a voucher's unit discount gives,
