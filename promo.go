@@ -154,6 +154,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 		Programs: e.campaign, Campaigns: e.campaigns, Vouchers: e.vouchers, Publications: e.publications, Redemptions: e.redemptions,
 		Rewards: e.rewards, Customers: e.customers})
 	e.redemptions.SetRewardEffect(e.giveReward)
+	e.redemptions.SetPointsEffect(e.pointsChanged)
 	return e, nil
 }
 
@@ -175,6 +176,17 @@ func (e *Engine) giveReward(ctx context.Context, tx redemption.RedeemStore, row 
 		return fmt.Errorf("promo: the transaction of a reward redemption (%T) lacks the loyalty ports", tx)
 	}
 	return e.loyalty.GiveReward(ctx, st, row, card)
+}
+
+// pointsChanged hands a change of a loyalty card's points to the loyalty
+// service's expiry buckets, in the change's transaction
+// (redemption.PointsEffect).
+func (e *Engine) pointsChanged(ctx context.Context, tx redemption.RedeemStore, card *voucher.Voucher, points int64, expiry redemption.Expiry) (bool, error) {
+	st, ok := tx.(loyalty.ServiceStore)
+	if !ok {
+		return false, fmt.Errorf("promo: the transaction of a points change (%T) lacks the loyalty ports", tx)
+	}
+	return e.loyalty.PointsChanged(ctx, st, card, points, expiry)
 }
 
 // triggered hands a paid order or a custom event to loyalty earning, in

@@ -424,11 +424,14 @@ func (l *LoyaltyCardSettings) check(path string) error {
 	if *l.Points < 0 {
 		return promotype.InvalidPayload("Property %s.points must be >= 0", path)
 	}
-	r := l.ExpirationRules
-	if r == nil {
+	if l.ExpirationRules == nil {
 		return nil
 	}
-	path += ".expiration_rules"
+	return l.ExpirationRules.Check(path + ".expiration_rules")
+}
+
+// Check validates expiration rules given at path (named in the error).
+func (r *ExpirationRules) Check(path string) error {
 	switch r.PeriodType {
 	case "MONTH":
 		if r.PeriodValue == nil || *r.PeriodValue < 1 {

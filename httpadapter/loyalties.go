@@ -273,6 +273,14 @@ func (s *server) pendingRoutes() []route {
 		{http.MethodGet, "/v1/loyalties/{programId}/pending-points", appKey, list},
 		{http.MethodGet, "/v1/loyalties/{programId}/members/{memberId}/pending-points", appKey, list},
 		{http.MethodGet, "/v1/loyalties/members/{memberId}/pending-points", appKey, list},
+		{http.MethodGet, "/v1/loyalties/{programId}/members/{memberId}/points-expiration", appKey,
+			withoutBody(func(c *call) (*promotype.List[*voucher.PointsBucket], error) {
+				p, err := c.listParams()
+				if err != nil {
+					return nil, err
+				}
+				return l.Buckets(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"), loyalty.BucketListParams{Limit: p.Limit, Page: p.Page})
+			})},
 		{http.MethodPost, entry + "/activate", appKey, withoutBody(func(c *call) (*redemption.Balance, error) {
 			return l.ActivatePending(c.ctx(), c.projectID, c.path("memberId"), c.path("pendingPointsId"))
 		})},

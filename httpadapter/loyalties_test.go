@@ -90,6 +90,7 @@ func init() {
 		isolationRow{"program pending points", http.MethodGet, "/v1/loyalties/{programId}/pending-points", ""},
 		isolationRow{"member pending points", http.MethodGet, "/v1/loyalties/{programId}/members/{memberId}/pending-points", ""},
 		isolationRow{"any member pending points", http.MethodGet, "/v1/loyalties/members/{memberId}/pending-points", ""},
+		isolationRow{"member points expiration", http.MethodGet, "/v1/loyalties/{programId}/members/{memberId}/points-expiration", ""},
 		isolationRow{"adjust pending points", http.MethodPost, "/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/balance", `{"points":1}`},
 		isolationRow{"cancel pending points", http.MethodPost, "/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/cancel", ""},
 		isolationRow{"activate pending points", http.MethodPost, "/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}/activate", ""},
@@ -255,5 +256,31 @@ func TestLoyalties(t *testing.T) {
 		{"rule_body_not_array", req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/earning-rules", body: `{"event":"order.paid"}`}, 400},
 		{"member_balance_unchanged", req{method: http.MethodGet, target: "/v1/loyalties/members/CARD-0001"}, 200},
 		{"delete_program", req{method: http.MethodDelete, target: "/v1/loyalties/" + program}, 200},
+	})
+}
+
+// Points expiration over HTTP: a program whose points expire after a
+// month, additions with each expiration type, the member's buckets
+// (earliest expiry first, never-expiring last) and refusals.
+func TestLoyaltyPointsExpiration(t *testing.T) {
+	h := newHarness(t)
+	const program = "camp_00000000000000000002"
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties", body: `{"name":"Club","type":"AUTO_UPDATE","voucher":{"type":"LOYALTY_CARD",` +
+		`"loyalty_card":{"points":0,"expiration_rules":{"period_type":"MONTH","period_value":1,"rounding_type":"END_OF_MONTH"}},"code_config":{"pattern":"CARD-####"}}}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns/" + program + "/vouchers/CARD-0001", body: `{}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/members", body: `{"customer":"alice","voucher":"CARD-0001"}`}, http.StatusOK)
+	member := "/v1/loyalties/" + program + "/members/CARD-0001"
+	h.run(t, "loyalties/points_expiration", []step{
+		{"add_by_program_rules", req{method: http.MethodPost, target: member + "/balance", body: `{"points":100}`}, 200},
+		{"add_non_expiring", req{method: http.MethodPost, target: member + "/balance", body: `{"points":40,"expiration_type":"NON_EXPIRING"}`}, 200},
+		{"add_custom_date", req{method: http.MethodPost, target: member + "/balance", body: `{"points":60,"expiration_type":"CUSTOM_DATE","expiration_date":"2026-01-15"}`}, 200},
+		{"custom_date_in_the_past", req{method: http.MethodPost, target: member + "/balance", body: `{"points":1,"expiration_type":"CUSTOM_DATE","expiration_date":"2025-12-31"}`}, 400},
+		{"custom_date_unreadable", req{method: http.MethodPost, target: member + "/balance", body: `{"points":1,"expiration_type":"CUSTOM_DATE","expiration_date":"mid-May"}`}, 400},
+		{"remove", req{method: http.MethodPost, target: member + "/balance", body: `{"points":-70}`}, 200},
+		{"list", req{method: http.MethodGet, target: member + "/points-expiration"}, 200},
+		{"list_page", req{method: http.MethodGet, target: member + "/points-expiration?limit=1&page=2"}, 200},
+		{"member", req{method: http.MethodGet, target: member}, 200},
+		{"bad_limit", req{method: http.MethodGet, target: member + "/points-expiration?limit=101"}, 400},
+		{"unknown_member", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/members/NOPE/points-expiration"}, 404},
 	})
 }

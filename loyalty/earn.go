@@ -202,12 +202,33 @@ func (e *earning) earn(ctx context.Context, r *EarningRule) error {
 	if r.PendingPoints != nil && e.order != nil {
 		return e.pend(ctx, r, card, points)
 	}
+	expiry, err := e.expiry(ctx, r, c)
+	if err != nil {
+		return err
+	}
 	_, _, err = e.s.deps.Redemptions.Move(ctx, e.st, e.projectID, card.ID, redemption.Movement{
 		Amount: points, Type: redemption.TxPointsAccrual, Operation: redemption.OperationAutomatic,
 		Source:  promotype.Ptr(redemption.SourceAutomation),
-		Details: e.details(r),
+		Details: e.details(r), Expiry: expiry,
 	})
 	return err
+}
+
+// expiry is when points rule r of program c gives now expire: by the
+// rule's expiration rules, else the program's, else never.
+func (e *earning) expiry(ctx context.Context, r *EarningRule, c *campaign.Campaign) (redemption.Expiry, error) {
+	rules := r.ExpirationRules
+	if rules == nil {
+		rules = programRules(c)
+	}
+	if rules == nil {
+		return redemption.Expiry{Never: true}, nil
+	}
+	loc, err := e.location(ctx)
+	if err != nil {
+		return redemption.Expiry{}, err
+	}
+	return redemption.Expiry{On: ExpiresOn(rules, e.s.env.Clock.Now().In(loc))}, nil
 }
 
 // details are what an accrual of rule r names: the order or custom event,

@@ -28,10 +28,12 @@ type EarningRuleParams struct {
 	CustomEvent *SchemaRef `json:"custom_event"`
 	// PendingPoints makes an order.paid rule's points wait some days.
 	PendingPoints *PendingPeriod `json:"pending_points"`
+	// ExpirationRules say when the rule's points expire, instead of the
+	// program's.
+	ExpirationRules *campaign.ExpirationRules `json:"expiration_rules"`
 
-	ExpirationRules any `json:"expiration_rules"`
-	Segment         any `json:"segment"`
-	LoyaltyTier     any `json:"loyalty_tier"`
+	Segment     any `json:"segment"`
+	LoyaltyTier any `json:"loyalty_tier"`
 }
 
 // SchemaRef names a custom event schema.
@@ -49,8 +51,8 @@ type EarningRuleUpdate struct {
 	campaign.ValidityParams
 	Metadata      promotype.Metadata `json:"metadata"`
 	PendingPoints *PendingPeriod     `json:"pending_points"`
-
-	ExpirationRules any `json:"expiration_rules"`
+	// ExpirationRules replace the rule's expiration rules.
+	ExpirationRules *campaign.ExpirationRules `json:"expiration_rules"`
 }
 
 // BannerParams is the banner a rule is shown under.
@@ -82,7 +84,7 @@ var ratioProperty = map[string]string{
 // unsupported refuses the fields of the hosted service's rules that this
 // engine does not honour yet.
 func unsupported(fields map[string]any) error {
-	for _, name := range []string{"expiration_rules", "segment", "loyalty_tier"} {
+	for _, name := range []string{"segment", "loyalty_tier"} {
 		if v, ok := fields[name]; ok && v != nil {
 			return promotype.InvalidPayload("Property .%s of an earning rule is not supported by this engine", name)
 		}

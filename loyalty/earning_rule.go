@@ -42,20 +42,21 @@ const (
 // a custom event (Event is its name). The segment and tier events of the
 // hosted service are refused on create.
 type EarningRule struct {
-	ID                string             `json:"id"`
-	CreatedAt         promotype.Time     `json:"created_at"`
-	UpdatedAt         *promotype.Time    `json:"updated_at"`
-	ValidationRuleID  *string            `json:"validation_rule_id"`
-	Loyalty           Earning            `json:"loyalty"`
-	Event             string             `json:"event"`
-	CustomEvent       *SchemaRef         `json:"custom_event,omitempty"`
-	PendingPoints     *PendingPeriod     `json:"pending_points,omitempty"`
-	Source            Source             `json:"source"`
-	Active            bool               `json:"active"`
-	campaign.Validity                    // start_date, expiration_date, validity_* (absent: the campaign's)
-	Metadata          promotype.Metadata `json:"metadata"`
-	AutomationID      string             `json:"automation_id"`
-	Object            string             `json:"object"`
+	ID                string                    `json:"id"`
+	CreatedAt         promotype.Time            `json:"created_at"`
+	UpdatedAt         *promotype.Time           `json:"updated_at"`
+	ValidationRuleID  *string                   `json:"validation_rule_id"`
+	Loyalty           Earning                   `json:"loyalty"`
+	Event             string                    `json:"event"`
+	CustomEvent       *SchemaRef                `json:"custom_event,omitempty"`
+	PendingPoints     *PendingPeriod            `json:"pending_points,omitempty"`
+	ExpirationRules   *campaign.ExpirationRules `json:"expiration_rules,omitempty"`
+	Source            Source                    `json:"source"`
+	Active            bool                      `json:"active"`
+	campaign.Validity                           // start_date, expiration_date, validity_* (absent: the campaign's)
+	Metadata          promotype.Metadata        `json:"metadata"`
+	AutomationID      string                    `json:"automation_id"`
+	Object            string                    `json:"object"`
 
 	ProjectID string `json:"-"`
 }
@@ -171,6 +172,7 @@ func (r *EarningRule) Clone() *EarningRule {
 	c.Loyalty = r.Loyalty.clone()
 	c.CustomEvent = promotype.ClonePtr(r.CustomEvent)
 	c.PendingPoints = promotype.ClonePtr(r.PendingPoints)
+	c.ExpirationRules = promotype.ClonePtr(r.ExpirationRules)
 	return &c
 }
 

@@ -75,6 +75,7 @@ func (s *Service) CreateEarningRules(ctx context.Context, projectID, ref string,
 				r.Source.Banner = p.Source.Banner
 			}
 			r.PendingPoints = promotype.ClonePtr(p.PendingPoints)
+			r.ExpirationRules = promotype.ClonePtr(p.ExpirationRules)
 			if p.CustomEvent != nil && p.Event != EventOrderPaid {
 				r.CustomEvent = &SchemaRef{SchemaID: p.CustomEvent.SchemaID}
 			}
@@ -102,8 +103,13 @@ func (p *EarningRuleParams) check() error {
 	if err := checkEvent(p.Event); err != nil {
 		return err
 	}
-	if err := unsupported(map[string]any{"expiration_rules": p.ExpirationRules, "segment": p.Segment, "loyalty_tier": p.LoyaltyTier}); err != nil {
+	if err := unsupported(map[string]any{"segment": p.Segment, "loyalty_tier": p.LoyaltyTier}); err != nil {
 		return err
+	}
+	if p.ExpirationRules != nil {
+		if err := p.ExpirationRules.Check(".expiration_rules"); err != nil {
+			return err
+		}
 	}
 	if p.PendingPoints != nil {
 		if p.Event != EventOrderPaid {
@@ -163,8 +169,10 @@ func (s *Service) ListEarningRules(ctx context.Context, projectID, ref string, p
 // UpdateEarningRule changes the rule id of the program ref with what in
 // gives (PUT .../earning-rules/{earningRuleId}); updated_at is set.
 func (s *Service) UpdateEarningRule(ctx context.Context, projectID, ref, id string, in EarningRuleUpdate) (*EarningRule, error) {
-	if err := unsupported(map[string]any{"expiration_rules": in.ExpirationRules}); err != nil {
-		return nil, err
+	if in.ExpirationRules != nil {
+		if err := in.ExpirationRules.Check(".expiration_rules"); err != nil {
+			return nil, err
+		}
 	}
 	if in.PendingPoints != nil {
 		if err := in.PendingPoints.check(); err != nil {
@@ -201,6 +209,9 @@ func (s *Service) UpdateEarningRule(ctx context.Context, projectID, ref, id stri
 				return promotype.InvalidPayload("Property .pending_points is allowed only with event order.paid")
 			}
 			r.PendingPoints = promotype.ClonePtr(in.PendingPoints)
+		}
+		if in.ExpirationRules != nil {
+			r.ExpirationRules = promotype.ClonePtr(in.ExpirationRules)
 		}
 		in.ValidityParams.Apply(&r.Validity)
 		return nil

@@ -2,6 +2,7 @@ package loyalty
 
 import (
 	"context"
+	"time"
 
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
@@ -20,12 +21,13 @@ const (
 type BalanceParams struct {
 	Points Int `json:"points"`
 	// ExpirationType says when added points expire: PROGRAM_RULES (the
-	// default) or NON_EXPIRING. This engine does not expire points yet,
-	// so both keep them; CUSTOM_DATE is refused.
-	ExpirationType string          `json:"expiration_type"`
-	ExpirationDate *promotype.Time `json:"expiration_date"`
-	Reason         *string         `json:"reason"`
-	SourceID       *string         `json:"source_id"`
+	// default: by the program's expiration_rules), NON_EXPIRING, or
+	// CUSTOM_DATE: at the end of ExpirationDate (YYYY-MM-DD, today or
+	// later, in the project's time zone).
+	ExpirationType string  `json:"expiration_type"`
+	ExpirationDate *string `json:"expiration_date"`
+	Reason         *string `json:"reason"`
+	SourceID       *string `json:"source_id"`
 }
 
 // AddBalance adds in.Points to the card member (code or id) of the program
@@ -41,15 +43,24 @@ func (s *Service) AddBalance(ctx context.Context, projectID, ref, member string,
 	case in.Points > MaxPoints || in.Points < -MaxPoints:
 		return nil, promotype.InvalidPayload("Property .points must be between %d and %d", -int64(MaxPoints), int64(MaxPoints))
 	}
+	var expiry redemption.Expiry
 	switch in.ExpirationType {
 	case "", ExpireByProgramRules, NonExpiring:
 		if in.ExpirationDate != nil {
 			return nil, promotype.InvalidPayload("Property .expiration_date is allowed only with expiration_type CUSTOM_DATE")
 		}
+		expiry.Never = in.ExpirationType == NonExpiring
 	case ExpireOnCustomDate:
-		return nil, promotype.InvalidPayload("Property .expiration_type CUSTOM_DATE is not supported by this engine: points do not expire yet")
+		on, err := s.customExpiry(ctx, projectID, in.ExpirationDate)
+		if err != nil {
+			return nil, err
+		}
+		expiry.On = on
 	default:
 		return nil, promotype.InvalidPayload("Property .expiration_type must be one of PROGRAM_RULES, CUSTOM_DATE, NON_EXPIRING")
+	}
+	if in.Points < 0 {
+		expiry = redemption.Expiry{}
 	}
 	campaignID, err := s.programID(ctx, projectID, ref)
 	if err != nil {
@@ -62,7 +73,8 @@ func (s *Service) AddBalance(ctx context.Context, projectID, ref, member string,
 			return err
 		}
 		_, out, err = s.deps.Redemptions.Move(ctx, st, projectID, card.ID, redemption.Movement{Amount: int64(in.Points),
-			SourceID: in.SourceID, Source: promotype.Ptr(redemption.SourceAPI), Reason: in.Reason, Operation: redemption.OperationManual})
+			SourceID: in.SourceID, Source: promotype.Ptr(redemption.SourceAPI), Reason: in.Reason, Operation: redemption.OperationManual,
+			Expiry: expiry})
 		return err
 	})
 	if err != nil {
@@ -70,6 +82,30 @@ func (s *Service) AddBalance(ctx context.Context, projectID, ref, member string,
 	}
 	out.Points, out.Amount = out.Amount, nil // a loyalty answer names the points moved points
 	return out, nil
+}
+
+// customExpiry checks a CUSTOM_DATE addition's expiration date (YYYY-MM-DD,
+// or a timestamp whose date is taken): present, and not before today in
+// the project's time zone.
+func (s *Service) customExpiry(ctx context.Context, projectID string, date *string) (string, error) {
+	if date == nil || *date == "" {
+		return "", promotype.BadRequest("invalid_expiration_date", "Invalid Expiration Date", "Property .expiration_date is required with expiration_type CUSTOM_DATE")
+	}
+	on := *date
+	if len(on) > len(dateLayout) {
+		on = on[:len(dateLayout)]
+	}
+	if _, err := time.Parse(dateLayout, on); err != nil {
+		return "", promotype.InvalidPayload("Property .expiration_date cannot be recognized as a ISO-8601 compliant date")
+	}
+	loc, err := s.location(ctx, s.store, projectID)
+	if err != nil {
+		return "", err
+	}
+	if on < s.env.Clock.Now().In(loc).Format(dateLayout) {
+		return "", promotype.BadRequest("invalid_expiration_date", "Invalid Expiration Date", "Expiration date cannot be set in the past")
+	}
+	return on, nil
 }
 
 // Transactions lists the ledger of the card member of the program ref

@@ -11,14 +11,19 @@ import (
 // scheduleInterval is how often the scheduler looks for due work.
 const scheduleInterval = 30 * time.Second
 
-// dueBatch is how many due entries one round activates per project.
-const dueBatch = 500
+// dueBatch is how many due entries one round activates per project;
+// expireRound how many due buckets it expires.
+const (
+	dueBatch    = 500
+	expireRound = 20 * expiryBatch
+)
 
-// Scheduler activates pending points when their date comes, in the
-// background: every scheduleInterval it finds the projects with due
-// entries and activates them (ActivateDue). Any number of engines over one
-// store may run it: each entry is activated once. It keeps no state, so a
-// restart (or a crash) loses nothing: the next round finds what is due.
+// Scheduler activates pending points and expires points buckets when
+// their date comes, in the background: every scheduleInterval it finds
+// the projects with due work and does it (RunDue: ActivateDue, then
+// ExpireDue). Any number of engines over one store may run it: each entry
+// is activated once and each bucket expired once. It keeps no state, so a
+// restart (or a kill -9) loses nothing: the next round finds what is due.
 type Scheduler struct {
 	s      *Service
 	logger *slog.Logger
@@ -47,9 +52,11 @@ func (sc *Scheduler) Stop() { sc.base.Stop() }
 // Running reports whether the scheduler runs.
 func (sc *Scheduler) Running() bool { return sc.base.Running() }
 
-// RunDue activates the due pending points of every project that has some,
-// up to dueBatch per project, and reports whether some project may have
-// more.
+// RunDue does the loyalty work whose date has come, in the order of the
+// hosted daily job: it activates the due pending points of every project
+// that has some (up to dueBatch per project), then expires the due points
+// buckets (up to expireRound per project), and reports whether some
+// project may have more.
 func (s *Service) RunDue(ctx context.Context) (more bool, err error) {
 	projects, err := s.store.ProjectsWithDuePending(ctx, s.env.Clock.Now(), 100)
 	if err != nil {
@@ -61,6 +68,18 @@ func (s *Service) RunDue(ctx context.Context) (more bool, err error) {
 			return false, err
 		}
 		more = more || n == dueBatch
+	}
+	more = more || len(projects) == 100
+	projects, err = s.store.ProjectsWithDueBuckets(ctx, s.env.Clock.Now(), 100)
+	if err != nil {
+		return false, err
+	}
+	for _, p := range projects {
+		n, err := s.ExpireDue(ctx, p, expireRound)
+		if err != nil {
+			return false, err
+		}
+		more = more || n == expireRound
 	}
 	return more || len(projects) == 100, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/voucher"
 )
 
 // Store is the storage port of earning rules and of the claims that make
@@ -61,6 +62,32 @@ type Store interface {
 	// PENDING entries due at or before at (the background scheduler's one
 	// read across projects).
 	ProjectsWithDuePending(ctx context.Context, at promotype.Time, limit int) ([]string, error)
+
+	// InsertBuckets stores new points buckets; UpdateBuckets writes the
+	// points left (Bucket.TotalPoints), status and updated_at of stored
+	// ones.
+	InsertBuckets(ctx context.Context, bs ...*voucher.PointsBucket) error
+	UpdateBuckets(ctx context.Context, bs ...*voucher.PointsBucket) error
+	// CardBuckets returns the ACTIVE buckets of the cards ids of the
+	// project (whose rows the caller's transaction holds) that have points
+	// left or are due at or before dueBy, in no particular order.
+	CardBuckets(ctx context.Context, projectID string, ids []string, dueBy promotype.Time) ([]*voucher.PointsBucket, error)
+	// ListBuckets returns a page of the ACTIVE buckets of card voucherID,
+	// in spending order (voucher.SpendOrder), and how many there are.
+	ListBuckets(ctx context.Context, projectID, voucherID string, limit, offset int) ([]*voucher.PointsBucket, int, error)
+	// DueBuckets returns up to limit ACTIVE buckets of the project due at
+	// or before at, earliest first.
+	DueBuckets(ctx context.Context, projectID string, at promotype.Time, limit int) ([]*voucher.PointsBucket, error)
+	// ProjectsWithDueBuckets returns up to limit ids of projects with
+	// ACTIVE buckets due at or before at.
+	ProjectsWithDueBuckets(ctx context.Context, at promotype.Time, limit int) ([]string, error)
+	// LockCards locks, in id order, the rows of the live vouchers ids of
+	// the project that no other transaction holds, and returns them; a
+	// row another transaction holds is left out (a later round takes it).
+	LockCards(ctx context.Context, projectID string, ids []string) ([]*voucher.Voucher, error)
+	// SetLoyaltyCards writes the loyalty_card fields and updated_at of
+	// the vouchers vs (of one project, their rows locked).
+	SetLoyaltyCards(ctx context.Context, projectID string, vs ...*voucher.Voucher) error
 }
 
 // PendingQuery selects PENDING entries: of a campaign and of a card ("":

@@ -82,6 +82,9 @@ type Movement struct {
 	// PendingDelta changes the loyalty card's pending points in the same
 	// update (an activation takes its points out of them).
 	PendingDelta int64
+	// Expiry says when loyalty points added expire (the zero value: as
+	// the card's program says).
+	Expiry Expiry
 }
 
 // Move applies m to the card cardID in st's transaction: it locks the
@@ -108,6 +111,9 @@ func (s *RedemptionService) Move(ctx context.Context, st RedeemStore, projectID,
 	}
 	if m.Type != "" {
 		typ = m.Type
+	}
+	if err := s.pointsChanged(ctx, st, v, m.Amount, m.Expiry, false); err != nil {
+		return nil, nil, err
 	}
 	if err := st.UpdateVoucher(ctx, v); err != nil {
 		return nil, nil, err

@@ -46,6 +46,7 @@ type RedemptionService struct {
 	vouchers    *voucher.Service
 	combine     combiner // group commit of concurrent spends of one voucher (combine.go)
 	reward      RewardEffect
+	points      PointsEffect // the loyalty expiry buckets (SetPointsEffect)
 }
 
 // RewardEffect gives, in st's transaction, a reward a loyalty card paid

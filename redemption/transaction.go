@@ -26,6 +26,7 @@ const (
 	TxPointsTransferOut = "POINTS_TRANSFER_OUT"
 	TxPointsTransferIn  = "POINTS_TRANSFER_IN"
 	TxPendingActivation = "PENDING_POINTS_ACTIVATION"
+	TxPointsExpiration  = "POINTS_EXPIRATION"
 )
 
 // OperationAutomatic is the operation type of a change the engine makes
@@ -49,6 +50,7 @@ const (
 	EventGiftTransactionCreated    = "voucher.gift.transaction.created"
 	EventLoyaltyPointsAdded        = "voucher.loyalty_card.points_aded"
 	EventLoyaltyTransactionCreated = "voucher.loyalty_card.transaction.created"
+	EventLoyaltyPointsExpired      = "voucher.loyalty_card.points_expired"
 )
 
 // Transaction is one movement of a gift card's credits or a loyalty card's

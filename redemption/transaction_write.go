@@ -46,6 +46,9 @@ func (s *RedemptionService) recordMovements(ctx context.Context, st RedeemStore,
 			t.Details.Reward = &TxReward{ID: r.Reward.ID}
 		}
 		t.Details.Balance = bal
+		if err := s.pointsChanged(ctx, st, r.Voucher, -sp.Points, Expiry{}, true); err != nil {
+			return err
+		}
 		if err := s.insertMovement(ctx, st, t, r.Voucher, nil); err != nil {
 			return err
 		}

@@ -179,9 +179,12 @@ func (v *Voucher) normalize() *Voucher {
 	case campaign.LoyaltyCard:
 		v.Redemption.RedeemedPoints = promotype.Ptr[int64](0)
 		if l := v.LoyaltyCard; l != nil {
-			*v.Redemption.RedeemedPoints = l.Points - l.Balance // balance = points − subtracted − redeemed
-			if l.SubtractedPoints != nil {
-				*v.Redemption.RedeemedPoints -= *l.SubtractedPoints
+			// balance = points − expired − subtracted − redeemed
+			*v.Redemption.RedeemedPoints = l.Points - l.Balance
+			for _, p := range []*int64{l.SubtractedPoints, l.ExpiredPoints} {
+				if p != nil {
+					*v.Redemption.RedeemedPoints -= *p
+				}
 			}
 		}
 	}

@@ -65,6 +65,7 @@ var citusTables = map[string]citusPlacement{
 	"promo_import_pages":         citusByProject,
 	"promo_list_counts":          citusByProject,
 	"promo_locations":            citusByProject,
+	"promo_loyalty_buckets":      citusByProject,
 	"promo_loyalty_pending":      citusByProject,
 	"promo_loyalty_tiers":        citusByProject,
 	"promo_metadata_schemas":     citusByProject,

@@ -6,9 +6,11 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/voucher"
 )
 
 type earningRuleRow struct {
@@ -328,4 +330,180 @@ func (s *Store) ProjectsWithDuePending(ctx context.Context, at promotype.Time, l
 		return nil, fail("list projects with due pending points", err, nil)
 	}
 	return ids, nil
+}
+
+type bucketRow struct {
+	bun.BaseModel `bun:"table:promo_loyalty_buckets,alias:lb"`
+
+	ProjectID  string     `bun:"project_id,pk"`
+	ID         string     `bun:"id,pk"`
+	VoucherID  string     `bun:"voucher_id"`
+	CampaignID string     `bun:"campaign_id"`
+	Points     int64      `bun:"points"`
+	LeftPoints int64      `bun:"left_points"`
+	Status     string     `bun:"status"`
+	ExpiresOn  *string    `bun:"expires_on"`
+	Due        *time.Time `bun:"due"`
+	CreatedAt  time.Time  `bun:"created_at"`
+	UpdatedAt  *time.Time `bun:"updated_at"`
+
+	Total int `bun:"total,scanonly"`
+}
+
+func (r *bucketRow) domain() (*voucher.PointsBucket, error) {
+	return &voucher.PointsBucket{ID: r.ID, ProjectID: r.ProjectID, VoucherID: r.VoucherID, CampaignID: r.CampaignID,
+		Points: r.Points, Bucket: voucher.BucketPoints{TotalPoints: r.LeftPoints}, Status: r.Status, ExpiresAt: r.ExpiresOn,
+		Due: domainTimePtr(r.Due), CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTimePtr(r.UpdatedAt),
+		Object: "loyalty_points_bucket"}, nil
+}
+
+// InsertBuckets implements loyalty.Store.
+func (s *Store) InsertBuckets(ctx context.Context, bs ...*voucher.PointsBucket) error {
+	if len(bs) == 0 {
+		return nil
+	}
+	rows := make([]bucketRow, len(bs))
+	for i, b := range bs {
+		if err := checkText("loyalty points bucket", str("id", b.ID), str("project_id", b.ProjectID), str("voucher_id", b.VoucherID)); err != nil {
+			return err
+		}
+		rows[i] = bucketRow{ProjectID: b.ProjectID, ID: b.ID, VoucherID: b.VoucherID, CampaignID: b.CampaignID, Points: b.Points,
+			LeftPoints: b.Bucket.TotalPoints, Status: b.Status, ExpiresOn: b.ExpiresAt, Due: sqlTimePtr(b.Due),
+			CreatedAt: sqlTime(b.CreatedAt), UpdatedAt: sqlTimePtr(b.UpdatedAt)}
+	}
+	if _, err := s.db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		return fail("insert loyalty points buckets", err, func() error {
+			return promotype.Duplicate("loyalty_points_bucket", "Duplicated loyalty_points_bucket exists")
+		})
+	}
+	return nil
+}
+
+// UpdateBuckets implements loyalty.Store: one statement for all of them.
+func (s *Store) UpdateBuckets(ctx context.Context, bs ...*voucher.PointsBucket) error {
+	if len(bs) == 0 {
+		return nil
+	}
+	projectID := bs[0].ProjectID
+	ids, left, status := make([]string, len(bs)), make([]int64, len(bs)), make([]string, len(bs))
+	at := make([]time.Time, len(bs))
+	for i, b := range bs {
+		ids[i], left[i], status[i] = b.ID, b.Bucket.TotalPoints, b.Status
+		if b.UpdatedAt != nil {
+			at[i] = sqlTime(*b.UpdatedAt)
+		}
+	}
+	_, err := s.db.NewRaw(`UPDATE promo_loyalty_buckets AS lb SET left_points = u.left_points, status = u.status, updated_at = u.at
+		FROM unnest(?::text[], ?::bigint[], ?::text[], ?::timestamptz[]) AS u(id, left_points, status, at)
+		WHERE lb.project_id = ? AND lb.id = u.id`,
+		pgdialect.Array(ids), pgdialect.Array(left), pgdialect.Array(status), pgdialect.Array(at), projectID).Exec(ctx)
+	if err != nil {
+		return fail("update loyalty points buckets", err, nil)
+	}
+	return nil
+}
+
+// CardBuckets implements loyalty.Store.
+func (s *Store) CardBuckets(ctx context.Context, projectID string, ids []string, dueBy promotype.Time) ([]*voucher.PointsBucket, error) {
+	var rows []bucketRow
+	err := s.db.NewSelect().Model(&rows).
+		Where("lb.project_id = ? AND lb.voucher_id = ANY(?) AND lb.status = ?", projectID, pgdialect.Array(ids), voucher.BucketActive).
+		Where("(lb.left_points > 0 OR lb.due <= ?)", sqlTime(dueBy)).Scan(ctx)
+	if err != nil {
+		return nil, fail("read card buckets", err, nil)
+	}
+	return domains[bucketRow, *bucketRow](rows)
+}
+
+// ListBuckets implements loyalty.Store.
+func (s *Store) ListBuckets(ctx context.Context, projectID, voucherID string, limit, offset int) ([]*voucher.PointsBucket, int, error) {
+	if !storableKeys(projectID, voucherID) {
+		return []*voucher.PointsBucket{}, 0, nil
+	}
+	var rows []bucketRow
+	err := s.db.NewSelect().Model(&rows).ColumnExpr("lb.*, count(*) OVER () AS total").
+		Where("lb.project_id = ? AND lb.voucher_id = ? AND lb.status = ?", projectID, voucherID, voucher.BucketActive).
+		OrderExpr("lb.due ASC NULLS LAST, lb.created_at, lb.id").Limit(int64(limit)).Offset(int64(offset)).Scan(ctx)
+	if err != nil {
+		return nil, 0, fail("list card buckets", err, nil)
+	}
+	out, err := domains[bucketRow, *bucketRow](rows)
+	if err != nil || len(rows) > 0 || offset == 0 {
+		total := 0
+		if len(rows) > 0 {
+			total = rows[0].Total
+		}
+		return out, total, err
+	}
+	total, err := s.db.NewSelect().Model((*bucketRow)(nil)).
+		Where("lb.project_id = ? AND lb.voucher_id = ? AND lb.status = ?", projectID, voucherID, voucher.BucketActive).Count(ctx)
+	if err != nil {
+		return nil, 0, fail("count card buckets", err, nil)
+	}
+	return out, int(total), nil
+}
+
+// DueBuckets implements loyalty.Store.
+func (s *Store) DueBuckets(ctx context.Context, projectID string, at promotype.Time, limit int) ([]*voucher.PointsBucket, error) {
+	if !storable(projectID) {
+		return []*voucher.PointsBucket{}, nil
+	}
+	var rows []bucketRow
+	err := s.db.NewSelect().Model(&rows).
+		Where("lb.project_id = ? AND lb.status = ? AND lb.due IS NOT NULL AND lb.due <= ?", projectID, voucher.BucketActive, sqlTime(at)).
+		OrderExpr("lb.due, lb.id").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fail("list due buckets", err, nil)
+	}
+	return domains[bucketRow, *bucketRow](rows)
+}
+
+// ProjectsWithDueBuckets implements loyalty.Store.
+func (s *Store) ProjectsWithDueBuckets(ctx context.Context, at promotype.Time, limit int) ([]string, error) {
+	var ids []string
+	err := s.db.NewSelect().Table("promo_loyalty_buckets").ColumnExpr("DISTINCT project_id").
+		Where("status = ? AND due IS NOT NULL AND due <= ?", voucher.BucketActive, sqlTime(at)).OrderExpr("project_id").Limit(int64(limit)).Scan(ctx, &ids)
+	if err != nil {
+		return nil, fail("list projects with due buckets", err, nil)
+	}
+	return ids, nil
+}
+
+// LockCards implements loyalty.Store: FOR UPDATE SKIP LOCKED, in id order.
+func (s *Store) LockCards(ctx context.Context, projectID string, ids []string) ([]*voucher.Voucher, error) {
+	var rows []voucherRow
+	err := s.db.NewRaw(`SELECT v.* FROM promo_vouchers AS v
+		WHERE v.project_id = ? AND v.id = ANY(?::text[]) AND v.binned_at IS NULL
+		ORDER BY v.id COLLATE "C" FOR UPDATE SKIP LOCKED`, projectID, pgdialect.Array(ids)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fail("lock loyalty cards", err, nil)
+	}
+	return domains[voucherRow, *voucherRow](rows)
+}
+
+// SetLoyaltyCards implements loyalty.Store: one statement for all of them.
+func (s *Store) SetLoyaltyCards(ctx context.Context, projectID string, vs ...*voucher.Voucher) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	ids, cards := make([]string, len(vs)), make([]string, len(vs))
+	at := make([]time.Time, len(vs))
+	for i, v := range vs {
+		card, err := json.Marshal(v.LoyaltyCard)
+		if err != nil {
+			return err
+		}
+		ids[i], cards[i] = v.ID, string(card)
+		if v.UpdatedAt != nil {
+			at[i] = sqlTime(*v.UpdatedAt)
+		}
+	}
+	_, err := s.db.NewRaw(`UPDATE promo_vouchers AS v SET data = jsonb_set(v.data, '{loyalty_card}', u.card::jsonb), updated_at = u.at
+		FROM unnest(?::text[], ?::text[], ?::timestamptz[]) AS u(id, card, at)
+		WHERE v.project_id = ? AND v.id = u.id`,
+		pgdialect.Array(ids), pgdialect.Array(cards), pgdialect.Array(at), projectID).Exec(ctx)
+	if err != nil {
+		return fail("set loyalty cards", err, nil)
+	}
+	return nil
 }

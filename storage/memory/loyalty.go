@@ -2,12 +2,14 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/voucher"
 )
 
 // loyaltyData holds earning rules and the claims that make each earn once
@@ -17,11 +19,14 @@ type loyaltyData struct {
 	claims  table[loyalty.Claim]
 	tiers   table[loyalty.Tier]
 	pending table[loyalty.PendingPoints]
+	buckets table[voucher.PointsBucket]
+	// cardBuckets lists each card's bucket ids (project id, voucher id).
+	cardBuckets map[[2]string][]string
 }
 
 func newLoyaltyData() loyaltyData {
 	return loyaltyData{rules: newTable[loyalty.EarningRule](), claims: newTable[loyalty.Claim](), tiers: newTable[loyalty.Tier](),
-		pending: newTable[loyalty.PendingPoints]()}
+		pending: newTable[loyalty.PendingPoints](), buckets: newTable[voucher.PointsBucket](), cardBuckets: map[[2]string][]string{}}
 }
 
 func earningRuleField(r *loyalty.EarningRule, name string) promotype.Value {
@@ -252,4 +257,142 @@ func (s *Store) ProjectsWithDuePending(ctx context.Context, at promotype.Time, l
 		}
 	})
 	return out, nil
+}
+
+// InsertBuckets implements loyalty.Store.
+func (s *Store) InsertBuckets(ctx context.Context, bs ...*voucher.PointsBucket) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		for _, b := range bs {
+			if err := insertNew(&d.loyalty.buckets, u, b.ProjectID, b.ID, "loyalty_points_bucket", b.Clone()); err != nil {
+				return err
+			}
+			k := [2]string{b.ProjectID, b.VoucherID}
+			ids := d.loyalty.cardBuckets[k]
+			d.loyalty.cardBuckets[k] = append(ids, b.ID)
+			u.push(func() { d.loyalty.cardBuckets[k] = ids })
+		}
+		return nil
+	})
+}
+
+// UpdateBuckets implements loyalty.Store.
+func (s *Store) UpdateBuckets(ctx context.Context, bs ...*voucher.PointsBucket) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		for _, b := range bs {
+			old, ok := d.loyalty.buckets.get(b.ProjectID, b.ID)
+			if !ok {
+				return promotype.NotFound("loyalty_points_bucket", b.ID)
+			}
+			c := old.Clone()
+			c.Bucket, c.Status, c.UpdatedAt = b.Bucket, b.Status, promotype.ClonePtr(b.UpdatedAt)
+			d.loyalty.buckets.put(u, b.ProjectID, b.ID, c)
+		}
+		return nil
+	})
+}
+
+// cardBucketsOf returns the stored buckets of card voucherID that keep.
+func (d *data) cardBucketsOf(projectID, voucherID string, keep func(*voucher.PointsBucket) bool) []*voucher.PointsBucket {
+	var out []*voucher.PointsBucket
+	for _, id := range d.loyalty.cardBuckets[[2]string{projectID, voucherID}] {
+		if b, ok := d.loyalty.buckets.get(projectID, id); ok && keep(b) {
+			out = append(out, b.Clone())
+		}
+	}
+	return out
+}
+
+// CardBuckets implements loyalty.Store.
+func (s *Store) CardBuckets(ctx context.Context, projectID string, ids []string, dueBy promotype.Time) (out []*voucher.PointsBucket, err error) {
+	s.read(ctx, func(d *data) {
+		out = []*voucher.PointsBucket{}
+		for _, id := range ids {
+			out = append(out, d.cardBucketsOf(projectID, id, func(b *voucher.PointsBucket) bool {
+				return b.Status == voucher.BucketActive && (b.Bucket.TotalPoints > 0 || (b.Due != nil && !b.Due.After(dueBy.Time)))
+			})...)
+		}
+	})
+	return out, nil
+}
+
+// ListBuckets implements loyalty.Store.
+func (s *Store) ListBuckets(ctx context.Context, projectID, voucherID string, limit, offset int) (out []*voucher.PointsBucket, total int, err error) {
+	s.read(ctx, func(d *data) {
+		out = d.cardBucketsOf(projectID, voucherID, func(b *voucher.PointsBucket) bool { return b.Status == voucher.BucketActive })
+		slices.SortFunc(out, voucher.SpendOrder)
+		total = len(out)
+		out = out[min(offset, total):min(offset+limit, total)]
+	})
+	return out, total, nil
+}
+
+// dueBuckets returns the project's ACTIVE buckets due at or before at.
+func (d *data) dueBuckets(projectID string, at promotype.Time) []*voucher.PointsBucket {
+	var out []*voucher.PointsBucket
+	for _, b := range d.loyalty.buckets.rows[projectID] {
+		if b.Status == voucher.BucketActive && b.Due != nil && !b.Due.After(at.Time) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// DueBuckets implements loyalty.Store.
+func (s *Store) DueBuckets(ctx context.Context, projectID string, at promotype.Time, limit int) (out []*voucher.PointsBucket, err error) {
+	s.read(ctx, func(d *data) {
+		out = d.dueBuckets(projectID, at)
+		slices.SortFunc(out, voucher.SpendOrder)
+		out = out[:min(limit, len(out))]
+		for i, b := range out {
+			out[i] = b.Clone()
+		}
+	})
+	return out, nil
+}
+
+// ProjectsWithDueBuckets implements loyalty.Store.
+func (s *Store) ProjectsWithDueBuckets(ctx context.Context, at promotype.Time, limit int) (out []string, err error) {
+	s.read(ctx, func(d *data) {
+		out = []string{}
+		for project := range d.loyalty.buckets.rows {
+			if len(d.dueBuckets(project, at)) > 0 {
+				out = append(out, project)
+			}
+		}
+		slices.Sort(out)
+		out = out[:min(limit, len(out))]
+	})
+	return out, nil
+}
+
+// LockCards implements loyalty.Store: a memory transaction runs alone, so
+// every live voucher is locked.
+func (s *Store) LockCards(ctx context.Context, projectID string, ids []string) ([]*voucher.Voucher, error) {
+	out := []*voucher.Voucher{}
+	for _, id := range slices.Sorted(slices.Values(ids)) {
+		v, err := s.GetVoucher(ctx, projectID, id)
+		switch {
+		case errors.Is(err, promotype.ErrNotFound):
+			continue
+		case err != nil:
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// SetLoyaltyCards implements loyalty.Store.
+func (s *Store) SetLoyaltyCards(ctx context.Context, projectID string, vs ...*voucher.Voucher) error {
+	for _, v := range vs {
+		stored, err := s.GetVoucher(ctx, projectID, v.ID)
+		if err != nil {
+			return err
+		}
+		stored.LoyaltyCard, stored.UpdatedAt = v.Clone().LoyaltyCard, promotype.ClonePtr(v.UpdatedAt)
+		if err := s.UpdateVoucher(ctx, stored); err != nil {
+			return err
+		}
+	}
+	return nil
 }
