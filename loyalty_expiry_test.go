@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/export"
 	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
@@ -121,6 +123,20 @@ func TestLoyaltyExpiryManualAdditions(t *testing.T) {
 			t.Errorf("card after expiry: %+v", got.LoyaltyCard)
 		}
 		diff(t, "buckets left", []string{"never:10"}, buckets(t, f, card.Code))
+
+		// The program's points_expiration export lists ACTIVE and EXPIRED
+		// buckets, here by expiry (a never-expiring one's is null, and
+		// null orders first, as in every list of the engine).
+		e := must[*export.Export](t)(f.eng.Exports().ExportCampaignPointsExpiration(ctx, f.project, club.Name, export.TransactionsParams{
+			Parameters: &export.RequestParameters{Order: promo.Ptr("expires_at"), Fields: []string{"voucher_id", "status", "expires_at", "points"}}}))
+		must[int](t)(f.eng.AsyncActions().RunPending(ctx, async.Config{}))
+		e = must[*export.Export](t)(f.eng.Exports().Get(ctx, f.project, e.ID))
+		diff(t, "points_expiration export", [][]string{
+			{"Voucher ID", "Status", "Expires At", "Points"},
+			{card.ID, voucher.BucketActive, "", "10"},
+			{card.ID, voucher.BucketExpired, "2026-03-20", "0"},
+			{card.ID, voucher.BucketExpired, "2026-04-10", "15"},
+		}, download(t, f, e))
 	})
 }
 

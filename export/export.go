@@ -173,6 +173,10 @@ type Store interface {
 	// TransactionPage pages the project's voucher transactions (order
 	// created_at; filters created_at, voucher_id, campaign_id).
 	TransactionPage(ctx context.Context, projectID string, p Page) ([]*redemption.Transaction, error)
+	// BucketPage pages the project's loyalty points buckets, ACTIVE and
+	// EXPIRED (order key expires_at: the bucket's due instant, null for a
+	// never-expiring one).
+	BucketPage(ctx context.Context, projectID string, p Page) ([]*voucher.PointsBucket, error)
 }
 
 // JobStore is what the export job's transactions need: the export port,

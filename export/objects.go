@@ -170,11 +170,11 @@ var objects = map[string]*object{
 		}, (*redemption.Transaction).Field, func(t *redemption.Transaction) string { return t.ID }, transactionCell),
 	},
 	ObjectPointsExpiration: {
-		// Loyalty points never expire in this engine: a loyalty campaign's
-		// expiration_rules are stored and shown but no points are ever
-		// dated, bucketed or expired (no POINTS_EXPIRATION transaction
-		// exists). So there is nothing to list and the file has its
-		// header only; the filters and order are still checked.
+		// Loyalty points buckets, ACTIVE and EXPIRED (GET .../members/
+		// {memberId}/points-expiration lists a card's ACTIVE ones).
+		// expires_at orders and filters by the instant a bucket is gone
+		// (the start of the day after its date); a never-expiring
+		// bucket's is null.
 		spec: promotype.ListSpec{
 			Orders:       []string{"created_at", "expires_at", "id"},
 			DefaultOrder: "-expires_at",
@@ -186,9 +186,9 @@ var objects = map[string]*object{
 		},
 		defaults: []string{"id", "campaign_id", "voucher_id", "status", "expires_at", "points"},
 		fields:   []string{"id", "campaign_id", "voucher_id", "status", "expires_at", "points"},
-		page: func(context.Context, *reader, promotype.Query, *Cursor) (*Cursor, int, error) {
-			return nil, 0, nil
-		},
+		page: pageOf(func(s Store) func(context.Context, string, Page) ([]*voucher.PointsBucket, error) {
+			return s.BucketPage
+		}, (*voucher.PointsBucket).Field, func(b *voucher.PointsBucket) string { return b.ID }, bucketCell),
 	},
 }
 

@@ -2,6 +2,7 @@ package export
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/promoengine/promo/customer"
@@ -347,6 +348,25 @@ func transactionCell(_ context.Context, _ *reader, t *redemption.Transaction, f 
 		return strCell(t.RelatedTransactionID), nil
 	case "details":
 		return jsonCell(t.Details), nil
+	}
+	return "", nil
+}
+
+// bucketCell is field f of a points_expiration export's row.
+func bucketCell(_ context.Context, _ *reader, b *voucher.PointsBucket, f string) (string, error) {
+	switch f {
+	case "id":
+		return b.ID, nil
+	case "campaign_id":
+		return b.CampaignID, nil
+	case "voucher_id":
+		return b.VoucherID, nil
+	case "status":
+		return b.Status, nil
+	case "expires_at":
+		return strCell(b.ExpiresAt), nil
+	case "points":
+		return strconv.FormatInt(b.Bucket.TotalPoints, 10), nil
 	}
 	return "", nil
 }

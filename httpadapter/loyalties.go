@@ -56,6 +56,13 @@ func (s *server) programRoutes() []route {
 			}
 			return s.engine.Exports().ExportCampaignTransactions(c.ctx(), c.projectID, p.ID, in)
 		})},
+		{http.MethodPost, "/v1/loyalties/{programId}/points-expiration/export", appKey, withBody(func(c *call, in export.TransactionsParams) (*export.Export, error) {
+			p, err := l.Program(c.ctx(), c.projectID, c.path("programId"))
+			if err != nil {
+				return nil, err
+			}
+			return s.engine.Exports().ExportCampaignPointsExpiration(c.ctx(), c.projectID, p.ID, in)
+		})},
 		{http.MethodGet, "/v1/loyalties/{programId}/transactions", appKey, withoutBody(func(c *call) (*redemption.TransactionList, error) {
 			in, err := transactionListParams(c)
 			if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // expiryBatch is how many due buckets one transaction of ExpireDue reads.
-const expiryBatch = 2000
+const expiryBatch = 5000
 
 // ExpireDue expires the project's buckets due by now, in transactions of
 // up to expiryBatch buckets, up to limit buckets in all, and reports how
@@ -23,11 +23,13 @@ const expiryBatch = 2000
 // each bucket expires once however many engines run this.
 func (s *Service) ExpireDue(ctx context.Context, projectID string, limit int) (int, error) {
 	n := 0
+	var after *voucher.PointsBucket
 	for n < limit {
-		due, err := s.store.DueBuckets(ctx, projectID, s.env.Clock.Now(), min(expiryBatch, limit-n))
+		due, err := s.store.DueBuckets(ctx, projectID, s.env.Clock.Now(), after, min(expiryBatch, limit-n))
 		if err != nil || len(due) == 0 {
 			return n, err
 		}
+		after = due[len(due)-1]
 		var done int
 		err = s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
 			done, err = s.expire(ctx, st, projectID, due)
@@ -36,10 +38,7 @@ func (s *Service) ExpireDue(ctx context.Context, projectID string, limit int) (i
 		if err != nil {
 			return n, err
 		}
-		n += done
-		if done == 0 { // every card held by another transaction: a later round
-			return n, nil
-		}
+		n += done // buckets of cards another transaction held: a later round
 	}
 	return n, nil
 }

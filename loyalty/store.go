@@ -76,8 +76,10 @@ type Store interface {
 	// in spending order (voucher.SpendOrder), and how many there are.
 	ListBuckets(ctx context.Context, projectID, voucherID string, limit, offset int) ([]*voucher.PointsBucket, int, error)
 	// DueBuckets returns up to limit ACTIVE buckets of the project due at
-	// or before at, earliest first.
-	DueBuckets(ctx context.Context, projectID string, at promotype.Time, limit int) ([]*voucher.PointsBucket, error)
+	// or before at, in (due, id) order after the bucket after (nil: from
+	// the first). The cursor keeps a long expiry from reading again what
+	// it has expired.
+	DueBuckets(ctx context.Context, projectID string, at promotype.Time, after *voucher.PointsBucket, limit int) ([]*voucher.PointsBucket, error)
 	// ProjectsWithDueBuckets returns up to limit ids of projects with
 	// ACTIVE buckets due at or before at.
 	ProjectsWithDueBuckets(ctx context.Context, at promotype.Time, limit int) ([]string, error)

@@ -70,3 +70,25 @@ func SpendOrder(a, b *PointsBucket) int {
 	}
 	return 0
 }
+
+// Field is the value of b's list field name (export filters and orders):
+// id, voucher_id, campaign_id, created_at, expires_at (the due instant;
+// null when the bucket never expires).
+func (b *PointsBucket) Field(name string) promotype.Value {
+	switch name {
+	case "id":
+		return promotype.Value{Str: b.ID}
+	case "voucher_id":
+		return promotype.Value{Str: b.VoucherID}
+	case "campaign_id":
+		return promotype.Value{Str: b.CampaignID}
+	case "created_at":
+		return promotype.Value{Time: b.CreatedAt}
+	case "expires_at":
+		if b.Due == nil {
+			return promotype.Value{Null: true}
+		}
+		return promotype.Value{Time: *b.Due}
+	}
+	return promotype.Value{Null: true}
+}

@@ -395,3 +395,18 @@ var exportTransactionColumns = columns{
 func (s *Store) TransactionPage(ctx context.Context, projectID string, pg export.Page) ([]*redemption.Transaction, error) {
 	return pageOf(ctx, s.db, exportTransactionColumns, []string{"created_at"}, false, "t", "", projectID, pg, (*transactionRow).domain)
 }
+
+// exportBucketColumns are the filter and order fields of a
+// points_expiration export: expires_at is the bucket's due instant.
+var exportBucketColumns = columns{
+	"id":          {"id", promotype.FieldString},
+	"voucher_id":  {"voucher_id", promotype.FieldString},
+	"campaign_id": {"campaign_id", promotype.FieldString},
+	"created_at":  {"created_at", promotype.FieldTime},
+	"expires_at":  {"due", promotype.FieldTime},
+}
+
+// BucketPage implements export.Store.
+func (s *Store) BucketPage(ctx context.Context, projectID string, pg export.Page) ([]*voucher.PointsBucket, error) {
+	return pageOf(ctx, s.db, exportBucketColumns, []string{"created_at"}, false, "lb", "", projectID, pg, (*bucketRow).domain)
+}

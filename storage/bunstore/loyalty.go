@@ -444,14 +444,17 @@ func (s *Store) ListBuckets(ctx context.Context, projectID, voucherID string, li
 }
 
 // DueBuckets implements loyalty.Store.
-func (s *Store) DueBuckets(ctx context.Context, projectID string, at promotype.Time, limit int) ([]*voucher.PointsBucket, error) {
+func (s *Store) DueBuckets(ctx context.Context, projectID string, at promotype.Time, after *voucher.PointsBucket, limit int) ([]*voucher.PointsBucket, error) {
 	if !storable(projectID) {
 		return []*voucher.PointsBucket{}, nil
 	}
 	var rows []bucketRow
-	err := s.db.NewSelect().Model(&rows).
-		Where("lb.project_id = ? AND lb.status = ? AND lb.due IS NOT NULL AND lb.due <= ?", projectID, voucher.BucketActive, sqlTime(at)).
-		OrderExpr("lb.due, lb.id").Limit(int64(limit)).Scan(ctx)
+	sel := s.db.NewSelect().Model(&rows).
+		Where("lb.project_id = ? AND lb.status = ? AND lb.due IS NOT NULL AND lb.due <= ?", projectID, voucher.BucketActive, sqlTime(at))
+	if after != nil && after.Due != nil {
+		sel = sel.Where("(lb.due, lb.id) > (?, ?)", sqlTime(*after.Due), after.ID)
+	}
+	err := sel.OrderExpr("lb.due, lb.id").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
 		return nil, fail("list due buckets", err, nil)
 	}

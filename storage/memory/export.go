@@ -225,3 +225,12 @@ func (s *Store) TransactionPage(ctx context.Context, projectID string, pg export
 }
 
 func transactionID(t *redemption.Transaction) string { return t.ID }
+
+// BucketPage implements export.Store: a scan of the project's buckets per
+// page.
+func (s *Store) BucketPage(ctx context.Context, projectID string, pg export.Page) (out []*voucher.PointsBucket, err error) {
+	s.read(ctx, func(d *data) {
+		out = page(d.loyalty.buckets.rows[projectID], pg, (*voucher.PointsBucket).Field, func(b *voucher.PointsBucket) string { return b.ID }, nil, (*voucher.PointsBucket).Clone)
+	})
+	return out, nil
+}

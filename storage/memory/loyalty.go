@@ -338,16 +338,26 @@ func (d *data) dueBuckets(projectID string, at promotype.Time) []*voucher.Points
 }
 
 // DueBuckets implements loyalty.Store.
-func (s *Store) DueBuckets(ctx context.Context, projectID string, at promotype.Time, limit int) (out []*voucher.PointsBucket, err error) {
+func (s *Store) DueBuckets(ctx context.Context, projectID string, at promotype.Time, after *voucher.PointsBucket, limit int) (out []*voucher.PointsBucket, err error) {
 	s.read(ctx, func(d *data) {
-		out = d.dueBuckets(projectID, at)
-		slices.SortFunc(out, voucher.SpendOrder)
+		out = slices.DeleteFunc(d.dueBuckets(projectID, at), func(b *voucher.PointsBucket) bool {
+			return after != nil && dueOrder(b, after) <= 0
+		})
+		slices.SortFunc(out, dueOrder)
 		out = out[:min(limit, len(out))]
 		for i, b := range out {
 			out[i] = b.Clone()
 		}
 	})
 	return out, nil
+}
+
+// dueOrder orders due buckets by due time, then id.
+func dueOrder(a, b *voucher.PointsBucket) int {
+	if c := a.Due.Compare(b.Due.Time); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
 }
 
 // ProjectsWithDueBuckets implements loyalty.Store.

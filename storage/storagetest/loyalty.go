@@ -2,6 +2,7 @@ package storagetest
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/promoengine/promo/loyalty"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage"
+	"github.com/promoengine/promo/voucher"
 )
 
 func earningRule(projectID, id, campaignID string, created int) *loyalty.EarningRule {
@@ -99,6 +101,7 @@ func testEarningRules(t *testing.T, newStore Factory) {
 	testRewardStock(t, s, p)
 	testLoyaltyTiers(t, s, p)
 	testPendingPoints(t, s, p)
+	testPointsBuckets(t, s, p)
 }
 
 // testPendingPoints: entries round-trip; lists hold the PENDING ones of a
@@ -206,4 +209,89 @@ func testRewardStock(t *testing.T, s storage.Store, p string) {
 	if ok {
 		t.Errorf("another project took the reward's stock (err %v)", err)
 	}
+}
+
+// testPointsBuckets: buckets round-trip; a card's are listed in spending
+// order (earliest due first, never last) with their total, its ACTIVE
+// ones with points left (or due) are read for a spend; due ones come in
+// (due, id) order after a cursor, per project; cards lock and take their
+// loyalty_card fields; nothing crosses projects.
+func testPointsBuckets(t *testing.T, s storage.Store, p string) {
+	day := func(d int) *promotype.Time { return &promotype.Time{Time: time.Date(2026, 3, d, 0, 0, 0, 0, time.UTC)} }
+	bucket := func(id, card string, points int64, due *promotype.Time, created int) *voucher.PointsBucket {
+		b := &voucher.PointsBucket{ID: id, ProjectID: p, VoucherID: card, CampaignID: "camp_1", Points: points,
+			Bucket: voucher.BucketPoints{TotalPoints: points}, Status: voucher.BucketActive, Due: due,
+			CreatedAt: *day(created), UpdatedAt: day(created), Object: "loyalty_points_bucket"}
+		if due != nil {
+			on := due.AddDate(0, 0, -1).Format(time.DateOnly)
+			b.ExpiresAt = &on
+		}
+		return b
+	}
+	bs := []*voucher.PointsBucket{bucket("lopb_1", "v_c1", 10, nil, 1), bucket("lopb_2", "v_c1", 20, day(20), 2),
+		bucket("lopb_3", "v_c1", 30, day(10), 3), bucket("lopb_4", "v_c2", 40, day(10), 1)}
+	must(t, s.InsertBuckets(ctx, bs...))
+	wantErr(t, "duplicate bucket", s.InsertBuckets(ctx, bucket("lopb_1", "v_c1", 1, nil, 1)), promotype.ErrDuplicateFound)
+	list, total, err := s.ListBuckets(ctx, p, "v_c1", 10, 0)
+	must(t, err)
+	diff(t, "card buckets in spending order", []*voucher.PointsBucket{bs[2], bs[1], bs[0]}, list)
+	if total != 3 {
+		t.Errorf("card bucket total %d, want 3", total)
+	}
+	list, total, err = s.ListBuckets(ctx, p, "v_c1", 1, 1)
+	must(t, err)
+	diff(t, "second page of one", []string{"lopb_2"}, ids(list, func(b *voucher.PointsBucket) string { return b.ID }))
+	diff(t, "total beside a page", 3, total)
+	spent := bs[2].Clone()
+	spent.Bucket.TotalPoints, spent.UpdatedAt = 0, day(5)
+	must(t, s.UpdateBuckets(ctx, spent))
+	read, err := s.CardBuckets(ctx, p, []string{"v_c1", "v_c2"}, promotype.Time{})
+	must(t, err)
+	slices.SortFunc(read, voucher.SpendOrder)
+	diff(t, "buckets with points left", []string{"lopb_4", "lopb_2", "lopb_1"}, ids(read, func(b *voucher.PointsBucket) string { return b.ID }))
+	read, err = s.CardBuckets(ctx, p, []string{"v_c1"}, *day(10))
+	must(t, err)
+	slices.SortFunc(read, voucher.SpendOrder)
+	diff(t, "with the empty one due", []*voucher.PointsBucket{spent, bs[1], bs[0]}, read)
+
+	byID := func(b *voucher.PointsBucket) string { return b.ID }
+	due, err := s.DueBuckets(ctx, p, *day(10), nil, 10)
+	must(t, err)
+	diff(t, "due by the 10th", []string{"lopb_3", "lopb_4"}, ids(due, byID))
+	due, err = s.DueBuckets(ctx, p, *day(20), due[0], 10)
+	must(t, err)
+	diff(t, "due by the 20th after lopb_3", []string{"lopb_4", "lopb_2"}, ids(due, byID))
+	projects, err := s.ProjectsWithDueBuckets(ctx, *day(10), 10)
+	must(t, err)
+	diff(t, "projects with due buckets", []string{p}, projects)
+	due, err = s.DueBuckets(ctx, "proj_b", *day(30), nil, 10)
+	must(t, err)
+	diff(t, "due in another project", []string{}, ids(due, byID))
+	gone := bs[3].Clone()
+	gone.Status, gone.UpdatedAt = voucher.BucketExpired, day(10)
+	must(t, s.UpdateBuckets(ctx, gone))
+	list, _, err = s.ListBuckets(ctx, p, "v_c2", 10, 0)
+	must(t, err)
+	diff(t, "an expired bucket is not listed", []string{}, ids(list, byID))
+
+	card := discountVoucher(p, "", 7)
+	card.Type, card.Discount, card.LoyaltyCard = campaign.LoyaltyCard, nil, &voucher.LoyaltyCard{Points: 100, Balance: 60}
+	must(t, s.InsertVoucher(ctx, card))
+	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		locked, err := tx.LockCards(ctx, p, []string{card.ID, "v_missing"})
+		if err != nil {
+			return err
+		}
+		diff(t, "locked cards", []string{card.ID}, ids(locked, func(v *voucher.Voucher) string { return v.ID }))
+		c := locked[0]
+		c.LoyaltyCard.Balance, c.LoyaltyCard.ExpiredPoints, c.LoyaltyCard.NextExpirationDate = 50, ptr(int64(10)), ptr("2026-04-01")
+		c.UpdatedAt = day(11)
+		return tx.SetLoyaltyCards(ctx, p, c)
+	}))
+	got, err := s.GetVoucher(ctx, p, card.ID)
+	must(t, err)
+	diff(t, "card after SetLoyaltyCards", &voucher.LoyaltyCard{Points: 100, Balance: 50, ExpiredPoints: ptr(int64(10)), NextExpirationDate: ptr("2026-04-01")}, got.LoyaltyCard)
+	locked, err := s.LockCards(ctx, "proj_b", []string{card.ID})
+	must(t, err)
+	diff(t, "another project's card", []string{}, ids(locked, func(v *voucher.Voucher) string { return v.ID }))
 }
