@@ -821,6 +821,32 @@ async function main() {
 		assert.equal(card.code, s.second.code)
 		assert.equal(card.loyalty_card.balance, 100)
 	})
+	await step('loyalties.createTiers, listTiers, getTier, tier earning rules and rewards, listMemberLoyaltyTiers', async () => {
+		const tiers = await client.loyalties.createTiers(s.club.id, [
+			{ name: 'Silver', points: { from: 1, to: 499 } },
+			{ name: 'Gold', points: { from: 500 }, earning_rules: { [s.rule.id]: { type: 'MULTIPLY', multiplier: 2 } } },
+		])
+		assert.deepEqual(tiers.map((t) => t.name), ['Silver', 'Gold'])
+		const gold = tiers[1]
+		assert.match(gold.id, /^ltr_/)
+		assert.deepEqual(listed(await client.loyalties.listTiers(s.club.id), 'data').map((t) => t.name), ['Silver', 'Gold'])
+		assert.equal((await client.loyalties.getTier(s.club.id, gold.id)).name, 'Gold')
+		const rules = listed(await client.loyalties.listLoyaltyTierEarningRules(s.club.id, gold.id), 'data')
+		assert.deepEqual(rules.map((r) => [r.id, r.loyalty.order.amount.points]), [[s.rule.id, 2]])
+		assert.deepEqual(listed(await client.loyalties.listLoyaltyTierRewards(s.club.id, gold.id), 'data'), [])
+		const mine = listed(await client.loyalties.listMemberLoyaltyTiers(s.card.code), 'data')
+		assert.deepEqual(mine.map((t) => t.name), ['Gold']) // a balance of 900
+	})
+	await step('loyalties.getPointsExpiration, exportCardTransactions and listMemberActivity', async () => {
+		const buckets = listed(await client.loyalties.getPointsExpiration(s.club.id, s.card.code), 'data')
+		assert.ok(buckets.length > 0, 'the card has no points buckets')
+		assert.equal(buckets.reduce((sum, b) => sum + b.bucket.total_points, 0), 900)
+		assert.ok(buckets.every((b) => b.object === 'loyalty_points_bucket' && b.status === 'ACTIVE'))
+		const exp = await client.loyalties.exportCardTransactions(s.card.code, s.club.id, { parameters: { fields: ['id', 'type'] } })
+		assert.equal(exp.exported_object, 'voucher_transactions')
+		const activity = listed(await client.loyalties.listMemberActivity(s.club.id, s.card.code, { limit: 5 }), 'data')
+		assert.ok(activity.length > 0, 'the member has no activity')
+	})
 	await step('loyalties.listCardTransactions', async () => {
 		const txs = listed(await client.loyalties.listCardTransactions(s.card.code, s.club.id), 'data')
 		assert.deepEqual(txs.map((t) => t.type), ['POINTS_TRANSFER_OUT', 'POINTS_REMOVAL', 'POINTS_ADDITION', 'POINTS_ACCRUAL'])
@@ -836,6 +862,11 @@ async function main() {
 		assert.equal((await client.loyalties.getRewardDetails(s.club.id, s.assignment.id)).id, s.reward.id)
 		const rewards = listed(await client.loyalties.listMemberRewards(s.card.code, { affordable_only: true }), 'data')
 		assert.deepEqual(rewards.map((r) => r.assignment.id), [s.assignment.id])
+	})
+	await step('loyalties.updateRewardAssignment', async () => {
+		const a = await client.loyalties.updateRewardAssignment(s.club.id, { id: s.assignment.id, parameters: { loyalty: { points: 300 } } })
+		assert.equal(a.id, s.assignment.id)
+		assert.equal(a.parameters.loyalty.points, 300)
 	})
 	await step('loyalties.redeemReward', async () => {
 		const r = await client.loyalties.redeemReward(s.club.id, s.card.code, { reward: { id: s.reward.id } })
