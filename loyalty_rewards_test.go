@@ -209,3 +209,29 @@ func TestLoyaltyTwoEngines(t *testing.T) {
 		})
 	}
 }
+
+// Points an earning rule gives are a customer.rewarded.loyalty_points
+// activity of the customer, and a reward redeemed for points (not an
+// order discount) a customer.rewarded one.
+func TestLoyaltyRewardedActivities(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		club := newProgram(t, f, "Club", true)
+		earnOn(t, f, club, `{"event":"order.paid","loyalty":{"type":"FIXED","points":150}}`)
+		o := must[*order.Order](t)(f.eng.Orders().Create(ctx, f.project, order.Params{Amount: promo.Ptr[int64](100),
+			Status: promo.Ptr(order.StatusPaid), Customer: &customer.Params{SourceID: promo.Ptr("ria")}}))
+		card := cardOf(t, f, club, *o.CustomerID)
+		rw := offer(t, f, club, `{"name":"Mug","parameters":{"product":{"id":"`+seedShop(t, f).mug.ID+`"}}}`, 100)
+		must[*redemption.Redemption](t)(redeemReward(f, card, rw.ID))
+		types := func(typ string) []string {
+			l := must[*customer.ActivityList](t)(f.eng.Customers().Activities(ctx, f.project, *o.CustomerID, customer.ActivityParams{Type: typ}))
+			out := []string{}
+			for _, a := range l.Data {
+				out = append(out, a.Type)
+			}
+			return out
+		}
+		diff(t, "points given", []string{customer.ActivityRewardedPoints}, types(customer.ActivityRewardedPoints))
+		diff(t, "reward given", []string{customer.ActivityRewarded}, types(customer.ActivityRewarded))
+		checkCard(t, f, card.Code, 50)
+	})
+}

@@ -94,6 +94,8 @@ const (
 	ActivityGiftBalanceAdded     = "customer.voucher.gift.balance_added"
 	ActivityLoyaltyPointsAdded   = "customer.voucher.loyalty_card.points_added"
 	ActivityVoucherDeleted       = "customer.voucher.deleted"
+	ActivityRewarded             = "customer.rewarded"
+	ActivityRewardedPoints       = "customer.rewarded.loyalty_points"
 )
 
 // Activity categories: what the customer (or the API on its behalf) did,
@@ -177,7 +179,8 @@ func (p ActivityParams) query() (ActivityQuery, error) {
 var recordedActivities = []string{ActivityCreated, ActivityUpdated, ActivityDeleted, ActivityCustomEvent,
 	ActivityPublicationSucceeded, ActivityRedemptionSucceeded, ActivityRedemptionFailed, ActivityRollbackSucceeded,
 	ActivityRollbackFailed, ActivityOrderCreated, ActivityOrderUpdated, ActivityOrderPaid, ActivityOrderCanceled,
-	ActivityOrderFulfilled, ActivityGiftBalanceAdded, ActivityLoyaltyPointsAdded, ActivityVoucherDeleted}
+	ActivityOrderFulfilled, ActivityGiftBalanceAdded, ActivityLoyaltyPointsAdded, ActivityVoucherDeleted,
+	ActivityRewarded, ActivityRewardedPoints}
 
 // Activities returns a page of the activity log of the customer ref (id or
 // source id), newest first unless p.Order says otherwise, keyset-paged by

@@ -41,7 +41,8 @@ func TestActivityParamsQuery(t *testing.T) {
 		{"oldest first", ActivityParams{Limit: 5, Order: "created_at", StartingAfterID: "evt_1"}, ActivityQuery{Limit: 6, After: "evt_1"}},
 		{"type", ActivityParams{Type: "customer.segment.entered"}, ActivityQuery{Limit: 11, Desc: true, Types: []string{"customer.segment.entered"}}},
 		{"effects", ActivityParams{Category: CategoryEffect}, ActivityQuery{Limit: 11, Desc: true,
-			Types: []string{ActivityPublicationSucceeded, ActivityGiftBalanceAdded, ActivityLoyaltyPointsAdded, ActivityVoucherDeleted}}},
+			Types: []string{ActivityPublicationSucceeded, ActivityGiftBalanceAdded, ActivityLoyaltyPointsAdded, ActivityVoucherDeleted,
+				ActivityRewarded, ActivityRewardedPoints}}},
 		{"an action of the effects", ActivityParams{Category: CategoryEffect, Type: ActivityOrderPaid}, ActivityQuery{Limit: 11, Desc: true, Types: []string{}}},
 		{"an action of the actions", ActivityParams{Category: CategoryAction, Type: ActivityOrderPaid}, ActivityQuery{Limit: 11, Desc: true, Types: []string{ActivityOrderPaid}}},
 	} {

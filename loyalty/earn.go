@@ -206,12 +206,22 @@ func (e *earning) earn(ctx context.Context, r *EarningRule) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = e.s.deps.Redemptions.Move(ctx, e.st, e.projectID, card.ID, redemption.Movement{
+	v, bal, err := e.s.deps.Redemptions.Move(ctx, e.st, e.projectID, card.ID, redemption.Movement{
 		Amount: points, Type: redemption.TxPointsAccrual, Operation: redemption.OperationAutomatic,
 		Source:  promotype.Ptr(redemption.SourceAutomation),
 		Details: e.details(r), Expiry: expiry,
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	bal.Points, bal.Amount = bal.Amount, nil
+	ev, err := promotype.NewEvent(e.s.env, e.projectID, customer.ActivityRewardedPoints, v.ID, map[string]any{
+		"customer": map[string]any{"id": e.customerID, "object": "customer"}, "voucher": v, "balance": bal,
+		"earning_rule": r, "event": e.details(r).Event, "order": e.details(r).Order})
+	if err != nil {
+		return err
+	}
+	return e.st.AppendEvents(ctx, ev.For(e.customerID, customer.ActivityRewardedPoints).InCampaign(c.ID, string(campaign.LoyaltyProgram)))
 }
 
 // expiry is when points rule r of program c gives now expire: by the

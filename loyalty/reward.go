@@ -195,35 +195,54 @@ func (s *Service) RedeemReward(ctx context.Context, projectID, ref, member strin
 // CAMPAIGN reward publishes a coupon of its campaign to the card's holder,
 // or credits the holder's gift card or loyalty card of its campaign with
 // its balance (publishing one when they hold none). A COIN reward, an
-// order discount, gives nothing more.
+// order discount, gives nothing more. A reward given is a customer.rewarded
+// event (and activity of the holder).
 func (s *Service) GiveReward(ctx context.Context, st ServiceStore, row *redemption.Redemption, card *voucher.Voucher) error {
-	rw, err := st.GetReward(ctx, card.ProjectID, row.Reward.ID)
+	given, err := s.giveReward(ctx, st, row, card)
+	if !given || err != nil {
+		return err
+	}
+	holder := deref(card.HolderID)
+	ev, err := promotype.NewEvent(s.env, card.ProjectID, customer.ActivityRewarded, card.ID, map[string]any{
+		"customer": map[string]any{"id": holder, "object": "customer"}, "holder": map[string]any{"id": holder, "object": "customer"},
+		"voucher": card, "reward": row.Reward, "redemption": map[string]any{"id": row.ID, "object": row.Object},
+		"balance": map[string]any{"points": -row.Ledger.Spend.Points, "balance": card.LoyaltyCard.Balance, "type": redemption.BalanceLoyalty, "object": "balance"}})
 	if err != nil {
 		return err
 	}
+	return st.AppendEvents(ctx, ev.For(holder, customer.ActivityRewarded).InCampaign(deref(card.CampaignID), string(campaign.LoyaltyProgram)))
+}
+
+// giveReward gives what GiveReward gives, without its event, and
+// reports whether it gave something (a COIN reward gives nothing more).
+func (s *Service) giveReward(ctx context.Context, st ServiceStore, row *redemption.Redemption, card *voucher.Voucher) (bool, error) {
+	rw, err := st.GetReward(ctx, card.ProjectID, row.Reward.ID)
+	if err != nil {
+		return false, err
+	}
 	if rw.Type == reward.TypeCoin {
-		return nil
+		return false, nil
 	}
 	row.Reward.Name, row.Reward.Type = rw.Name, string(rw.Type) // the assignment: the redemption's resolver named it
 	switch {
 	case rw.Type == reward.TypeMaterial:
 		ok, err := st.TakeRewardStock(ctx, card.ProjectID, rw.ID)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if !ok {
-			return promotype.InvalidPayload("Reward is out of stock")
+			return false, promotype.InvalidPayload("Reward is out of stock")
 		}
 		if p := rw.Parameters.Product; p != nil {
 			row.Reward.Product = &redemption.RewardProduct{ID: p.ID, SKUID: promotype.ClonePtr(p.SKUID)}
 		}
-		return nil
+		return true, nil
 	case rw.Parameters.Campaign != nil:
 		v, err := s.giveFromCampaign(ctx, st, card.ProjectID, rw.Parameters.Campaign, deref(card.HolderID))
 		row.Reward.Voucher = v
-		return err
+		return err == nil, err
 	}
-	return nil
+	return true, nil
 }
 
 // giveFromCampaign gives customerID what a CAMPAIGN reward gives: a coupon
