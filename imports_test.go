@@ -313,8 +313,8 @@ func TestImportRefusesBadInput(t *testing.T) {
 			},
 			"no sku cols": func() error { _, err := im.ImportSKUsCSV(ctx, f.project, strings.NewReader("sku\nx\n")); return err },
 			"no items":    func() error { _, err := im.ImportVouchers(ctx, f.project, nil); return err },
-			"no metadata": func() error {
-				_, err := im.UpdateProductsMetadata(ctx, f.project, imports.MetadataUpdate{SourceIDs: []string{"a"}})
+			"empty source id": func() error {
+				_, err := im.UpdateProductsMetadata(ctx, f.project, imports.MetadataUpdate{SourceIDs: []string{"a", ""}, Metadata: promo.Metadata{"k": 1}})
 				return err
 			},
 		} {

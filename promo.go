@@ -94,6 +94,9 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.metadataSchemas = project.NewMetadataSchemaService(store, e.env)
 	e.env.CheckMetadata = e.metadataSchemas.CheckMetadata
 	e.env.Triggered = e.triggered
+	e.env.Location = func(ctx context.Context, projectID string) (*time.Location, error) {
+		return e.projects.TimeZone(ctx, projectID)
+	}
 
 	e.projects = project.NewService(store, storage.TxFor(store, func(s storage.Tx) project.ServiceStore { return s }), e.env)
 	e.eventSchemas = project.NewCustomEventSchemaService(store, e.env)

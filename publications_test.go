@@ -40,7 +40,7 @@ func TestPublishConcurrency(t *testing.T) {
 			p := must[*project.Project](t)(eng.Projects().Create(ctx, project.Params{Name: "Shop"})).ID
 			const free, asks = 16, 24
 			must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p, js[campaign.Params](t,
-				fmt.Sprintf(`{"name":"Drop","vouchers_count":%d,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`, free))))
+				fmt.Sprintf(`{"name":"Drop","type":"STATIC","vouchers_count":%d,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`, free))))
 			must[int](t)(eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 100}))
 
 			pubs, errs := parallelBounded(t, asks, func(i int) (*publication.Publication, error) {
@@ -94,7 +94,7 @@ func TestPublishConcurrency(t *testing.T) {
 
 			// join_once: concurrent requests of one customer share one voucher.
 			must[*campaign.Campaign](t)(eng.Campaigns().Create(ctx, p, js[campaign.Params](t,
-				`{"name":"Once","vouchers_count":8,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`)))
+				`{"name":"Once","type":"STATIC","vouchers_count":8,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`)))
 			must[int](t)(eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 100}))
 			must[*customer.Customer](t)(eng.Customers().Upsert(ctx, p, customer.Params{SourceID: promotype.Ptr("joiner")}))
 			joined, errs := parallelBounded(t, 6, func(i int) (*publication.Publication, error) {
@@ -120,7 +120,7 @@ func TestPublish(t *testing.T) {
 	eachStore(t, func(t *testing.T, f fixture) {
 		e, p := f.eng, f.project
 		must[*campaign.Campaign](t)(e.Campaigns().Create(ctx, p, js[campaign.Params](t,
-			`{"name":"Summer","vouchers_count":0,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`)))
+			`{"name":"Summer","type":"STATIC","vouchers_count":0,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`)))
 		must[int](t)(e.AsyncActions().RunPending(ctx, async.Config{}))
 		for _, code := range []string{"S1", "S2", "S3"} {
 			must[*voucher.Voucher](t)(e.Vouchers().CreateInCampaign(ctx, p, "Summer", voucher.CampaignParams{}, promotype.Ptr(code)))
@@ -190,7 +190,7 @@ func TestPublicationEvents(t *testing.T) {
 	f := newOutboxFixture(t)
 	e, p := f.eng, f.project
 	must[*campaign.Campaign](t)(e.Campaigns().Create(ctx, p, js[campaign.Params](t,
-		`{"name":"Summer","vouchers_count":0,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`)))
+		`{"name":"Summer","type":"STATIC","vouchers_count":0,"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":100}}}`)))
 	must[int](t)(e.AsyncActions().RunPending(ctx, async.Config{}))
 	v1 := must[*voucher.Voucher](t)(e.Vouchers().CreateInCampaign(ctx, p, "Summer", voucher.CampaignParams{}, promotype.Ptr("S1")))
 	v2 := must[*voucher.Voucher](t)(e.Vouchers().CreateInCampaign(ctx, p, "Summer", voucher.CampaignParams{}, promotype.Ptr("S2")))

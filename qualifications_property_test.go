@@ -139,7 +139,7 @@ func newQualWorld(t *testing.T, f fixture, rng *rand.Rand) *qualWorld {
 	w.coin = must[*reward.Reward](t)(eng.Rewards().Create(ctx, p, js[reward.Params](t, fmt.Sprintf(
 		`{"name":"Pay with points","type":"COIN","parameters":{"coin":{"exchange_ratio":%d,"points_ratio":%d}}}`, 1+rng.IntN(3), 1+rng.IntN(20))))).ID
 	must[*reward.Assignment](t)(eng.Rewards().CreateAssignment(ctx, p, w.coin, js[reward.AssignmentParams](t,
-		`{"campaign":"`+club+`","parameters":{"loyalty":{"points":1}}}`)))
+		`{"campaign":"`+club+`"}`)))
 	must[int](t)(eng.AsyncActions().RunPending(ctx, async.Config{ChunkSize: 100}))
 	for range 5 {
 		c := w.customers[rng.IntN(len(w.customers))]

@@ -39,7 +39,7 @@ func qualFixture(t *testing.T, f *stackFixture) {
 	f.ids["coin"] = must[*reward.Reward](t)(eng.Rewards().Create(ctx, p, js[reward.Params](t,
 		`{"name":"Pay with points","type":"COIN","parameters":{"coin":{"exchange_ratio":1,"points_ratio":10}}}`))).ID
 	must[*reward.Assignment](t)(eng.Rewards().CreateAssignment(ctx, p, f.ids["coin"], js[reward.AssignmentParams](t,
-		`{"campaign":"`+club+`","parameters":{"loyalty":{"points":1}}}`)))
+		`{"campaign":"`+club+`"}`)))
 	card := must[*publication.Publication](t)(eng.Publications().Create(ctx, p, publication.CreateParams{
 		Campaign: &publication.CampaignRef{Name: promotype.Ptr("Club")}, Customer: &customer.Params{SourceID: promotype.Ptr("ann")}}))
 	f.ids["annCard"] = card.Voucher.Code
@@ -178,7 +178,7 @@ func TestQualificationRefusals(t *testing.T) {
 	eachStore(t, func(t *testing.T, fx fixture) {
 		for _, body := range []string{
 			`{"scenario":"EVERYTHING"}`,
-			`{"options":{"limit":51}}`,
+			`{"options":{"limit":101}}`,
 			`{"options":{"limit":0}}`,
 			`{"options":{"sorting_rule":"RANDOM"}}`,
 			`{"options":{"expand":["order"]}}`,

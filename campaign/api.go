@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"slices"
 
 	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/promotype"
@@ -47,6 +48,19 @@ func NewAPI(store APIStore, tx promotype.TxFunc[APIStore], env promotype.Env, ca
 // with a safe margin is refused with 400 invalid_code_config, and nothing
 // is stored.
 func (s *API) Create(ctx context.Context, projectID string, in Params) (*Campaign, error) {
+	vp := ValidityParams{StartDate: in.StartDate, ExpirationDate: in.ExpirationDate}
+	if err := LocalizeValidity(ctx, s.env, projectID, &vp); err != nil {
+		return nil, err
+	}
+	in.StartDate, in.ExpirationDate = vp.StartDate, vp.ExpirationDate
+	if in.Promotion != nil {
+		in.Promotion.Tiers = slices.Clone(in.Promotion.Tiers)
+		for i := range in.Promotion.Tiers {
+			if err := LocalizeValidity(ctx, s.env, projectID, &in.Promotion.Tiers[i].ValidityParams); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if err := s.campaigns.CheckCreate(ctx, projectID, in); err != nil {
 		return nil, err
 	}
@@ -124,6 +138,11 @@ func (s *API) List(ctx context.Context, projectID string, p ListParams) (*promot
 // still generating its vouchers is changed too: the action waits for the
 // generation (SerialKey), then reaches the vouchers it made.
 func (s *API) Update(ctx context.Context, projectID, ref string, in UpdateParams) (*Campaign, error) {
+	vp := ValidityParams{StartDate: in.StartDate, ExpirationDate: in.ExpirationDate}
+	if err := LocalizeValidity(ctx, s.env, projectID, &vp); err != nil {
+		return nil, err
+	}
+	in.StartDate, in.ExpirationDate = vp.StartDate, vp.ExpirationDate
 	if err := s.campaigns.CheckUpdate(ctx, projectID, ref, in); err != nil {
 		return nil, err
 	}

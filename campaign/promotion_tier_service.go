@@ -53,6 +53,9 @@ type TierListParams struct {
 // Create adds a tier to the PROMOTION campaign ref (id or name). Without a
 // hierarchy the tier gets the campaign's highest plus one.
 func (s *TierService) Create(ctx context.Context, projectID, campaignRef string, in TierParams) (*PromotionTier, error) {
+	if err := LocalizeValidity(ctx, s.env, projectID, &in.ValidityParams); err != nil {
+		return nil, err
+	}
 	if err := s.checkTier(ctx, projectID, in, true); err != nil {
 		return nil, err
 	}
@@ -262,6 +265,9 @@ func (s *TierService) available(ctx context.Context, t *PromotionTier, now promo
 // disable endpoints do that), but the tier's current value is accepted, so
 // that an application may send back the tier it read with a field changed.
 func (s *TierService) Update(ctx context.Context, projectID, id string, in TierParams) (*PromotionTier, error) {
+	if err := LocalizeValidity(ctx, s.env, projectID, &in.ValidityParams); err != nil {
+		return nil, err
+	}
 	if err := s.checkTier(ctx, projectID, in, false); err != nil {
 		return nil, err
 	}

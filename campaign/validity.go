@@ -1,9 +1,11 @@
 package campaign
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/promoengine/promo/promotype"
 )
@@ -76,6 +78,34 @@ func (h *ValidityHours) Clone() *ValidityHours {
 		c.Daily = nil
 	}
 	return c
+}
+
+// InZone reads a start_date or expiration_date given as a date alone
+// ("2026-01-02") as that whole day in loc: the start at its first instant,
+// the expiration at its last millisecond, as the hosted service does.
+// Dates with a time are left as they are.
+func (p *ValidityParams) InZone(loc *time.Location) {
+	if p.StartDate != nil {
+		p.StartDate = promotype.DayStart(*p.StartDate, loc).Ptr()
+	}
+	if p.ExpirationDate != nil {
+		p.ExpirationDate = promotype.DayEnd(*p.ExpirationDate, loc).Ptr()
+	}
+}
+
+// LocalizeValidity reads the dates of p given alone in the time zone of
+// the project (env.Location; see InZone). It reads the project only when
+// there is such a date; call it outside transactions.
+func LocalizeValidity(ctx context.Context, env promotype.Env, projectID string, p *ValidityParams) error {
+	if (p.StartDate == nil || !p.StartDate.IsDateOnly()) && (p.ExpirationDate == nil || !p.ExpirationDate.IsDateOnly()) {
+		return nil
+	}
+	loc, err := env.ProjectLocation(ctx, projectID)
+	if err != nil {
+		return err
+	}
+	p.InZone(loc)
+	return nil
 }
 
 // Apply copies the fields given in p onto v.

@@ -3,8 +3,10 @@ package httpadapter
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/promoengine/promo/export"
+	"github.com/promoengine/promo/promotype"
 )
 
 // exportRoutes are the exports endpoints (scope exports). GET
@@ -17,13 +19,30 @@ func (s *server) exportRoutes() []route {
 		{http.MethodPost, "/v1/exports", appKey, withBody(func(c *call, in export.CreateParams) (*export.Export, error) {
 			return exports.Create(c.ctx(), c.projectID, in)
 		})},
-		{http.MethodGet, "/v1/exports", appKey, s.hostedList("exports", listOf(exports.List))},
+		{http.MethodGet, "/v1/exports", appKey, s.hostedList("exports", withoutBody(func(c *call) (*promotype.List[*export.Export], error) {
+			p, err := c.listParams()
+			if err != nil {
+				return nil, err
+			}
+			l, err := exports.List(c.ctx(), c.projectID, p)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range l.Data {
+				s.absoluteResult(c, e)
+			}
+			return l, nil
+		}))},
 		{http.MethodGet, "/v1/exports/{exportId}", appKeyOrToken, func(c *call) (int, any, error) {
 			if c.projectID == "" { // the download: a token and no key (authenticate)
 				return s.downloadExport(c)
 			}
 			out, err := exports.Get(c.ctx(), c.projectID, c.path("exportId"))
-			return http.StatusOK, out, err
+			if err != nil {
+				return 0, nil, err
+			}
+			s.absoluteResult(c, out)
+			return http.StatusOK, out, nil
 		}},
 		{http.MethodDelete, "/v1/exports/{exportId}", appKey, noContent(func(c *call) error {
 			return exports.Delete(c.ctx(), c.projectID, c.path("exportId"))
@@ -35,6 +54,29 @@ func (s *server) exportRoutes() []route {
 			return exports.ExportCampaignTransactions(c.ctx(), c.projectID, c.path("campaignId"), in)
 		})},
 	}
+}
+
+// absoluteResult makes a DONE export's result.url absolute, as the hosted
+// service answers it: on the public base URL (WithPublicBaseURL), else on
+// the request's own scheme and host.
+func (s *server) absoluteResult(c *call, e *export.Export) {
+	if e == nil || e.Result == nil || !strings.HasPrefix(e.Result.URL, "/") {
+		return
+	}
+	e.Result.URL = s.baseURL(c.r) + e.Result.URL
+}
+
+// baseURL is the public base URL of the API: WithPublicBaseURL's, else the
+// request's scheme (https when it came over TLS) and Host.
+func (s *server) baseURL(r *http.Request) string {
+	if s.publicBaseURL != "" {
+		return s.publicBaseURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
 }
 
 // downloadExport streams the CSV file of the export whose token the query

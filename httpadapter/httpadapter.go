@@ -29,6 +29,8 @@ type server struct {
 	metrics   *httpMetrics         // nil: no metrics (WithMetrics)
 	tracer    trace.TracerProvider // nil: no tracing (WithTracerProvider)
 	accessLog *slog.Logger         // nil: no access log (WithAccessLog)
+
+	publicBaseURL string // "": the request's own (WithPublicBaseURL)
 }
 
 // New returns an http.Handler serving engine's REST API. Mount it at the root

@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -37,16 +38,44 @@ func (s *server) importRoutes() []route {
 	}
 }
 
-// arrayAction is an action started with a JSON array body of items.
+// arrayAction is an action started with a JSON array body of items; an
+// empty body is no items (what the SDKs send for an empty list: the bulk
+// updates take it, the imports refuse it).
 func arrayAction[T any](status int, start func(ctx context.Context, projectID string, items []T) (*async.Ref, error)) handler {
 	return func(c *call) (int, any, error) {
 		var items []T
-		if err := decodeArrayBody(c, &items); err != nil {
+		empty, err := emptyBody(c)
+		if err != nil {
 			return 0, nil, err
+		}
+		if !empty {
+			if err := decodeArrayBody(c, &items); err != nil {
+				return 0, nil, err
+			}
 		}
 		ref, err := start(c.actx(), c.projectID, items)
 		return status, ref, err
 	}
+}
+
+// emptyBody reports whether the request's body is empty or only white
+// space; otherwise the body stays readable.
+func emptyBody(c *call) (bool, error) {
+	if c.r.Body == nil {
+		return true, nil
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(unwrap(c.w), c.r.Body, c.maxBody))
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return false, promotype.InvalidPayload("Payload must NOT be larger than %d bytes", c.maxBody)
+		}
+		return false, promotype.InvalidPayload("Cannot read the request body: %v", err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return true, nil
+	}
+	c.r.Body = io.NopCloser(bytes.NewReader(data))
+	return false, nil
 }
 
 // objectAction is an action started with a JSON object body (202).

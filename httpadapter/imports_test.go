@@ -94,7 +94,7 @@ func TestImportErrorsHTTP(t *testing.T) {
 		{"error_campaign_not_found", csvReq("/v1/campaigns/Nope/importCSV", "Code\nX\n"), 404},
 		{"error_bulk_not_array", req{method: http.MethodPost, target: "/v1/products/bulk/async", body: `{"source_id":"x"}`}, 400},
 		{"error_bulk_no_source_id", req{method: http.MethodPost, target: "/v1/customers/bulk/async", body: `[{"name":"x"}]`}, 400},
-		{"error_metadata_no_keys", req{method: http.MethodPost, target: "/v1/vouchers/metadata/async", body: `{"metadata":{"a":1}}`}, 400},
+		{"error_metadata_empty_key", req{method: http.MethodPost, target: "/v1/vouchers/metadata/async", body: `{"codes":["A",""],"metadata":{"a":1}}`}, 400},
 		{"error_vouchers_import_empty", req{method: http.MethodPost, target: "/v1/vouchers/import", body: `[]`}, 400},
 		{"async_list_empty", req{method: http.MethodGet, target: "/v1/async-actions"}, 200},
 	})

@@ -28,6 +28,10 @@ const cutPath = "testdata/openapi/voucherify-cut.json"
 // find, so the cut leaves it out.
 const downloadExportPath = "/v1/exports/{export_Id}"
 
+// operationsPath lists every operation of the official OpenAPI, served or
+// not ("METHOD /path", sorted), for TestOpenAPICoverage.
+const operationsPath = "testdata/openapi/operations.txt"
+
 var paramRE = regexp.MustCompile(`\{[^}]*\}`)
 
 // normalizePath replaces every path parameter by {} so that the adapter's
@@ -105,6 +109,18 @@ func TestOpenAPICut(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(cutPath, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ops []string
+	for p, item := range src["paths"].(map[string]any) {
+		for m := range item.(map[string]any) {
+			if slices.Contains([]string{"get", "post", "put", "patch", "delete"}, m) {
+				ops = append(ops, strings.ToUpper(m)+" "+p)
+			}
+		}
+	}
+	slices.Sort(ops)
+	if err := os.WriteFile(operationsPath, []byte(strings.Join(ops, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

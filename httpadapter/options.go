@@ -1,6 +1,9 @@
 package httpadapter
 
-import "log/slog"
+import (
+	"log/slog"
+	"strings"
+)
 
 // DefaultMaxBodyBytes is the default limit of a request body (1 MiB).
 const DefaultMaxBodyBytes = 1 << 20
@@ -40,6 +43,15 @@ func WithRequestIDFunc(f func() string) Option {
 			s.requestID = f
 		}
 	}
+}
+
+// WithPublicBaseURL names the public base URL of the API (scheme, host and
+// any path prefix, as "https://promo.example.com"), on which the adapter
+// makes the URLs it answers absolute (an export's result.url). Without it,
+// or with "", the request's own scheme (https over TLS) and Host are used:
+// behind a proxy that rewrites them, set it. A trailing slash is dropped.
+func WithPublicBaseURL(u string) Option {
+	return func(s *server) { s.publicBaseURL = strings.TrimRight(u, "/") }
 }
 
 // WithUniformLists answers every list, nested lists included, in the spec's

@@ -9,7 +9,7 @@ import (
 // vouchers) with vouchers SUMMER-1..3 and the standalone voucher SOLO.
 func (h *harness) seedPublishable() {
 	h.t.Helper()
-	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Summer","vouchers_count":0,` +
+	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Summer","type":"STATIC","vouchers_count":0,` + // STATIC: publishes only the codes it holds
 		`"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":500}}}`}, http.StatusOK)
 	h.runActions()
 	for _, code := range []string{"SUMMER-1", "SUMMER-2", "SUMMER-3"} {

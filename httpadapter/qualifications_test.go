@@ -43,7 +43,8 @@ func TestQualifications(t *testing.T) {
 		{"audience_only_rules", qualification(q, `{"scenario":"AUDIENCE_ONLY","order":{"amount":100},"options":{"expand":["validation_rules"],`+
 			`"filters":{"code":{"conditions":{"$is":["BIGCART"]}}}}}`, ids), 200},
 		{"unknown_filter", qualification(q, `{"options":{"filters":{"colour":{"conditions":{"$is":["red"]}}}}}`, ids), 400},
-		{"limit_above_50", qualification(q, `{"options":{"limit":51}}`, ids), 400},
+		{"limit_100", qualification(q, `{"order":{"amount":20000},"options":{"limit":100}}`, ids), 200},
+		{"limit_above_100", qualification(q, `{"options":{"limit":101}}`, ids), 400},
 	})
 	h.clock.Advance(1)
 	rec := h.do(req{method: http.MethodPost, target: "/client/v1/qualifications", creds: credsNone, header: clientHeaders(shopOrigin),
@@ -68,7 +69,7 @@ func qualificationExtras(h *harness, ids map[string]string) {
 	h.runActions()
 	coin := post("/v1/rewards", `{"name":"Pay with points","type":"COIN","parameters":{"coin":{"exchange_ratio":1,"points_ratio":10}}}`)["id"].(string)
 	loyalty := h.mustDo(req{method: http.MethodGet, target: "/v1/campaigns/Loyalty"}, http.StatusOK)["id"].(string)
-	post("/v1/rewards/"+coin+"/assignments", `{"campaign":"`+loyalty+`","parameters":{"loyalty":{"points":1}}}`)
+	post("/v1/rewards/"+coin+"/assignments", `{"campaign":"`+loyalty+`"}`)
 	post("/v1/publications", `{"voucher":"AnsvocvP","customer":{"source_id":"alice"}}`)
 }
 

@@ -105,14 +105,14 @@ func init() {
 		c := h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Iso points","campaign_type":"LOYALTY_PROGRAM",` +
 			`"voucher":{"type":"LOYALTY_CARD","loyalty_card":{"points":0}}}`}, http.StatusOK)
 		a := h.mustDo(req{method: http.MethodPost, target: "/v1/rewards/" + ids["rewardId"] + "/assignments",
-			body: `{"campaign":"` + c["id"].(string) + `","parameters":{"loyalty":{"points":10}}}`}, http.StatusOK)
+			body: `{"campaign":"` + c["id"].(string) + `"}`}, http.StatusOK) // a COIN reward: no points
 		ids["assignmentId"] = a["id"].(string)
 	})
 	isolationRows = append(isolationRows,
 		isolationRow{"list reward assignments", http.MethodGet, "/v1/rewards/{rewardId}/assignments", ""},
-		isolationRow{"create reward assignment", http.MethodPost, "/v1/rewards/{rewardId}/assignments", `{"campaign":"Points","parameters":{"loyalty":{"points":1}}}`},
+		isolationRow{"create reward assignment", http.MethodPost, "/v1/rewards/{rewardId}/assignments", `{"campaign":"Points"}`},
 		isolationRow{"get reward assignment", http.MethodGet, "/v1/rewards/{rewardId}/assignments/{assignmentId}", ""},
-		isolationRow{"update reward assignment", http.MethodPut, "/v1/rewards/{rewardId}/assignments/{assignmentId}", `{"parameters":{"loyalty":{"points":2}}}`},
+		isolationRow{"update reward assignment", http.MethodPut, "/v1/rewards/{rewardId}/assignments/{assignmentId}", `{"parameters":{}}`},
 		isolationRow{"delete reward assignment", http.MethodDelete, "/v1/rewards/{rewardId}/assignments/{assignmentId}", ""},
 	)
 }

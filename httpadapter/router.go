@@ -40,6 +40,7 @@ func (s *server) routes() []route {
 		s.clientKeyRoutes(), // client_keys.go
 		s.importRoutes(),    // imports.go
 		s.loyaltyRoutes(),   // loyalties.go
+		s.hostedRoutes(),    // hosted_routes.go: orders export, /v1 metadata schemas
 	)
 }
 

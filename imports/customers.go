@@ -98,7 +98,7 @@ func (s *Service) UpdateCustomersInBulk(ctx context.Context, projectID string, i
 // (POST /v1/customers/metadata/async); a source id that names no customer
 // creates one with that metadata (the upsert of POST /v1/customers).
 func (s *Service) UpdateCustomersMetadata(ctx context.Context, projectID string, in MetadataUpdate) (*async.Ref, error) {
-	input, err := keysInput(in.SourceIDs, "source_ids", in.Metadata)
+	input, err := keysInput(in.SourceIDs, "source_ids")
 	if err != nil {
 		return nil, err
 	}

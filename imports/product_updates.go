@@ -48,7 +48,7 @@ func (s *Service) UpdateProductsInBulk(ctx context.Context, projectID string, it
 // (POST /v1/products/metadata/async); a source id that names no product
 // creates one with that metadata.
 func (s *Service) UpdateProductsMetadata(ctx context.Context, projectID string, in MetadataUpdate) (*async.Ref, error) {
-	input, err := keysInput(in.SourceIDs, "source_ids", in.Metadata)
+	input, err := keysInput(in.SourceIDs, "source_ids")
 	if err != nil {
 		return nil, err
 	}

@@ -18,21 +18,16 @@ type MetadataUpdate struct {
 	Metadata  promotype.Metadata `json:"metadata"`
 }
 
-// keysInput is the input of a metadata update: its keys, which must be
-// there and not empty.
-func keysInput(keys []string, name string, meta promotype.Metadata) (Input, error) {
-	if meta == nil {
-		return Input{}, promotype.InvalidPayload("Payload must have required property 'metadata'")
-	}
-	if len(keys) == 0 {
-		return Input{}, promotype.InvalidPayload("Property .%s must NOT have fewer than 1 items", name)
-	}
+// keysInput is the input of a metadata update: its keys, none empty. As
+// the hosted service, it takes what the SDKs send for an empty body: no
+// keys (an action with no rows) and no metadata (nothing set).
+func keysInput(keys []string, name string) (Input, error) {
 	for i, k := range keys {
 		if k == "" {
 			return Input{}, promotype.InvalidPayload("Property .%s[%d] must NOT have fewer than 1 characters", name, i)
 		}
 	}
-	return Items(keys)
+	return updateItems(keys)
 }
 
 // merged returns m with the keys of add set.

@@ -178,6 +178,16 @@ func keyedItems[T any](items []T, sourceID func(T) *string) (Input, error) {
 			return Input{}, promotype.InvalidPayload("Property [%d].source_id is required", i)
 		}
 	}
+	return updateItems(items)
+}
+
+// updateItems is Items for a bulk update, which, as the hosted service,
+// takes no items too (what the SDKs send for an empty body): an action
+// with no rows, DONE with nothing changed.
+func updateItems[T any](items []T) (Input, error) {
+	if len(items) == 0 {
+		return Input{}, nil
+	}
 	return Items(items)
 }
 

@@ -40,17 +40,15 @@ func (a VouchersMetadataUpdate) rowCount() int { return a.Rows }
 // UpdateVouchersInBulk sets, for each item, the keys of its metadata on
 // the voucher with its code (merged into the voucher's metadata) with a
 // VOUCHERS.BULK_UPDATE action (POST /v1/vouchers/bulk/async). Vouchers are
-// not upserted: a code that names none is an error of the result.
+// not upserted: a code that names none is an error of the result. An item
+// without metadata sets nothing; no items make an action with no rows.
 func (s *Service) UpdateVouchersInBulk(ctx context.Context, projectID string, items []VoucherUpdate) (*async.Ref, error) {
 	for i, it := range items {
 		if it.Code == "" {
 			return nil, promotype.InvalidPayload("Property [%d].code is required", i)
 		}
-		if it.Metadata == nil {
-			return nil, promotype.InvalidPayload("Property [%d].metadata is required", i)
-		}
 	}
-	in, err := Items(items)
+	in, err := updateItems(items)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +59,7 @@ func (s *Service) UpdateVouchersInBulk(ctx context.Context, projectID string, it
 // the codes in.Codes with a VOUCHERS.METADATA_UPDATE action (POST
 // /v1/vouchers/metadata/async).
 func (s *Service) UpdateVouchersMetadata(ctx context.Context, projectID string, in MetadataUpdate) (*async.Ref, error) {
-	input, err := keysInput(in.Codes, "codes", in.Metadata)
+	input, err := keysInput(in.Codes, "codes")
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,9 @@
 package promotype
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Env is what every domain service needs besides its store: the time and new ids.
 type Env struct {
@@ -30,6 +33,10 @@ type Env struct {
 	// bound to that transaction, with every port the store has. An error
 	// fails the change. The engine points it at loyalty earning.
 	Triggered func(ctx context.Context, tx EventStore, t Trigger) error
+	// Location, when set, returns the time zone of a project, in which a
+	// date alone (start_date "2026-01-02") is read as a whole day. Nil
+	// means UTC. Services call it through ProjectLocation.
+	Location func(ctx context.Context, projectID string) (*time.Location, error)
 	// Step, when set, observes the engine's steps (validations, async
 	// actions, webhook tries); see StepFunc. Nil costs a nil check.
 	Step StepFunc
@@ -40,6 +47,15 @@ func (e Env) Change(projectID string) {
 	if e.Changed != nil {
 		e.Changed(projectID)
 	}
+}
+
+// ProjectLocation is the project's time zone from env.Location, UTC when
+// it is not set.
+func (e Env) ProjectLocation(ctx context.Context, projectID string) (*time.Location, error) {
+	if e.Location == nil {
+		return time.UTC, nil
+	}
+	return e.Location(ctx, projectID)
 }
 
 // CheckMeta runs env.CheckMetadata when it is set.

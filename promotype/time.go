@@ -49,12 +49,18 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ParseTime parses an ISO 8601 date-time (RFC 3339) or date.
+// ParseTime parses an ISO 8601 date-time (RFC 3339) or date. A date alone
+// is its midnight UTC, marked as a date (IsDateOnly) so that a validity
+// window can read it as a whole day in the project's time zone (DayStart,
+// DayEnd).
 func ParseTime(s string) (Time, error) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05", "2006-01-02"} {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05"} {
 		if p, err := time.Parse(layout, s); err == nil {
 			return NewTime(p), nil
 		}
+	}
+	if p, err := time.Parse(time.DateOnly, s); err == nil {
+		return Time{p.In(dateOnly)}, nil
 	}
 	return Time{}, fmt.Errorf("%q cannot be recognized as a ISO-8601 compliant date", s)
 }
@@ -74,4 +80,32 @@ func (t *Time) Scan(src any) error {
 	default:
 		return fmt.Errorf("promotype.Time: cannot scan %T", src)
 	}
+}
+
+// dateOnly marks a Time parsed from a date alone: its location, zero
+// offset from UTC, so the instant is the date's midnight UTC wherever the
+// mark is not read.
+var dateOnly = time.FixedZone("date", 0)
+
+// IsDateOnly reports whether t was parsed from a date without a time.
+func (t Time) IsDateOnly() bool { return t.Location() == dateOnly }
+
+// DayStart is the first instant of t's date in loc when t is a date alone;
+// t otherwise.
+func DayStart(t Time, loc *time.Location) Time {
+	if !t.IsDateOnly() {
+		return t
+	}
+	y, m, d := t.Date()
+	return NewTime(time.Date(y, m, d, 0, 0, 0, 0, loc))
+}
+
+// DayEnd is the last millisecond of t's date in loc when t is a date
+// alone; t otherwise.
+func DayEnd(t Time, loc *time.Location) Time {
+	if !t.IsDateOnly() {
+		return t
+	}
+	y, m, d := t.Date()
+	return NewTime(time.Date(y, m, d+1, 0, 0, 0, 0, loc).Add(-time.Millisecond))
 }

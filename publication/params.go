@@ -23,9 +23,10 @@ type CreateParams struct {
 	// JoinOnce answers a customer that already received a voucher of the
 	// campaign with that publication instead of a new voucher.
 	JoinOnce bool `json:"-"`
-	// Generate makes the vouchers an AUTO_UPDATE campaign lacks instead
-	// of answering no_voucher_suitable_for_publication (a loyalty program
-	// giving a member a card).
+	// Generate is kept for the callers that set it: every publication of
+	// an active AUTO_UPDATE campaign makes the vouchers it lacks instead
+	// of answering no_voucher_suitable_for_publication, whether it is set
+	// or not.
 	Generate bool `json:"-"`
 }
 

@@ -190,8 +190,9 @@ func (s *Service) pick(ctx context.Context, st ServiceStore, projectID string, i
 	if vs, err = st.ClaimCampaignVouchers(ctx, projectID, c.ID, customerID, n, now); err != nil {
 		return nil, nil, nil, err
 	}
-	for len(vs) < n && in.Generate && c.Type == campaign.AutoUpdate && c.Active {
-		// An AUTO_UPDATE campaign makes the vouchers it lacks.
+	for len(vs) < n && c.Type == campaign.AutoUpdate && c.Active {
+		// An AUTO_UPDATE campaign makes the vouchers it lacks, as the
+		// hosted service does.
 		v, err := s.vouchers.AddGenerated(ctx, st, c)
 		if err != nil {
 			return nil, nil, nil, err

@@ -30,10 +30,10 @@ const (
 	SortLeastDeal = "LEAST_DEAL" // total_applied_discount_amount ascending
 )
 
-// Limits of a qualification (reference §5: limit at most 50, default 5).
+// Limits of a qualification (limit at most 100, as the hosted service accepts; default 5).
 const (
 	DefaultQualificationLimit = 5
-	MaxQualificationLimit     = 50
+	MaxQualificationLimit     = 100
 	// MaxQualificationSource bounds one read of a source of candidates
 	// (the tier index, the wallet, the public vouchers, the campaigns, the
 	// promotion stacks): a qualification reads each source in batches of

@@ -25,8 +25,10 @@ const maxPoints = 1<<53 - 1
 const maxAssignmentsScan = 1 << 16
 
 // CreateAssignment assigns reward rewardID to a campaign (by id or name).
-// A LOYALTY_PROGRAM campaign needs parameters.loyalty.points (≥ 1); a
-// REFERRAL_PROGRAM campaign takes no points; other campaign types cannot
+// A LOYALTY_PROGRAM campaign needs parameters.loyalty.points (≥ 1), except
+// for a COIN reward, which takes no parameters.loyalty (it pays with any
+// points, at its own rate); a REFERRAL_PROGRAM campaign takes no points;
+// other campaign types cannot
 // offer rewards. A reward is assigned to a campaign once (409
 // duplicate_found), and at most one reward of a campaign redeems by
 // itself (auto_redeem).
@@ -39,7 +41,8 @@ func (s *Service) CreateAssignment(ctx context.Context, projectID, rewardID stri
 	}
 	var out *Assignment
 	err := s.tx(ctx, func(ctx context.Context, st Store) error {
-		if _, err := st.GetReward(ctx, projectID, rewardID); err != nil {
+		r, err := st.GetReward(ctx, projectID, rewardID)
+		if err != nil {
 			return err
 		}
 		c, err := promotype.Resolve(ctx, "campaign", *in.Campaign, projectID, st.GetCampaign, st.FindCampaignByName)
@@ -48,7 +51,7 @@ func (s *Service) CreateAssignment(ctx context.Context, projectID, rewardID stri
 		}
 		a := &Assignment{ID: s.env.IDs.NewID(promotype.PrefixRewardAssignment), ProjectID: projectID, RewardID: rewardID,
 			RelatedObjectID: c.ID, RelatedObjectType: "campaign", CreatedAt: s.env.Clock.Now()}
-		if err := setParameters(a, in.Parameters, c.CampaignType, true); err != nil {
+		if err := setParameters(a, in.Parameters, c.CampaignType, r.Type, true); err != nil {
 			return err
 		}
 		existing, _, err := st.ListRewardAssignments(ctx, projectID, promotype.Query{Limit: maxAssignmentsScan, OrderBy: "created_at",
@@ -96,8 +99,13 @@ func (s *Service) checkAssignment(in AssignmentParams) error {
 }
 
 // setParameters copies the parameters given onto a, checked against the
-// campaign's type.
-func setParameters(a *Assignment, p *AssignmentParameters, ct campaign.CampaignType, create bool) error {
+// campaign's type and the reward's: a COIN reward takes no
+// parameters.loyalty (the hosted service refuses them), a loyalty
+// campaign's other rewards need their points.
+func setParameters(a *Assignment, p *AssignmentParameters, ct campaign.CampaignType, rt Type, create bool) error {
+	if rt == TypeCoin && p != nil && p.Loyalty != nil {
+		return promotype.InvalidPayload("Property .parameters.loyalty is not allowed for a COIN reward: it pays with any points at its exchange ratio")
+	}
 	if p != nil && p.Loyalty != nil {
 		if a.Parameters == nil {
 			a.Parameters = &AssignmentParameters{}
@@ -115,8 +123,14 @@ func setParameters(a *Assignment, p *AssignmentParameters, ct campaign.CampaignT
 	points := a.Parameters != nil && a.Parameters.Loyalty != nil && a.Parameters.Loyalty.Points != nil
 	switch ct {
 	case campaign.LoyaltyProgram:
-		if !points {
-			return promotype.InvalidPayload("Property .parameters.loyalty.points is required for a LOYALTY_PROGRAM campaign")
+		switch {
+		case rt == TypeCoin || points:
+		case p == nil:
+			return promotype.InvalidPayload("Payload must have required property 'parameters'")
+		case p.Loyalty == nil:
+			return promotype.InvalidPayload("Property .parameters must have required property 'loyalty'")
+		default:
+			return promotype.InvalidPayload("Property .parameters.loyalty must have required property 'points'")
 		}
 	case campaign.ReferralProgram:
 		if a.Parameters != nil && a.Parameters.Loyalty != nil {
@@ -187,6 +201,10 @@ func (s *Service) UpdateAssignment(ctx context.Context, projectID, rewardID, id 
 		if err != nil {
 			return err
 		}
+		r, err := st.GetReward(ctx, projectID, rewardID)
+		if err != nil {
+			return err
+		}
 		c, err := st.GetCampaign(ctx, projectID, a.RelatedObjectID)
 		ct := campaign.CampaignType("")
 		switch {
@@ -195,7 +213,7 @@ func (s *Service) UpdateAssignment(ctx context.Context, projectID, rewardID, id 
 		case !errors.Is(err, promotype.ErrNotFound):
 			return err
 		}
-		if err := setParameters(a, in.Parameters, ct, false); err != nil {
+		if err := setParameters(a, in.Parameters, ct, r.Type, false); err != nil {
 			return err
 		}
 		if a.autoRedeem() {

@@ -41,6 +41,9 @@ const maxCodeTries = 20
 // sets in.Code). The voucher joins the vouchers_count of its campaign, if
 // any.
 func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Voucher, error) {
+	if err := campaign.LocalizeValidity(ctx, s.env, projectID, &in.ValidityParams); err != nil {
+		return nil, err
+	}
 	if err := validate.Struct(in); err != nil {
 		return nil, err
 	}
@@ -148,6 +151,9 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Vou
 // settings, overridden by in, and code or a code of the campaign's code
 // config (or in.CodeConfig).
 func (s *Service) CreateInCampaign(ctx context.Context, projectID, ref string, in CampaignParams, code *string) (*Voucher, error) {
+	if err := campaign.LocalizeValidity(ctx, s.env, projectID, &in.ValidityParams); err != nil {
+		return nil, err
+	}
 	if err := validate.Struct(in); err != nil {
 		return nil, err
 	}
@@ -325,6 +331,9 @@ func (s *Service) Get(ctx context.Context, projectID, ref string) (*Voucher, err
 
 // Update changes the fields given of the voucher with id or code ref.
 func (s *Service) Update(ctx context.Context, projectID, ref string, in UpdateParams) (*Voucher, error) {
+	if err := campaign.LocalizeValidity(ctx, s.env, projectID, &in.ValidityParams); err != nil {
+		return nil, err
+	}
 	if err := in.Common.check(); err != nil {
 		return nil, err
 	}
@@ -456,7 +465,8 @@ const (
 	FieldExpirationOrMax = "expiration_date_or_max"
 )
 
-// List lists the live vouchers of a project.
+// List lists the live vouchers of a project. A filter on campaign_ids
+// (the hosted service's name) filters on campaign_id.
 func (s *Service) List(ctx context.Context, projectID string, p ListParams) (*promotype.List[*Voucher], error) {
 	now := s.env.Clock.Now()
 	lp := p.ListParams
@@ -467,6 +477,10 @@ func (s *Service) List(ctx context.Context, projectID string, p ListParams) (*pr
 	// The status conditions of active become plain conditions.
 	conds := make([]promotype.Condition, 0, len(lp.Filter.Conditions))
 	for _, c := range lp.Filter.Conditions {
+		if c.Field == "campaign_ids" {
+			// The hosted service's name of the campaign filter.
+			c.Field = "campaign_id"
+		}
 		if c.Field != "active" || (c.Op != OpEnabled && c.Op != OpDisabled && c.Op != OpExpired && c.Op != OpActive) {
 			conds = append(conds, c)
 			continue

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -31,6 +32,7 @@ const (
 	envClientOrigins   = "PROMO_CLIENT_ORIGINS"
 	envWebhookLoopback = "PROMO_WEBHOOK_ALLOW_LOOPBACK"
 	envUniformLists    = "PROMO_UNIFORM_LISTS"
+	envPublicURL       = "PROMO_PUBLIC_URL"
 	envLogLevel        = "PROMO_LOG_LEVEL"
 	envLogFormat       = "PROMO_LOG_FORMAT"
 	envAccessLog       = "PROMO_ACCESS_LOG"
@@ -66,6 +68,9 @@ type config struct {
 	// UniformLists answers lists in the spec's data shape; see
 	// httpadapter.WithUniformLists.
 	UniformLists bool
+	// PublicURL is the API's public base URL; see
+	// httpadapter.WithPublicBaseURL.
+	PublicURL string
 
 	LogLevel  slog.Level
 	LogFormat string // "text" or "json"
@@ -163,6 +168,16 @@ var settings = []setting{
 	{env: envUniformLists, flag: "uniform-lists", def: "false", boolean: true,
 		usage: "answer every list as data_ref:\"data\" (the spec's shape) instead of the hosted service's shapes",
 		set:   boolean(func(c *config) *bool { return &c.UniformLists })},
+	{env: envPublicURL, flag: "public-url", def: "each request's scheme and host",
+		usage: "public base URL of the API (https://promo.example.com), on which answered URLs (an export's result.url) are made absolute",
+		set: func(c *config, v string) error {
+			u, err := url.Parse(v)
+			if v != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "") {
+				return errors.New("want an absolute http or https URL without query, such as https://promo.example.com")
+			}
+			c.PublicURL = v
+			return nil
+		}},
 	{env: envLogLevel, flag: "log-level", def: "info", usage: "debug, info, warn or error",
 		set: func(c *config, v string) error {
 			switch strings.ToLower(v) {

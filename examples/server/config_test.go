@@ -27,9 +27,9 @@ func TestConfig(t *testing.T) {
 		{"defaults", nil, nil, func(*config) {}},
 		{"env", map[string]string{envAddr: ":9090", envDBMaxConns: "7", envWebhookLoopback: "1", envUniformLists: "true",
 			envLogLevel: "debug", envLogFormat: "json", envAccessLog: "0", envMetrics: "false", envShutdownTimeout: "3s",
-			envTracesExporter: "otlp", envProjectID: "proj_x"},
+			envTracesExporter: "otlp", envProjectID: "proj_x", envPublicURL: "https://promo.example.com"},
 			nil, func(c *config) {
-				c.Addr, c.DBMaxConns, c.WebhookAllowLoopback, c.UniformLists = ":9090", 7, true, true
+				c.Addr, c.DBMaxConns, c.WebhookAllowLoopback, c.UniformLists, c.PublicURL = ":9090", 7, true, true, "https://promo.example.com"
 				c.LogLevel, c.LogFormat, c.AccessLog, c.Metrics, c.ShutdownTimeout = slog.LevelDebug, "json", false, false, 3*time.Second
 				c.TracesExporter, c.ProjectID = "otlp", "proj_x"
 			}},
@@ -78,6 +78,7 @@ func TestConfigInvalid(t *testing.T) {
 		{map[string]string{envClientOrigins: "*"}, nil, `PROMO_CLIENT_ORIGINS="*": want origins scheme://host[:port], separated by commas`},
 		{map[string]string{envClientOrigins: "https://shop.example/cart"}, nil, `PROMO_CLIENT_ORIGINS="https://shop.example/cart": want origins scheme://host[:port], separated by commas`},
 		{nil, []string{"extra"}, `unexpected argument "extra"`},
+		{map[string]string{envPublicURL: "promo.example.com"}, nil, `PROMO_PUBLIC_URL="promo.example.com": want an absolute http or https URL without query, such as https://promo.example.com`},
 	}
 	for _, tc := range tests {
 		_, err := loadConfig(envOf(tc.env), tc.args, &bytes.Buffer{})

@@ -116,7 +116,7 @@ func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger) er
 // handler is the server's handler: the API, /healthz and /readyz, and
 // /metrics when reg is set.
 func handler(eng *promo.Engine, cfg config, reg *prometheus.Registry, tp trace.TracerProvider, logger *slog.Logger) http.Handler {
-	opts := []httpadapter.Option{httpadapter.WithLogger(logger)}
+	opts := []httpadapter.Option{httpadapter.WithLogger(logger), httpadapter.WithPublicBaseURL(cfg.PublicURL)}
 	if cfg.UniformLists {
 		opts = append(opts, httpadapter.WithUniformLists())
 	}

@@ -1,0 +1,89 @@
+package httpadapter_test
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/promoengine/promo/httpadapter"
+)
+
+// TestOpenAPICoverage counts the official OpenAPI's operations the adapter
+// serves (testdata/openapi/operations.txt, written by TestOpenAPICut).
+// Every operation not served is listed in notServed with its reason; an
+// operation listed there that a route serves fails the test, so the list
+// shrinks as routes land.
+func TestOpenAPICoverage(t *testing.T) {
+	raw, err := os.ReadFile(operationsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := map[string]bool{} // "METHOD normalized path"
+	for _, r := range httpadapter.Routes(newHarness(t).handler) {
+		method, path, _ := strings.Cut(r, " ")
+		served[method+" "+normalizePath(path)] = true
+	}
+	ops := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	var missing []string
+	n := 0
+	for _, op := range ops {
+		method, path, _ := strings.Cut(op, " ")
+		switch {
+		case served[method+" "+normalizePath(path)] || op == "GET "+downloadExportPath:
+			n++
+			if why, ok := notServed[op]; ok {
+				t.Errorf("%s is served: take it off notServed (%s)", op, why)
+			}
+		case notServed[op] == "":
+			missing = append(missing, op)
+		}
+	}
+	for op := range notServed {
+		if !slices.Contains(ops, op) {
+			t.Errorf("notServed lists %s, which the OpenAPI does not have", op)
+		}
+	}
+	for _, op := range missing {
+		t.Errorf("%s: not served and not listed in notServed", op)
+	}
+	t.Logf("%d of %d OpenAPI operations served; %d listed as not served yet", n, len(ops), len(notServed))
+}
+
+const (
+	loyaltyIssue  = "loyalty programs: issue 27, in progress on its own branch"
+	referralIssue = "referral programs: their own issue"
+	segmentIssue  = "customer segments: their own issue"
+	templatesTodo = "campaign templates (issue 29 point 4): not built yet, they need their own table and the campaign and tier setup from a template"
+	binTodo       = "the bin (issue 29 point 4): not built yet; deleted campaigns, vouchers, customers, products and SKUs are kept binned, but no store lists them across kinds yet"
+	summaryTodo   = "campaign summary (issue 29 point 4): not built yet; its counters need aggregate reads of redemptions, publications and ledgers in both stores"
+)
+
+// notServed are the OpenAPI operations no route serves yet, with the
+// reason.
+var notServed = map[string]string{
+	"DELETE /v1/referrals/members/{memberId}/holders/{holderId}":                             referralIssue,
+	"DELETE /v1/referrals/{campaignId}/members/{memberId}/holders/{holderId}":                referralIssue,
+	"DELETE /v1/segments/{segmentId}":                                                        segmentIssue,
+	"DELETE /v1/templates/campaigns/{campaignTemplateId}":                                    templatesTodo,
+	"DELETE /v1/trash-bin/{binEntryId}":                                                      binTodo,
+	"GET /management/v1/projects/{projectId}/templates/campaigns":                            templatesTodo,
+	"GET /v1/campaigns/{campaignId}/summary":                                                 summaryTodo,
+	"GET /v1/customers/{customerId}/segments":                                                segmentIssue,
+	"GET /v1/loyalties/{campaignId}/members/{memberId}/points-expiration":                    loyaltyIssue,
+	"GET /v1/referrals/members/{memberId}/holders":                                           referralIssue,
+	"GET /v1/referrals/{campaignId}/members/{memberId}/holders":                              referralIssue,
+	"GET /v1/segments/{segmentId}":                                                           segmentIssue,
+	"GET /v1/templates/campaigns":                                                            templatesTodo,
+	"GET /v1/templates/campaigns/{campaignTemplateId}":                                       templatesTodo,
+	"GET /v1/trash-bin":                                                                      binTodo,
+	"POST /management/v1/projects/{projectId}/templates/campaigns/{campaignTemplateId}/copy": templatesTodo,
+	"POST /v1/loyalties/{campaignId}/points-expiration/export":                               loyaltyIssue,
+	"POST /v1/referrals/members/{memberId}/holders":                                          referralIssue,
+	"POST /v1/referrals/{campaignId}/members/{memberId}/holders":                             referralIssue,
+	"POST /v1/segments":                                                                      segmentIssue,
+	"POST /v1/templates/campaigns":                                                           templatesTodo,
+	"POST /v1/templates/campaigns/{campaignTemplateId}/campaign-setup":                       templatesTodo,
+	"POST /v1/templates/campaigns/{campaignTemplateId}/tier-setup":                           templatesTodo,
+	"PUT /v1/templates/campaigns/{campaignTemplateId}":                                       templatesTodo,
+}
