@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"log/slog"
 	"net/http"
+	"runtime"
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
@@ -23,6 +24,7 @@ type server struct {
 	// instead of the hosted service's shape of its endpoint.
 	uniformLists bool
 	authLimit    *failLimiter // nil: no limit
+	decodeGate   decodeGate   // admits the decoding of large bodies
 	mux          *http.ServeMux
 	gzip         http.Handler // serve behind gzip compression
 
@@ -44,6 +46,9 @@ func New(engine *promo.Engine, opts ...Option) http.Handler {
 	for _, o := range opts {
 		o(s)
 	}
+	if s.decodeGate == nil {
+		s.decodeGate = newDecodeGate(max(2, runtime.GOMAXPROCS(0)))
+	}
 	s.mux = s.buildMux(s.routes())
 	// Answers are compressed when the client accepts gzip (and they are big
 	// enough to gain from it): a validation of many tiers shrinks tenfold.
@@ -62,7 +67,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.gzip.Serv
 // recovers panics, routes it and records it (metrics, access log, span
 // name) when any of them is on.
 func (s *server) serve(w http.ResponseWriter, r *http.Request) {
-	rw := &responseWriter{ResponseWriter: w}
+	rw := &responseWriter{ResponseWriter: w, gate: s.decodeGate}
 	if in := r.Header[headerRequestID]; len(in) == 1 && validRequestID(in[0]) {
 		rw.requestID[0] = in[0]
 	} else {

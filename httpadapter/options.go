@@ -50,3 +50,17 @@ func WithRequestIDFunc(f func() string) Option {
 func WithUniformLists() Option {
 	return func(s *server) { s.uniformLists = true }
 }
+
+// WithLargeBodyDecodes lets at most n request bodies of 64 KiB or more
+// decode at once (default: the number of CPUs the process may use, at
+// least 2); another waits up to 2 s for its turn and is then answered 503
+// with Retry-After. Decoding a body costs up to about 15 times its size in
+// memory, so this bounds what many large bodies arriving together cost.
+// n <= 0 keeps the default.
+func WithLargeBodyDecodes(n int) Option {
+	return func(s *server) {
+		if n > 0 {
+			s.decodeGate = newDecodeGate(n)
+		}
+	}
+}
