@@ -1,6 +1,7 @@
 package httpadapter
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"runtime"
@@ -25,8 +26,10 @@ type server struct {
 	uniformLists bool
 	authLimit    *failLimiter // nil: no limit
 	decodeGate   decodeGate   // admits the decoding of large bodies
-	mux          *http.ServeMux
-	gzip         http.Handler // serve behind gzip compression
+	// requestTimeout bounds a request's work (<= 0: no bound).
+	requestTimeout time.Duration
+	mux            *http.ServeMux
+	gzip           http.Handler // serve behind gzip compression
 
 	metrics   *httpMetrics         // nil: no metrics (WithMetrics)
 	tracer    trace.TracerProvider // nil: no tracing (WithTracerProvider)
@@ -42,6 +45,8 @@ func New(engine *promo.Engine, opts ...Option) http.Handler {
 		maxBody:   DefaultMaxBodyBytes,
 		requestID: newRequestID,
 		authLimit: newFailLimiter(AuthFailureLimit{}, time.Now),
+
+		requestTimeout: DefaultRequestTimeout,
 	}
 	for _, o := range opts {
 		o(s)
@@ -79,6 +84,13 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		defer func() { s.observe(rw, r, start) }() // after recoverPanic answered
 	}
 	defer s.recoverPanic(rw, r)
+	if s.requestTimeout > 0 && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		// Writes only: a read commits nothing, and a long streamed answer
+		// (an export's file) is bounded by the server's write timeout.
+		ctx, cancel := context.WithTimeoutCause(r.Context(), s.requestTimeout, errRequestDeadline)
+		defer cancel()
+		r = r.WithContext(ctx)
+	}
 	if _, ok := trimTrailingSlash(r.URL.EscapedPath()); ok { // not an escaped %2F
 		p, _ := trimTrailingSlash(r.URL.Path)
 		// A path with one trailing slash is the same as without, as the
