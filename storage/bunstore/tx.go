@@ -2,6 +2,8 @@ package bunstore
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -56,6 +58,13 @@ func (s *Store) runInTx(ctx context.Context, behind bool, fn func(ctx context.Co
 		committing = err == nil
 		return err
 	})
+	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		// The context ended mid-transaction: whatever the statement then
+		// running reported (the transaction already rolled back, a
+		// cancelled query), the cause is the context's, which callers
+		// tell apart (a client gone, a deadline passed).
+		err = fmt.Errorf("%w (%w)", ctx.Err(), err)
+	}
 	return txErr(ctx, err, committing)
 }
 
