@@ -26,7 +26,9 @@ func decodeBody(w http.ResponseWriter, r *http.Request, maxBody int64, v any) er
 }
 
 // withRawBody checks the Content-Type, reads the body (at most maxBody
-// bytes) and hands it to fn; data is only valid during fn.
+// bytes), checks what decoding it would cost (checkJSONCost), waits for
+// the server's decode gate when it is large, and hands it to fn; data is
+// only valid during fn.
 func withRawBody(w http.ResponseWriter, r *http.Request, maxBody int64, fn func(data []byte) error) error {
 	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
 		return err
@@ -39,6 +41,9 @@ func withRawBody(w http.ResponseWriter, r *http.Request, maxBody int64, fn func(
 		}
 	}()
 	if r.Body != nil {
+		if r.ContentLength > 0 && r.ContentLength <= maxBody {
+			buf.Grow(int(r.ContentLength) + 1) // one allocation, not doublings up to twice the size
+		}
 		if _, err := buf.ReadFrom(http.MaxBytesReader(unwrap(w), r.Body, maxBody)); err != nil {
 			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 				return promotype.InvalidPayload("Payload must NOT be larger than %d bytes", maxBody)
@@ -46,7 +51,18 @@ func withRawBody(w http.ResponseWriter, r *http.Request, maxBody int64, fn func(
 			return promotype.InvalidPayload("Cannot read the request body: %v", err)
 		}
 	}
-	return fn(buf.Bytes())
+	data := buf.Bytes()
+	if err := checkJSONCost(data); err != nil {
+		return err
+	}
+	if len(data) >= largeBodyBytes {
+		leave, err := gateOf(w).enter(r.Context())
+		if err != nil {
+			return err
+		}
+		defer leave()
+	}
+	return fn(data)
 }
 
 // checkContentType accepts no Content-Type or application/json (with any

@@ -22,7 +22,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	var pe *promotype.Error
 	known := errors.As(err, &pe)
-	if !known && r.Context().Err() == nil && promotype.Transient(err) {
+	if !known && (r.Context().Err() == nil || pastDeadline(r)) && promotype.Transient(err) {
 		// The store is stalled, gone, restarting, or met a conflict past
 		// the retry budget: the client may retry later. Logged (below) as
 		// the 503 it is; the cause is not sent.
@@ -46,6 +46,17 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	e.RequestID = requestIDOf(w)
 	s.writeJSON(w, r, e.Code, &e)
+}
+
+// errRequestDeadline is the cause of a request context that ended because
+// the request's deadline (WithRequestTimeout) passed.
+var errRequestDeadline = errors.New("httpadapter: the request's deadline passed")
+
+// pastDeadline reports whether r's context ended because its deadline
+// passed (not because the client left): its work is answered 503, the
+// client may retry.
+func pastDeadline(r *http.Request) bool {
+	return errors.Is(context.Cause(r.Context()), errRequestDeadline)
 }
 
 // statusClientClosedRequest is the status (nginx's 499) recorded when the

@@ -1,8 +1,10 @@
 package httpadapter
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
@@ -23,8 +25,11 @@ type server struct {
 	// instead of the hosted service's shape of its endpoint.
 	uniformLists bool
 	authLimit    *failLimiter // nil: no limit
-	mux          *http.ServeMux
-	gzip         http.Handler // serve behind gzip compression
+	decodeGate   decodeGate   // admits the decoding of large bodies
+	// requestTimeout bounds a request's work (<= 0: no bound).
+	requestTimeout time.Duration
+	mux            *http.ServeMux
+	gzip           http.Handler // serve behind gzip compression
 
 	metrics   *httpMetrics         // nil: no metrics (WithMetrics)
 	tracer    trace.TracerProvider // nil: no tracing (WithTracerProvider)
@@ -42,9 +47,14 @@ func New(engine *promo.Engine, opts ...Option) http.Handler {
 		maxBody:   DefaultMaxBodyBytes,
 		requestID: newRequestID,
 		authLimit: newFailLimiter(AuthFailureLimit{}, time.Now),
+
+		requestTimeout: DefaultRequestTimeout,
 	}
 	for _, o := range opts {
 		o(s)
+	}
+	if s.decodeGate == nil {
+		s.decodeGate = newDecodeGate(max(2, runtime.GOMAXPROCS(0)))
 	}
 	s.mux = s.buildMux(s.routes())
 	// Answers are compressed when the client accepts gzip (and they are big
@@ -64,7 +74,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.gzip.Serv
 // recovers panics, routes it and records it (metrics, access log, span
 // name) when any of them is on.
 func (s *server) serve(w http.ResponseWriter, r *http.Request) {
-	rw := &responseWriter{ResponseWriter: w}
+	rw := &responseWriter{ResponseWriter: w, gate: s.decodeGate}
 	if in := r.Header[headerRequestID]; len(in) == 1 && validRequestID(in[0]) {
 		rw.requestID[0] = in[0]
 	} else {
@@ -76,6 +86,13 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		defer func() { s.observe(rw, r, start) }() // after recoverPanic answered
 	}
 	defer s.recoverPanic(rw, r)
+	if s.requestTimeout > 0 && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		// Writes only: a read commits nothing, and a long streamed answer
+		// (an export's file) is bounded by the server's write timeout.
+		ctx, cancel := context.WithTimeoutCause(r.Context(), s.requestTimeout, errRequestDeadline)
+		defer cancel()
+		r = r.WithContext(ctx)
+	}
 	if _, ok := trimTrailingSlash(r.URL.EscapedPath()); ok { // not an escaped %2F
 		p, _ := trimTrailingSlash(r.URL.Path)
 		// A path with one trailing slash is the same as without, as the

@@ -3,6 +3,7 @@ package httpadapter
 import (
 	"log/slog"
 	"strings"
+	"time"
 )
 
 // DefaultMaxBodyBytes is the default limit of a request body (1 MiB).
@@ -61,4 +62,39 @@ func WithPublicBaseURL(u string) Option {
 // which is what the official SDKs read.
 func WithUniformLists() Option {
 	return func(s *server) { s.uniformLists = true }
+}
+
+// WithLargeBodyDecodes lets at most n request bodies of 64 KiB or more
+// decode at once (default: the number of CPUs the process may use, at
+// least 2); another waits up to 2 s for its turn and is then answered 503
+// with Retry-After. Decoding a body costs up to about 15 times its size in
+// memory, so this bounds what many large bodies arriving together cost.
+// n <= 0 keeps the default.
+func WithLargeBodyDecodes(n int) Option {
+	return func(s *server) {
+		if n > 0 {
+			s.decodeGate = newDecodeGate(n)
+		}
+	}
+}
+
+// DefaultRequestTimeout is the default deadline of a request's work (see
+// [WithRequestTimeout]).
+const DefaultRequestTimeout = 30 * time.Second
+
+// WithRequestTimeout bounds the work of each request that may write (every
+// method but GET and HEAD) to d (default [DefaultRequestTimeout]); d < 0
+// turns the bound off, 0 keeps the default.
+// A request whose deadline passes is answered 503 with Retry-After, and a
+// write it had not committed by then is rolled back (a write whose commit
+// was sent finishes and is answered). Keep d shorter than the http.Server's
+// WriteTimeout, with room for the answer: otherwise the server may close
+// the connection of a request that committed before its answer is sent, and
+// the client cannot tell it happened.
+func WithRequestTimeout(d time.Duration) Option {
+	return func(s *server) {
+		if d != 0 {
+			s.requestTimeout = d
+		}
+	}
 }

@@ -32,9 +32,10 @@ type responseWriter struct {
 	http.ResponseWriter
 	requestID   [1]string // also the header's value slice
 	wroteHeader bool
-	status      int    // the status written, 0 before
-	bytes       int64  // body bytes written (before compression)
-	projectID   string // the authenticated project, for logs and spans
+	status      int        // the status written, 0 before
+	bytes       int64      // body bytes written (before compression)
+	projectID   string     // the authenticated project, for logs and spans
+	gate        decodeGate // the server's gate of large bodies
 }
 
 // WriteHeader records that the response has started, and its status.

@@ -84,19 +84,13 @@ func voucherListParams(c *call) (voucher.ListParams, error) {
 // decodeArrayBody reads a JSON array body into v (a pointer to a slice),
 // with the checks and wording of decodeBody: the body of an import.
 func decodeArrayBody(c *call, v any) error {
-	if err := checkContentType(c.r.Header.Get("Content-Type")); err != nil {
-		return err
-	}
-	var buf bytes.Buffer
-	if c.r.Body != nil {
-		if _, err := buf.ReadFrom(http.MaxBytesReader(unwrap(c.w), c.r.Body, c.maxBody)); err != nil {
-			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-				return promotype.InvalidPayload("Payload must NOT be larger than %d bytes", c.maxBody)
-			}
-			return promotype.InvalidPayload("Cannot read the request body: %v", err)
-		}
-	}
-	data := bytes.TrimSpace(buf.Bytes())
+	return withRawBody(c.w, c.r, c.maxBody, func(data []byte) error { return unmarshalArray(data, v) })
+}
+
+// unmarshalArray decodes data, which must be one JSON array, into v, and
+// words the failures as unmarshalObject does.
+func unmarshalArray(data []byte, v any) error {
+	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '[' {
 		if err := json.Unmarshal(data, new(any)); err != nil && len(data) > 0 {
 			if se, ok := errors.AsType[*json.SyntaxError](err); ok {

@@ -113,23 +113,37 @@ func (g *gathering) wallet(ctx context.Context) error {
 	}
 }
 
-// public reads the public vouchers.
+// public reads the public vouchers newest first, as campaigns reads the
+// campaigns: under the DEFAULT sorting the first one that cannot make the
+// page ends the read, so a page over a million public codes reads about a
+// page of them; the batches start at a page and double. Under another
+// sorting every public voucher is read (the request's deadline bounds it).
 func (g *gathering) public(ctx context.Context) error {
-	after := ""
+	var after *OfferKey // from the cursor's instant (its group included: any id sorts after "")
+	if sa := g.opts.startingAfter; sa != nil && sa.offset() == 0 {
+		after = &OfferKey{CreatedAt: sa.At}
+	}
+	batch := g.opts.limit + 1
 	for {
-		pv, err := g.q.store.PublicVouchers(ctx, g.projectID, after, MaxQualificationSource)
+		pv, err := g.q.store.PublicVouchers(ctx, g.projectID, after, g.bound(), batch)
 		if err != nil {
 			return err
 		}
 		for _, v := range pv {
-			if err := g.queue(ctx, &HeldVoucher{Voucher: v}); err != nil {
-				return err
-			}
+			g.pending = append(g.pending, &HeldVoucher{Voucher: v})
 		}
-		if len(pv) < MaxQualificationSource {
+		if err := g.vouchers(ctx); err != nil { // resolved and evaluated: the page so far bounds the next read
+			return err
+		}
+		if len(pv) < batch {
 			return nil
 		}
-		after = pv[len(pv)-1].ID
+		last := pv[len(pv)-1]
+		if g.pruned(last.CreatedAt, last.Code) {
+			return nil // the public vouchers still unread sort after the last one read
+		}
+		after = &OfferKey{CreatedAt: last.CreatedAt, ID: last.Code}
+		batch = min(2*batch, MaxQualificationSource)
 	}
 }
 

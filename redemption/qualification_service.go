@@ -21,9 +21,12 @@ type QualificationStore interface {
 	HeldVouchers(ctx context.Context, projectID, customerID, after string, limit int) ([]*HeldVoucher, error)
 	// PublicVouchers returns up to limit live, active vouchers without a
 	// holder that belong to no campaign or to a STANDALONE campaign (the
-	// generic codes anyone may use), lowest id first, with ids above after
-	// ("" from the start).
-	PublicVouchers(ctx context.Context, projectID, after string, limit int) ([]*voucher.Voucher, error)
+	// generic codes anyone may use), newest first (created_at descending,
+	// then code ascending: the DEFAULT sorting of a qualification, whose
+	// key of a voucher is its code), after the
+	// voucher at after (nil: from the newest) and before the key until
+	// (nil: to the oldest), so that a page reads only what can make it.
+	PublicVouchers(ctx context.Context, projectID string, after, until *OfferKey, limit int) ([]*voucher.Voucher, error)
 	// CampaignOffers returns up to limit live, active campaigns of type
 	// DISCOUNT_COUPONS or GIFT_VOUCHERS (not STANDALONE) that hold a free
 	// voucher, each with its first free one (the live, active voucher
@@ -52,7 +55,8 @@ type CampaignOffer struct {
 	Voucher  *voucher.Voucher
 }
 
-// OfferKey is the position of a campaign in CampaignOffers' order.
+// OfferKey is the position of a campaign in CampaignOffers' order, or of a
+// voucher in PublicVouchers' (ID is then its code).
 type OfferKey struct {
 	CreatedAt promotype.Time
 	ID        string

@@ -137,9 +137,20 @@ func handler(eng *promo.Engine, cfg config, reg *prometheus.Registry, tp trace.T
 		mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 			ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError)}))
 	}
+	opts = append(opts, httpadapter.WithRequestTimeout(requestTimeout))
 	mux.Handle("/", httpadapter.New(eng, opts...))
 	return mux
 }
+
+// requestTimeout bounds a write request's work; writeTimeout, the server's
+// bound on a whole request, leaves it room to send its answer. A write
+// either commits and is answered, or is rolled back and answered 503 with
+// Retry-After: the write timeout never cuts the connection of a committed
+// write before its answer.
+const (
+	requestTimeout = 30 * time.Second
+	writeTimeout   = 60 * time.Second
+)
 
 // newServer returns an http.Server with timeouts that keep slow or idle
 // clients from holding connections forever.
@@ -148,7 +159,7 @@ func newServer(h http.Handler, logger *slog.Logger) *http.Server {
 		Handler:           h,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
+		WriteTimeout:      writeTimeout,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    1 << 20,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

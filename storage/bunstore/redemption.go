@@ -977,26 +977,41 @@ func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID, after s
 }
 
 // PublicVouchers implements redemption.QualificationStore: free vouchers
-// (promo_vouchers_free_idx) under no campaign and under each STANDALONE
-// campaign (promo_campaigns_standalone_idx), lowest id first. Each table is
-// filtered on the project itself, so Citus routes the statement to one shard.
-func (s *Store) PublicVouchers(ctx context.Context, projectID, after string, limit int) ([]*voucher.Voucher, error) {
+// under no campaign (promo_vouchers_public_idx, 0061, in the order read)
+// and under each STANDALONE campaign (promo_campaigns_standalone_idx, then
+// the campaign's live vouchers), newest first, then by code. Each table is
+// filtered on the project itself, so Citus routes the statement to one
+// shard.
+func (s *Store) PublicVouchers(ctx context.Context, projectID string, after, until *redemption.OfferKey, limit int) ([]*voucher.Voucher, error) {
 	out := []*voucher.Voucher{}
-	if !storable(projectID) {
+	if !storable(projectID) || limit < 1 {
 		return out, nil
 	}
+	keyset, keyArgs := "", []any{}
+	if after != nil {
+		keyset = " AND (v.created_at < ? OR (v.created_at = ? AND v.code > ?))"
+		keyArgs = append(keyArgs, sqlTime(after.CreatedAt), sqlTime(after.CreatedAt), after.ID)
+	}
+	if until != nil {
+		keyset += " AND (v.created_at > ? OR (v.created_at = ? AND v.code < ?))"
+		keyArgs = append(keyArgs, sqlTime(until.CreatedAt), sqlTime(until.CreatedAt), until.ID)
+	}
+	args := append([]any{projectID}, keyArgs...)
+	args = append(args, limit, projectID)
+	args = append(args, keyArgs...)
+	args = append(args, limit, projectID, limit)
 	var rows []voucherRow
 	err := s.db.NewRaw(`SELECT * FROM (
 		(SELECT v.* FROM promo_vouchers AS v
-			WHERE v.project_id = ? AND v.campaign_id IS NULL AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true' AND v.id > ?
-			ORDER BY v.id LIMIT ?)
+			WHERE v.project_id = ? AND v.campaign_id IS NULL AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true'`+keyset+`
+			ORDER BY v.created_at DESC, v.code LIMIT ?)
 		UNION ALL
 		(SELECT v.* FROM promo_campaigns AS c
 			JOIN LATERAL (SELECT v.* FROM promo_vouchers AS v
-				WHERE v.project_id = ? AND v.campaign_id = c.id AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true' AND v.id > ?
-				ORDER BY v.id LIMIT ?) AS v ON true
+				WHERE v.project_id = ? AND v.campaign_id = c.id AND v.binned_at IS NULL AND v.holder_id IS NULL AND v.active = 'true'`+keyset+`
+				ORDER BY v.created_at DESC, v.code LIMIT ?) AS v ON true
 			WHERE c.project_id = ? AND c.type = 'STANDALONE' AND c.binned_at IS NULL)
-		) AS v ORDER BY v.id LIMIT ?`, projectID, after, limit, projectID, after, limit, projectID, limit).Scan(ctx, &rows)
+		) AS v ORDER BY v.created_at DESC, v.code LIMIT ?`, args...).Scan(ctx, &rows)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fail("list public vouchers", err, nil)
 	}

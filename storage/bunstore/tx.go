@@ -2,6 +2,10 @@ package bunstore
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -35,8 +39,10 @@ func (s *Store) runInTx(ctx context.Context, behind bool, fn func(ctx context.Co
 	}
 	ctx, cancel := withDeadline(ctx, s.txTimeout)
 	defer cancel()
+	txCtx, gate := commitGuard(ctx, s.txTimeout)
+	defer gate.release()
 	committing := false
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := s.db.RunInTx(txCtx, nil, func(_ context.Context, tx bun.Tx) error {
 		p := &pending{behind: behind}
 		st := &Store{db: pendingTx{Tx: tx, p: p}, txTimeout: s.txTimeout, listeners: &listenerMemo{}, pending: p, cluster: s.cluster}
 		err := fn(ctx, storage.Handle(st))
@@ -46,8 +52,68 @@ func (s *Store) runInTx(ctx context.Context, behind bool, fn func(ctx context.Co
 		if p.err != nil {
 			return p.err // whatever the statement that met it returned
 		}
+		if err == nil {
+			err = gate.commit()
+		}
 		committing = err == nil
 		return err
 	})
+	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		// The context ended mid-transaction: whatever the statement then
+		// running reported (the transaction already rolled back, a
+		// cancelled query), the cause is the context's, which callers
+		// tell apart (a client gone, a deadline passed).
+		err = fmt.Errorf("%w (%w)", ctx.Err(), err)
+	}
 	return txErr(ctx, err, committing)
+}
+
+// commitGuard returns the context a transaction begins and commits under,
+// and its guard. Until guard.commit, the transaction ends (rolls back) when
+// ctx does: a request whose deadline passes before its commit writes
+// nothing and answers so. From guard.commit on, ctx's end no longer
+// touches it (only the transaction's own timeout d does): a COMMIT that
+// was sent finishes and its outcome is known, instead of a cancellation
+// racing it and leaving a committed write answered as a failure.
+func commitGuard(ctx context.Context, d time.Duration) (context.Context, *txGate) {
+	txCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	var timeout context.CancelFunc
+	txCtx, timeout = withDeadline(txCtx, d)
+	g := &txGate{ctx: ctx, cancel: cancel, timeout: timeout}
+	g.stop = context.AfterFunc(ctx, func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if !g.committing {
+			cancel()
+		}
+	})
+	return txCtx, g
+}
+
+// txGate is commitGuard's guard.
+type txGate struct {
+	ctx             context.Context
+	mu              sync.Mutex
+	committing      bool
+	cancel, timeout context.CancelFunc
+	stop            func() bool
+}
+
+// commit reports whether the transaction may commit: ctx has not ended.
+// From then on ctx's end leaves the transaction alone.
+func (g *txGate) commit() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err := g.ctx.Err(); err != nil {
+		return err
+	}
+	g.committing = true
+	return nil
+}
+
+// release frees the guard's resources once the transaction has ended.
+func (g *txGate) release() {
+	g.stop()
+	g.timeout()
+	g.cancel()
 }

@@ -452,6 +452,11 @@ func (s *Store) BinCampaignVouchers(ctx context.Context, projectID, campaignID s
 	if !storableKeys(projectID, campaignID) {
 		return 0, nil
 	}
+	if bulk, err := s.countsInBulk(ctx); err != nil {
+		return 0, err
+	} else if bulk {
+		return s.binCampaignVouchersCounted(ctx, projectID, campaignID, at, limit)
+	}
 	res, err := s.db.NewRaw(`UPDATE promo_vouchers SET binned_at = ?
 		WHERE project_id = ? AND id IN (
 			SELECT id FROM promo_vouchers WHERE project_id = ? AND campaign_id = ? AND binned_at IS NULL LIMIT ?)`,
@@ -461,6 +466,58 @@ func (s *Store) BinCampaignVouchers(ctx context.Context, projectID, campaignID s
 	}
 	n, _ := res.RowsAffected()
 	return int(n), nil
+}
+
+// countsInBulk reports whether a bulk statement of s may count its list
+// changes itself (migration 0060): s runs in a transaction, where the
+// setting that silences the per-row trigger lasts until the transaction
+// ends, and not on Citus, whose workers (where the trigger fires) do not
+// see the coordinator's setting.
+func (s *Store) countsInBulk(ctx context.Context) (bool, error) {
+	switch s.db.(type) {
+	case bun.Tx, *bun.Tx, pendingTx, copyTx:
+	default:
+		return false, nil
+	}
+	citus, err := s.onCitus(ctx, s.db)
+	if err != nil {
+		return false, fail("bin campaign vouchers", err, nil)
+	}
+	return !citus, nil
+}
+
+// binCampaignVouchersCounted is BinCampaignVouchers counting the vouchers
+// it bins out of the lists in the same statement, once per campaign,
+// while promo.bulk_counts keeps the row trigger from counting them one by
+// one (migration 0060).
+func (s *Store) binCampaignVouchersCounted(ctx context.Context, projectID, campaignID string, at promotype.Time, limit int) (int, error) {
+	if _, err := s.db.ExecContext(ctx, "SELECT set_config('promo.bulk_counts', 'on', true)"); err != nil {
+		return 0, fail("bin campaign vouchers", err, nil)
+	}
+	var n int
+	err := s.db.NewRaw(`WITH binned AS (
+			UPDATE promo_vouchers SET binned_at = ?
+			WHERE project_id = ? AND id IN (
+				SELECT id FROM promo_vouchers WHERE project_id = ? AND campaign_id = ? AND binned_at IS NULL LIMIT ?)
+			RETURNING project_id, campaign_id
+		), counted AS (
+			INSERT INTO promo_list_counts AS c (project_id, list, scope, stripe, n)
+			SELECT b.project_id, 'vouchers', k.scope, (txid_current() % 64)::smallint, -count(*)
+			FROM binned AS b CROSS JOIN LATERAL (VALUES (''), ('campaign_id=' || b.campaign_id)) AS k(scope)
+			WHERE k.scope IS NOT NULL
+			GROUP BY b.project_id, k.scope
+			ORDER BY b.project_id, k.scope
+			ON CONFLICT (project_id, list, scope, stripe) DO UPDATE SET n = c.n + excluded.n
+		)
+		SELECT count(*) FROM binned`,
+		sqlTime(at), projectID, projectID, campaignID, limit).Scan(ctx, &n)
+	if err != nil {
+		return 0, fail("bin campaign vouchers", err, nil)
+	}
+	if _, err := s.db.ExecContext(ctx, "SELECT set_config('promo.bulk_counts', 'off', true)"); err != nil {
+		return 0, fail("bin campaign vouchers", err, nil)
+	}
+	return n, nil
 }
 
 // DeleteCampaignVouchers implements voucher.Store, limit vouchers a statement.

@@ -543,12 +543,12 @@ func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID, after s
 // PublicVouchers implements redemption.QualificationStore: the free index
 // of vouchers held alone under no campaign and under each STANDALONE
 // campaign (generated slabs belong to other campaigns, but are read too
-// when one does not), lowest id first.
-func (s *Store) PublicVouchers(ctx context.Context, projectID, after string, limit int) (out []*voucher.Voucher, err error) {
+// when one does not), newest first, then by code, between the keys.
+func (s *Store) PublicVouchers(ctx context.Context, projectID string, after, until *redemption.OfferKey, limit int) (out []*voucher.Voucher, err error) {
 	s.read(ctx, func(d *data) {
 		out = []*voucher.Voucher{}
 		p := d.campaigns.vouchers[projectID]
-		if p == nil {
+		if p == nil || limit < 1 {
 			return
 		}
 		public := map[string]bool{"": true}
@@ -557,33 +557,47 @@ func (s *Store) PublicVouchers(ctx context.Context, projectID, after string, lim
 				public[id] = true
 			}
 		}
-		var ids []string
+		between := func(v *voucher.Voucher) bool {
+			return (after == nil || publicOrder(v, after) > 0) && (until == nil || publicOrder(v, until) < 0)
+		}
+		var found []*voucher.Voucher // not copies yet
 		for k := range public {
 			for id := range p.free[k] {
-				if v, ok := p.rows[id]; ok && v.BinnedAt == nil && v.Active && v.HolderID == nil && strings.Compare(id, after) > 0 {
-					ids = append(ids, id)
+				if v, ok := p.rows[id]; ok && v.BinnedAt == nil && v.Active && v.HolderID == nil && between(v) {
+					found = append(found, v)
 				}
 			}
-		}
-		slices.Sort(ids)
-		ids = ids[:min(len(ids), limit)]
-		for _, id := range ids {
-			out = append(out, p.rows[id].Clone())
 		}
 		for _, sl := range p.slabs {
 			if !public[sl.campaignID] || !sl.template.Active || sl.template.HolderID != nil {
 				continue
 			}
 			for i, st := range sl.state {
-				if st == rowLive && strings.Compare(sl.id(i), after) > 0 {
-					out = append(out, sl.voucher(i))
+				if st != rowLive {
+					continue
+				}
+				if v := sl.voucher(i); between(v) {
+					found = append(found, v)
 				}
 			}
 		}
-		slices.SortFunc(out, func(a, b *voucher.Voucher) int { return strings.Compare(a.ID, b.ID) })
-		out = out[:min(len(out), limit)]
+		slices.SortFunc(found, func(a, b *voucher.Voucher) int {
+			return publicOrder(a, &redemption.OfferKey{CreatedAt: b.CreatedAt, ID: b.Code})
+		})
+		for _, v := range found[:min(len(found), limit)] {
+			out = append(out, v.Clone())
+		}
 	})
 	return out, nil
+}
+
+// publicOrder orders voucher v against the key k: created_at descending,
+// then code ascending.
+func publicOrder(v *voucher.Voucher, k *redemption.OfferKey) int {
+	if d := k.CreatedAt.Compare(v.CreatedAt.Time); d != 0 {
+		return d
+	}
+	return strings.Compare(v.Code, k.ID)
 }
 
 // CampaignsByID implements redemption.QualificationStore.

@@ -203,5 +203,10 @@ func (s *Store) RunInTx(ctx context.Context, fn func(ctx context.Context, tx sto
 	}()
 	err = fn(ctx, storage.Handle(tx))
 	returned = true
+	if err == nil {
+		// A transaction whose context ended before its commit (a
+		// request's deadline passed) writes nothing, as on PostgreSQL.
+		err = ctx.Err()
+	}
 	return err
 }

@@ -731,7 +731,7 @@ func spendErr(_ *voucher.Voucher, err error) error { return err }
 // testQualificationStore: the candidate reads of a qualification. A
 // customer's wallet gives its live vouchers with the role, in holder id
 // order; the public vouchers are the live, active, holder-less vouchers
-// without a campaign or of a STANDALONE campaign, lowest id first, never a
+// without a campaign or of a STANDALONE campaign, newest first, never a
 // generated campaign's; campaigns are read by id, binned ones left out.
 // Everything stays inside its project, and changes (a publication, a
 // deactivation, a delete) are seen at once.
@@ -752,8 +752,9 @@ func testQualificationStore(t *testing.T, newStore Factory) {
 	// Public: v_001 (no campaign), v_002 (standalone campaign). Not
 	// public: inactive, held, binned, of a generated campaign (alone or
 	// in a batch), another project's.
-	must(t, s.InsertVoucher(ctx, discountVoucher(p, "", 1)))
-	must(t, s.InsertVoucher(ctx, discountVoucher(p, standalone.ID, 2)))
+	noCampaign, inStandalone := discountVoucher(p, "", 1), discountVoucher(p, standalone.ID, 2)
+	must(t, s.InsertVoucher(ctx, noCampaign))
+	must(t, s.InsertVoucher(ctx, inStandalone))
 	inactive := discountVoucher(p, "", 3)
 	inactive.Active = false
 	held := discountVoucher(p, "", 4)
@@ -765,27 +766,31 @@ func testQualificationStore(t *testing.T, newStore Factory) {
 	must(t, s.BinVoucher(ctx, p, binned.ID, at(2)))
 	must(t, second(s.InsertBatch(ctx, batchOf(p, generated.ID, 1, 3, at(3)))))
 
-	public := func(limit int) []string {
+	publicBetween := func(project string, after, until *redemption.OfferKey, limit int) []string {
 		t.Helper()
-		vs, err := s.PublicVouchers(ctx, p, "", limit)
+		vs, err := s.PublicVouchers(ctx, project, after, until, limit)
 		must(t, err)
 		return ids(vs, func(v *voucher.Voucher) string { return v.ID })
 	}
-	diff(t, "public vouchers", []string{"v_001", "v_002"}, public(10))
-	diff(t, "public vouchers, limit 1", []string{"v_001"}, public(1))
-	vs, err := s.PublicVouchers(ctx, p, "v_001", 10)
-	must(t, err)
-	diff(t, "public vouchers after v_001", []string{"v_002"}, ids(vs, func(v *voucher.Voucher) string { return v.ID }))
+	public := func(limit int) []string { t.Helper(); return publicBetween(p, nil, nil, limit) }
+	keyOf := func(v *voucher.Voucher) *redemption.OfferKey {
+		return &redemption.OfferKey{CreatedAt: v.CreatedAt, ID: v.Code}
+	}
+	// Newest first.
+	diff(t, "public vouchers", []string{"v_002", "v_001"}, public(10))
+	diff(t, "public vouchers, limit 1", []string{"v_002"}, public(1))
+	diff(t, "public vouchers after v_002", []string{"v_001"}, publicBetween(p, keyOf(inStandalone), nil, 10))
+	diff(t, "public vouchers until v_001", []string{"v_002"}, publicBetween(p, nil, keyOf(noCampaign), 10))
+	diff(t, "public vouchers from v_002's instant", []string{"v_002", "v_001"},
+		publicBetween(p, &redemption.OfferKey{CreatedAt: inStandalone.CreatedAt}, nil, 10))
 	// Publishing one takes it out; a new one without campaign comes in.
-	_, _, err = s.PublishVoucher(ctx, p, "v_001", "cust_2", at(4))
+	_, _, err := s.PublishVoucher(ctx, p, "v_001", "cust_2", at(4))
 	must(t, err)
 	must(t, s.InsertVoucher(ctx, discountVoucher(p, "", 8)))
-	diff(t, "after a publication", []string{"v_002", "v_008"}, public(10))
+	diff(t, "after a publication", []string{"v_008", "v_002"}, public(10))
 	must(t, s.DeleteVoucher(ctx, p, "v_008"))
 	diff(t, "after a delete", []string{"v_002"}, public(10))
-	vs, err = s.PublicVouchers(ctx, other, "", 10)
-	must(t, err)
-	diff(t, "other project", []string{"v_007"}, ids(vs, func(v *voucher.Voucher) string { return v.ID }))
+	diff(t, "other project", []string{"v_007"}, publicBetween(other, nil, nil, 10))
 
 	// Wallets: cust_1 holds v_004 (alone), a batch voucher and a deleted
 	// one; cust_2 holds v_001.
