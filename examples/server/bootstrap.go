@@ -166,7 +166,7 @@ func ensureKey(ctx context.Context, kind keyKind, in auth.KeyParams, check func(
 	if in.ID != "" && in.Secret != "" {
 		err := check(in.ID, in.Secret)
 		if err == nil {
-			return auth.Credentials{ID: in.ID, Secret: in.Secret}, nil
+			return auth.Credentials(in), nil
 		}
 		if !errors.Is(err, promo.ErrUnauthorized) {
 			return auth.Credentials{}, err

@@ -39,10 +39,11 @@ func newTracerProvider(ctx context.Context, cfg config) (tp trace.TracerProvider
 }
 
 // instrumentDB adds Bun's OpenTelemetry hook (one span per query) when
-// tracing is on.
+// tracing is on. In place: bunstore keys its query deadline by the
+// *bun.DB, and bun's WithQueryHook returns a copy.
 func instrumentDB(db *bun.DB, tp trace.TracerProvider) {
 	if tp != nil {
-		db.AddQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(tp), bunotel.WithDBName("promo")))
+		*db = *db.WithQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(tp), bunotel.WithDBName("promo")))
 	}
 }
 
