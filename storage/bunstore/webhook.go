@@ -332,7 +332,7 @@ func listenEvents(ctx context.Context, db *sql.DB, wake func()) error {
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }() // back to the pool: nothing to do on failure
 	return conn.Raw(func(dc any) error {
 		sc, ok := dc.(*stdlib.Conn)
 		if !ok {
