@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 // store, calls GET /v1/products with the credentials it printed, checks
 // /healthz, /readyz and /metrics, and shuts it down.
 func TestServer(t *testing.T) {
-	cfg := defaultConfig()
+	cfg := DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	testServer(t, cfg)
 }
@@ -29,7 +29,7 @@ func TestServer(t *testing.T) {
 // twice: the restart without PROMO_PROJECT_ID serves the same project and
 // says its keys are not shown again.
 func TestServerPostgres(t *testing.T) {
-	cfg := defaultConfig()
+	cfg := DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.DatabaseURL = bunstoretest.NewDSN(t)
 	first, _ := testServer(t, cfg)
@@ -44,7 +44,7 @@ func TestServerPostgres(t *testing.T) {
 
 // testServer runs the server with cfg, checks it and stops it; it returns
 // the banner's variables and its text.
-func testServer(t *testing.T, cfg config) (map[string]string, string) {
+func testServer(t *testing.T, cfg Config) (map[string]string, string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -52,7 +52,7 @@ func testServer(t *testing.T, cfg config) (map[string]string, string) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := run(ctx, cfg, pw, slog.New(slog.DiscardHandler))
+		err := Run(ctx, cfg, pw, slog.New(slog.DiscardHandler))
 		pw.CloseWithError(io.EOF)
 		done <- err
 	}()
@@ -165,7 +165,7 @@ func testBootstrapAgain(t *testing.T, store storage.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := config{ProjectID: "proj_fixed", AppID: "app-1", AppToken: "app-token-0123456789", MgmtID: "mgmt-1", MgmtToken: "mgmt-token-0123456789",
+	cfg := Config{ProjectID: "proj_fixed", AppID: "app-1", AppToken: "app-token-0123456789", MgmtID: "mgmt-1", MgmtToken: "mgmt-token-0123456789",
 		ClientOrigins: []string{"https://shop.example"}, ClientID: "client-1", ClientToken: "client-token-0123456789"}
 	first, err := bootstrap(ctx, eng, cfg)
 	if err != nil {
@@ -186,14 +186,14 @@ func testBootstrapAgain(t *testing.T, store storage.Store) {
 
 	tests := []struct {
 		name string
-		edit func(*config)
+		edit func(*Config)
 		want string
 	}{
-		{"wrong app token", func(c *config) { c.AppToken = "another-token-0123456789" }, "PROMO_APP_ID app-1 already exists and PROMO_APP_TOKEN is not its token"},
-		{"app id without token", func(c *config) { c.AppToken = "" }, "PROMO_APP_ID app-1 already exists: set PROMO_APP_TOKEN to its token"},
-		{"wrong management token", func(c *config) { c.MgmtToken = "another-token-0123456789" }, "PROMO_MANAGEMENT_ID mgmt-1 already exists and PROMO_MANAGEMENT_TOKEN is not its token"},
-		{"wrong client token", func(c *config) { c.ClientToken = "another-token-0123456789" }, "PROMO_CLIENT_ID client-1 already exists and PROMO_CLIENT_TOKEN is not its token"},
-		{"app key of another project", func(c *config) { c.ProjectID = "proj_other" }, "PROMO_APP_ID app-1 belongs to project proj_fixed, not to proj_other"},
+		{"wrong app token", func(c *Config) { c.AppToken = "another-token-0123456789" }, "PROMO_APP_ID app-1 already exists and PROMO_APP_TOKEN is not its token"},
+		{"app id without token", func(c *Config) { c.AppToken = "" }, "PROMO_APP_ID app-1 already exists: set PROMO_APP_TOKEN to its token"},
+		{"wrong management token", func(c *Config) { c.MgmtToken = "another-token-0123456789" }, "PROMO_MANAGEMENT_ID mgmt-1 already exists and PROMO_MANAGEMENT_TOKEN is not its token"},
+		{"wrong client token", func(c *Config) { c.ClientToken = "another-token-0123456789" }, "PROMO_CLIENT_ID client-1 already exists and PROMO_CLIENT_TOKEN is not its token"},
+		{"app key of another project", func(c *Config) { c.ProjectID = "proj_other" }, "PROMO_APP_ID app-1 belongs to project proj_fixed, not to proj_other"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

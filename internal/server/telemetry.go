@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 // (OTEL_TRACES_SAMPLER) and the resource (OTEL_SERVICE_NAME,
 // OTEL_RESOURCE_ATTRIBUTES) come from the environment too. shutdown
 // flushes the spans left.
-func newTracerProvider(ctx context.Context, cfg config) (tp trace.TracerProvider, shutdown func(context.Context) error, err error) {
+func newTracerProvider(ctx context.Context, cfg Config) (tp trace.TracerProvider, shutdown func(context.Context) error, err error) {
 	if cfg.TracesExporter != "otlp" {
 		return nil, func(context.Context) error { return nil }, nil
 	}
