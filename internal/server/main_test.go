@@ -131,6 +131,10 @@ func readBanner(t *testing.T, r io.Reader) (map[string]string, string) {
 		if url, ok := strings.CutPrefix(line, "listening on "); ok {
 			return vars, url
 		}
+		if url, ok := strings.CutPrefix(line, "admin on "); ok {
+			vars["admin"] = url
+			continue
+		}
 		name, value, ok := strings.Cut(line, "=")
 		if !ok {
 			continue
