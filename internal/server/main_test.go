@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/storage"
@@ -46,53 +44,38 @@ func TestServerPostgres(t *testing.T) {
 // the banner's variables and its text.
 func testServer(t *testing.T, cfg Config) (map[string]string, string) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	var s started
+	t.Run("run", func(t *testing.T) {
+		s = startServer(t, cfg)
+		checkServer(t, cfg, s)
+	})
+	return s.vars, s.banner
+}
 
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := Run(ctx, cfg, pw, slog.New(slog.DiscardHandler))
-		pw.CloseWithError(io.EOF)
-		done <- err
-	}()
-	var banner strings.Builder
-	vars, base := readBanner(t, io.TeeReader(pr, &banner))
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
-
+// checkServer checks what a server started with cfg prints and serves.
+func checkServer(t *testing.T, cfg Config, s started) {
+	t.Helper()
+	vars := s.vars
 	for _, name := range []string{envProjectID, envAppID, envAppToken, envMgmtID, envMgmtToken} {
 		if vars[name] == "" {
 			t.Errorf("the banner does not print %s", name)
 		}
 	}
-	get := func(path string, hdr map[string]string) (int, string) {
+	fetch := func(path string, hdr map[string]string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatalf("GET %s: %v", path, err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode, string(body)
+		return get(t, s.base+path, hdr)
 	}
-	code, body := get("/v1/products", map[string]string{"X-App-Id": vars[envAppID], "X-App-Token": vars[envAppToken]})
+	code, body := fetch("/v1/products", map[string]string{"X-App-Id": vars[envAppID], "X-App-Token": vars[envAppToken]})
 	if code != http.StatusOK || !strings.Contains(body, `"object":"list"`) {
 		t.Errorf("GET /v1/products = %d %s, want 200 and a list", code, body)
 	}
-	if code, body := get("/healthz", nil); code != http.StatusOK {
+	if code, body := fetch("/healthz", nil); code != http.StatusOK {
 		t.Errorf("GET /healthz = %d %s, want 200", code, body)
 	}
-	if code, body := get("/readyz", nil); code != http.StatusOK || !strings.Contains(body, `"status":"ok"`) {
+	if code, body := fetch("/readyz", nil); code != http.StatusOK || !strings.Contains(body, `"status":"ok"`) {
 		t.Errorf("GET /readyz = %d %s, want 200 ok", code, body)
 	}
-	code, body = get("/metrics", nil)
+	code, body = fetch("/metrics", nil)
 	if code != http.StatusOK {
 		t.Errorf("GET /metrics = %d, want 200", code)
 	}
@@ -108,16 +91,6 @@ func testServer(t *testing.T, cfg Config) (map[string]string, string) {
 		}
 	}
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("run returned %v after shutdown, want nil", err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("the server did not shut down")
-	}
-	return vars, banner.String()
 }
 
 // readBanner reads NAME=value lines up to "listening on URL" and returns
