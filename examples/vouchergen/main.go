@@ -161,7 +161,7 @@ func openSchema(ctx context.Context, dsn string) (*bun.DB, func() error, error) 
 		return nil, nil, err
 	}
 	if err := bunstore.Migrate(ctx, db); err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, nil, err
 	}
 	drop := func() error {
