@@ -87,7 +87,7 @@ func NewClientKey(projectID string, in ClientKeyParams, now promotype.Time) (*Cl
 		}
 	}
 	k := &ClientKey{AppID: kp.ID, ProjectID: projectID, SecretHash: Hash(kp.Secret), Origins: origins, CreatedAt: now}
-	return k, Credentials{ID: kp.ID, Secret: kp.Secret}, nil
+	return k, Credentials(kp), nil
 }
 
 // Allows reports whether the key may be used from origin (a request's

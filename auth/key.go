@@ -73,7 +73,7 @@ func NewAppKey(projectID string, in KeyParams, now promotype.Time) (*AppKey, Cre
 	if err != nil {
 		return nil, Credentials{}, err
 	}
-	return &AppKey{AppID: in.ID, ProjectID: projectID, SecretHash: Hash(in.Secret), CreatedAt: now}, Credentials{ID: in.ID, Secret: in.Secret}, nil
+	return &AppKey{AppID: in.ID, ProjectID: projectID, SecretHash: Hash(in.Secret), CreatedAt: now}, Credentials(in), nil
 }
 
 func (p KeyParams) fill() (KeyParams, error) {

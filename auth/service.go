@@ -104,7 +104,7 @@ func (s *Service) CreateManagementKey(ctx context.Context, in KeyParams, project
 	if err := s.store.InsertManagementKey(ctx, k); err != nil {
 		return Credentials{}, err
 	}
-	return Credentials{ID: in.ID, Secret: in.Secret}, nil
+	return Credentials(in), nil
 }
 
 // GrantProject lets a management key manage one more project.

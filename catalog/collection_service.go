@@ -159,20 +159,6 @@ func (m CollectionMember) MarshalJSON() ([]byte, error) {
 	}{m.SKU, p})
 }
 
-func (m CollectionMember) createdAt() promotype.Time {
-	if m.SKU != nil {
-		return m.SKU.CreatedAt
-	}
-	return m.Product.CreatedAt
-}
-
-func (m CollectionMember) id() string {
-	if m.SKU != nil {
-		return m.SKU.ID
-	}
-	return m.Product.ID
-}
-
 // memberBatch is how many products or SKUs one read of a members walk
 // takes.
 const memberBatch = 500

@@ -43,9 +43,6 @@ func (u *UpdateParams) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// changes reports whether u sets or clears a field besides the keys.
-func (u UpdateParams) changes() bool { return u.Params.changes() || len(u.Clear) > 0 }
-
 // clear empties the fields u.Clear names on c.
 func (u UpdateParams) clear(c *Customer) {
 	for _, k := range u.Clear {

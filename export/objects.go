@@ -219,7 +219,7 @@ func (r *reader) campaignName(ctx context.Context, id *string) (string, error) {
 		n = c.Name
 	} else {
 		if promotype.AsError(err).Code == 404 {
-			n, err = "", nil // deleted since: the cell stays empty
+			n = "" // deleted since: the cell stays empty
 		} else {
 			return "", err
 		}

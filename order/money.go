@@ -20,8 +20,6 @@ import (
 //   - No discount exceeds what it applies to (ApplyItemDiscount,
 //     ApplyOrderDiscount cap it), so no amount is ever negative.
 
-var hundred = decimal.NewFromInt(100)
-
 // PercentOf returns pct percent of amount, rounded half-up to the integer
 // unit. amount ≥ 0 and 0 ≤ pct ≤ 100 keep the result in [0, amount].
 func PercentOf(amount int64, pct decimal.Decimal) int64 {

@@ -1,7 +1,6 @@
 package rule
 
 import (
-	"sort"
 	"strconv"
 	"time"
 
@@ -107,14 +106,4 @@ func (v Value) time() (time.Time, bool) {
 	}
 	t, err := promotype.ParseTime(v.Str)
 	return t.Time, err == nil
-}
-
-// sortedKeys returns the keys of a in order (for deterministic facts).
-func (a Attrs) sortedKeys() []string {
-	keys := make([]string, 0, len(a))
-	for k := range a {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

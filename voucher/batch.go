@@ -182,6 +182,3 @@ func (m *idMaker) appendID(dst []byte) []byte {
 	dst = append(dst, seq[:]...)
 	return append(dst, m.take(16)...)
 }
-
-// newID returns one id (for vouchers created one by one).
-func (m *idMaker) newID() string { return m.ids.NewID(promotype.PrefixVoucher) }

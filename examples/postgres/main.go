@@ -44,7 +44,7 @@ func run(ctx context.Context, dsn string, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	return walk(ctx, db, w)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -8,9 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/promoengine/promo/internal/server"
 	"github.com/promoengine/promo/storage/bunstore/bunstoretest"
 )
 
@@ -71,7 +74,7 @@ func sdkAcceptance(t *testing.T, node, databaseURL string) {
 		t.Fatal(err)
 	}
 
-	cfg := defaultConfig()
+	cfg := server.DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.DatabaseURL = databaseURL
 	cfg.AppID, cfg.AppToken = "sdk-acceptance-app", "sdk-acceptance-app-token"
@@ -82,11 +85,11 @@ func sdkAcceptance(t *testing.T, node, databaseURL string) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := run(ctx, cfg, pw, slog.New(slog.DiscardHandler))
+		err := server.Run(ctx, cfg, pw, slog.New(slog.DiscardHandler))
 		pw.CloseWithError(io.EOF)
 		done <- err
 	}()
-	_, base := readBanner(t, pr)
+	base := listeningURL(t, pr)
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	defer func() {
 		cancel()
@@ -123,4 +126,18 @@ func sdkAcceptance(t *testing.T, node, databaseURL string) {
 		t.Fatalf("the SDK acceptance script failed (%v); its output:\n%s", err, out)
 	}
 	t.Logf("SDK acceptance output:\n%s", out)
+}
+
+// listeningURL reads the server's banner up to "listening on URL" and
+// returns the URL.
+func listeningURL(t *testing.T, r io.Reader) string {
+	t.Helper()
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		if url, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
+			return url
+		}
+	}
+	t.Fatalf("the server stopped before listening: %v", sc.Err())
+	return ""
 }

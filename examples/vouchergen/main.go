@@ -63,7 +63,7 @@ func run(ctx context.Context, w io.Writer, storeName, dsn string, n int64, chunk
 		if db, drop, err = openSchema(ctx, dsn); err != nil {
 			return err
 		}
-		defer db.Close()
+		defer func() { _ = db.Close() }()
 		if !keep {
 			defer func() {
 				if err := drop(); err != nil {
@@ -107,9 +107,9 @@ func run(ctx context.Context, w io.Writer, storeName, dsn string, n int64, chunk
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "store:       %s\n", storeName)
-	fmt.Fprintf(w, "campaign:    %s, %d vouchers\n", c.CreationStatus, c.VouchersCount)
-	fmt.Fprintf(w, "time:        %v (%.0f vouchers/s, chunks of %d)\n", elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds(), chunk)
+	_, _ = fmt.Fprintf(w, "store:       %s\n", storeName)
+	_, _ = fmt.Fprintf(w, "campaign:    %s, %d vouchers\n", c.CreationStatus, c.VouchersCount)
+	_, _ = fmt.Fprintf(w, "time:        %v (%.0f vouchers/s, chunks of %d)\n", elapsed.Round(time.Millisecond), float64(n)/elapsed.Seconds(), chunk)
 	switch storeName {
 	case "memory":
 		runtime.GC()
@@ -141,7 +141,7 @@ func openSchema(ctx context.Context, dsn string) (*bun.DB, func() error, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	defer admin.Close()
+	defer func() { _ = admin.Close() }()
 	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA ?", bun.Ident(schema)); err != nil {
 		return nil, nil, err
 	}
@@ -161,7 +161,7 @@ func openSchema(ctx context.Context, dsn string) (*bun.DB, func() error, error) 
 		return nil, nil, err
 	}
 	if err := bunstore.Migrate(ctx, db); err != nil {
-		db.Close()
+		_ = db.Close()
 		return nil, nil, err
 	}
 	drop := func() error {

@@ -214,7 +214,7 @@ func countRows(ctx context.Context, db bun.IDB, query string, args ...any) (int,
 	if err != nil {
 		return 0, err
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }() // rows.Err reports a failed read
 	n := 0
 	for rows.Next() {
 		n++

@@ -36,7 +36,7 @@ func (s *Store) RunInBulkTx(ctx context.Context, fn func(ctx context.Context, tx
 	if err != nil {
 		return txErr(ctx, fail("bulk transaction", err, nil), false)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }() // back to the pool: nothing to do on failure
 	committing := false
 	err = conn.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		st := &Store{db: copyTx{Tx: tx, conn: conn}, txTimeout: s.txTimeout, pending: &pending{}, cluster: s.cluster}

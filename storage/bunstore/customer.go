@@ -280,7 +280,7 @@ func (s *Store) ListActivities(ctx context.Context, projectID, customerID string
 		sel = sel.Where("campaign_type = ?", q.CampaignType)
 	}
 	if q.Types != nil {
-		sel = sel.Where("type IN (?)", bun.In(storableList(q.Types)))
+		sel = sel.Where("type IN (?)", bun.List(storableList(q.Types)))
 	}
 	if err := sel.OrderExpr("created_at " + dir + ", seq " + dir).Limit(int64(q.Limit)).Scan(ctx); err != nil {
 		return nil, fail("list customer activities", err, nil)

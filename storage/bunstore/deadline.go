@@ -77,7 +77,8 @@ func withDeadline(ctx context.Context, d time.Duration) (context.Context, contex
 func AddQueryDeadline(db *bun.DB, d time.Duration) {
 	queryDeadlines.Store(db, d) // for the prepared statements (prepared.go)
 	if d > 0 {
-		db.AddQueryHook(queryDeadline{d})
+		// In place, as callers hold db (bun's WithQueryHook returns a copy).
+		*db = *db.WithQueryHook(queryDeadline{d})
 	}
 }
 

@@ -101,3 +101,66 @@ func Migrate(ctx context.Context, db *bun.DB) error {
 	}
 	return nil
 }
+
+// MigrationState is what [MigrationStatus] finds in a schema.
+type MigrationState struct {
+	// Applied are the versions promo_schema_migrations records, in order.
+	Applied []string
+	// Pending are the migrations this build embeds that are not applied
+	// yet, in the order [Migrate] would apply them.
+	Pending []string
+	// Unknown are applied versions this build does not embed: a newer
+	// build migrated the schema, and this one must not serve it.
+	Unknown []string
+}
+
+// Current reports whether the schema is exactly what this build expects:
+// nothing pending and nothing unknown.
+func (m MigrationState) Current() bool { return len(m.Pending) == 0 && len(m.Unknown) == 0 }
+
+// MigrationStatus compares the migrations recorded in db's current
+// search_path with the ones this build embeds, without changing anything
+// (it needs no DDL rights). A schema never migrated has every migration
+// pending.
+func MigrationStatus(ctx context.Context, db *bun.DB) (MigrationState, error) {
+	var st MigrationState
+	embedded, err := embeddedVersions()
+	if err != nil {
+		return st, err
+	}
+	var exists bool
+	if err := db.NewRaw("SELECT to_regclass('promo_schema_migrations') IS NOT NULL").Scan(ctx, &exists); err != nil {
+		return st, fmt.Errorf("bunstore: migration status: %w", err)
+	}
+	if exists {
+		if err := db.NewSelect().Table("promo_schema_migrations").Column("version").OrderExpr("version").Scan(ctx, &st.Applied); err != nil {
+			return st, fmt.Errorf("bunstore: migration status: %w", err)
+		}
+	}
+	for _, v := range embedded {
+		if !slices.Contains(st.Applied, v) {
+			st.Pending = append(st.Pending, v)
+		}
+	}
+	for _, v := range st.Applied {
+		if !slices.Contains(embedded, v) {
+			st.Unknown = append(st.Unknown, v)
+		}
+	}
+	return st, nil
+}
+
+// embeddedVersions are the versions of the embedded migrations, in the
+// order Migrate applies them.
+func embeddedVersions() ([]string, error) {
+	files, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return nil, fmt.Errorf("bunstore: list migrations: %w", err)
+	}
+	slices.Sort(files)
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = strings.TrimSuffix(path.Base(f), ".sql")
+	}
+	return out, nil
+}

@@ -130,7 +130,7 @@ func queryPrepared(ctx context.Context, db bun.IDB, p *prepared, args []any, sca
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }() // rows.Err reports a failed read
 	if err := scan(root, rows); err != nil {
 		return err
 	}

@@ -82,7 +82,7 @@ func (s *Store) ListProjects(ctx context.Context, ids []string) ([]*project.Proj
 		return out, nil
 	}
 	var rows []projectRow
-	if err := s.db.NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).OrderExpr("created_at, id").Scan(ctx); err != nil {
+	if err := s.db.NewSelect().Model(&rows).Where("id IN (?)", bun.List(ids)).OrderExpr("created_at, id").Scan(ctx); err != nil {
 		return nil, fail("list projects", err, nil)
 	}
 	for i := range rows {
@@ -522,7 +522,7 @@ func (s *Store) FindMembers(ctx context.Context, projectIDs, keys []string) ([]*
 	}
 	var rows []memberRow
 	err := s.db.NewSelect().Model(&rows).
-		Where("project_id IN (?) AND (user_id IN (?) OR login IN (?))", bun.In(projectIDs), bun.In(keys), bun.In(keys)).
+		Where("project_id IN (?) AND (user_id IN (?) OR login IN (?))", bun.List(projectIDs), bun.List(keys), bun.List(keys)).
 		OrderExpr("user_id, project_id").Scan(ctx)
 	if err != nil {
 		return nil, fail("find project users", err, nil)

@@ -714,7 +714,7 @@ func (s *Store) ReserveSession(ctx context.Context, projectID, key string, rs []
 		// next locked write settles).
 		q := st.db.NewDelete().TableExpr("promo_voucher_sessions").Where("project_id = ? AND key = ?", projectID, key)
 		if len(keep) > 0 {
-			q = q.Where("voucher_id NOT IN (?)", bun.In(keep))
+			q = q.Where("voucher_id NOT IN (?)", bun.List(keep))
 		}
 		if _, err := q.Exec(ctx); err != nil {
 			return fail("replace session", err, nil)
@@ -954,7 +954,7 @@ func (s *Store) HeldVouchers(ctx context.Context, projectID, customerID, after s
 		ids[i] = hs[i].RedeemableID
 	}
 	var rows []voucherRow
-	if err := s.db.NewSelect().Model(&rows).Where("project_id = ? AND id IN (?) AND binned_at IS NULL", projectID, bun.In(ids)).
+	if err := s.db.NewSelect().Model(&rows).Where("project_id = ? AND id IN (?) AND binned_at IS NULL", projectID, bun.List(ids)).
 		Scan(ctx); err != nil {
 		return nil, fail("list wallet vouchers", err, nil)
 	}
@@ -1027,7 +1027,7 @@ func (s *Store) CampaignsByID(ctx context.Context, projectID string, ids []strin
 		return out, nil
 	}
 	var rows []campaignRow
-	if err := s.db.NewSelect().Model(&rows).Where("c.project_id = ? AND c.id IN (?) AND c.binned_at IS NULL", projectID, bun.In(ids)).
+	if err := s.db.NewSelect().Model(&rows).Where("c.project_id = ? AND c.id IN (?) AND c.binned_at IS NULL", projectID, bun.List(ids)).
 		Scan(ctx); err != nil {
 		return nil, fail("get campaigns", err, nil)
 	}

@@ -332,7 +332,7 @@ func listenEvents(ctx context.Context, db *sql.DB, wake func()) error {
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }() // back to the pool: nothing to do on failure
 	return conn.Raw(func(dc any) error {
 		sc, ok := dc.(*stdlib.Conn)
 		if !ok {
@@ -572,7 +572,7 @@ func (s *Store) fanOutEvents(ctx context.Context, project string, limit int, pla
 				planned = append(planned, x)
 			}
 		}
-		mark := db.NewUpdate().Model((*eventRow)(nil)).Set("fanned_out = TRUE").Where("ev.seq IN (?)", bun.In(seqs))
+		mark := db.NewUpdate().Model((*eventRow)(nil)).Set("fanned_out = TRUE").Where("ev.seq IN (?)", bun.List(seqs))
 		if project != "" {
 			mark = mark.Where("ev.project_id = ?", project)
 		}
@@ -628,7 +628,7 @@ func projectsOf(evs []eventRow) []string {
 // webhookTokens returns the webhook tokens of the projects of evs.
 func webhookTokens(ctx context.Context, db bun.IDB, evs []eventRow) (map[string]string, error) {
 	var rows []projectRow
-	if err := db.NewSelect().Model(&rows).Column("id", "webhook_token").Where("p.id IN (?)", bun.In(projectsOf(evs))).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&rows).Column("id", "webhook_token").Where("p.id IN (?)", bun.List(projectsOf(evs))).Scan(ctx); err != nil {
 		return nil, fail("read webhook tokens", err, nil)
 	}
 	out := make(map[string]string, len(rows))
@@ -642,7 +642,7 @@ func webhookTokens(ctx context.Context, db bun.IDB, evs []eventRow) (map[string]
 // by project, in id order.
 func activeWebhooks(ctx context.Context, db bun.IDB, evs []eventRow) (map[string][]*webhook.Webhook, error) {
 	var rows []docRow
-	err := db.NewSelect().Model(&rows).Where("d.project_id IN (?)", bun.In(projectsOf(evs))).
+	err := db.NewSelect().Model(&rows).Where("d.project_id IN (?)", bun.List(projectsOf(evs))).
 		Where("(d.doc->>'active')::boolean").OrderExpr("d.project_id, d.id").Scan(ctx)
 	if err != nil {
 		return nil, fail("read webhooks", err, nil)

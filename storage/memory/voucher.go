@@ -38,8 +38,6 @@ func newRefIndex(key func(vref) string) *refIndex {
 	return &refIndex{seed: maphash.MakeSeed(), key: key, slots: make([]uint64, 16), hashes: make([]uint32, 16)}
 }
 
-func (ix *refIndex) len() int { return ix.live }
-
 // find returns the slot holding k (found) or the slot to put it in.
 func (ix *refIndex) find(k string, h uint64) (int, bool) {
 	mask := uint64(len(ix.slots) - 1)

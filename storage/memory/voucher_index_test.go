@@ -67,3 +67,6 @@ func TestRefIndex(t *testing.T) {
 		}
 	}
 }
+
+// len is the number of live entries (only the tests ask).
+func (ix *refIndex) len() int { return ix.live }

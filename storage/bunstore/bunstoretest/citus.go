@@ -108,7 +108,7 @@ func NewCitusStoreDSN(t testing.TB) string {
 		pool.emptying.Add(1)
 		go func() {
 			defer pool.emptying.Done()
-			defer admin.Close()
+			defer func() { _ = admin.Close() }()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			err := emptySchema(ctx, admin, schema)
@@ -156,7 +156,7 @@ func takeSchema(ctx context.Context, admin *bun.DB, dsn string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	if err := bunstore.Migrate(ctx, db); err != nil {
 		return "", err
 	}
@@ -230,7 +230,7 @@ func DropCitusPool() error {
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var schemas []string

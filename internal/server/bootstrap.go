@@ -1,10 +1,11 @@
-package main
+package server
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -29,26 +30,62 @@ type opened struct {
 	close func() error
 }
 
-// openStore returns the memory store, or the PostgreSQL store (migrated)
-// when cfg.DatabaseURL is set, with Bun's tracing hook when tp is set.
-func openStore(ctx context.Context, cfg config, tp trace.TracerProvider) (*opened, error) {
+// openStore returns the memory store, or the PostgreSQL store when
+// cfg.DatabaseURL is set: migrated when cfg.Migrate, else checked to have
+// no migration pending; refused either way when a newer build migrated
+// it. Bun's tracing hook is added when tp is set.
+func openStore(ctx context.Context, cfg Config, tp trace.TracerProvider) (*opened, error) {
 	if cfg.DatabaseURL == "" {
 		return &opened{store: memory.New(), close: func() error { return nil }}, nil
 	}
+	db, err := openDB(cfg)
+	if err != nil {
+		return nil, err
+	}
+	instrumentDB(db, tp)
+	if err := prepareSchema(ctx, db, cfg.Migrate); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return &opened{store: bunstore.New(db), db: db, close: db.Close}, nil
+}
+
+// openDB opens cfg.DatabaseURL.
+func openDB(cfg Config) (*bun.DB, error) {
 	db, err := bunstore.Open(cfg.DatabaseURL, bunstore.WithMaxConns(cfg.DBMaxConns))
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", envDatabaseURL, err)
 	}
-	instrumentDB(db, tp)
+	return db, nil
+}
+
+// prepareSchema makes sure this build can serve db's schema: it refuses a
+// schema a newer build migrated, then applies the pending migrations
+// (migrate) or refuses when one is pending (!migrate).
+func prepareSchema(ctx context.Context, db *bun.DB, migrate bool) error {
 	// Connecting is bounded by bunstore's connect timeout; the migration,
 	// which may take minutes on a large database, by migrateTimeout.
 	mctx, cancel := context.WithTimeout(ctx, migrateTimeout)
 	defer cancel()
-	if err := bunstore.Migrate(mctx, db); err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("migrating the database: %w", err)
+	st, err := bunstore.MigrationStatus(mctx, db)
+	if err != nil {
+		return fmt.Errorf("reading the migration status: %w", err)
 	}
-	return &opened{store: bunstore.New(db), db: db, close: db.Close}, nil
+	if len(st.Unknown) > 0 {
+		return fmt.Errorf("the database was migrated by a newer promo (%s unknown to %s): run that version or newer",
+			strings.Join(st.Unknown, ", "), Version())
+	}
+	if len(st.Pending) == 0 {
+		return nil
+	}
+	if !migrate {
+		return fmt.Errorf("%d migrations are pending (%s first): run `promo migrate up` with a role that may change the schema, or serve with -migrate",
+			len(st.Pending), st.Pending[0])
+	}
+	if err := bunstore.Migrate(mctx, db); err != nil {
+		return fmt.Errorf("migrating the database: %w", err)
+	}
+	return nil
 }
 
 // existingProject returns the id of the single project of db when
@@ -83,13 +120,24 @@ type setup struct {
 
 	generated map[string]bool // env var names whose value was generated
 	reused    bool            // the project existed and PROMO_PROJECT_ID was not set
+	keysFile  string          // where the generated credentials were written
+}
+
+// generatedAny reports whether bootstrap generated a project or a key pair.
+func (s *setup) generatedAny() bool {
+	for _, g := range s.generated {
+		if g {
+			return true
+		}
+	}
+	return false
 }
 
 // bootstrap makes sure the configured project and key pairs exist, creating
 // what is missing. Running it again with the same configuration (a restart
 // over PostgreSQL) changes nothing; a configured key id that exists with
 // another token is an error.
-func bootstrap(ctx context.Context, eng *promo.Engine, cfg config) (*setup, error) {
+func bootstrap(ctx context.Context, eng *promo.Engine, cfg Config) (*setup, error) {
 	s := &setup{generated: map[string]bool{}}
 	var err error
 	if s.ProjectID, err = ensureProject(ctx, eng, cfg.ProjectID); err != nil {
@@ -166,7 +214,7 @@ func ensureKey(ctx context.Context, kind keyKind, in auth.KeyParams, check func(
 	if in.ID != "" && in.Secret != "" {
 		err := check(in.ID, in.Secret)
 		if err == nil {
-			return auth.Credentials{ID: in.ID, Secret: in.Secret}, nil
+			return auth.Credentials(in), nil
 		}
 		if !errors.Is(err, promo.ErrUnauthorized) {
 			return auth.Credentials{}, err
@@ -197,10 +245,13 @@ func (s *setup) print(w io.Writer) {
 		fmt.Fprintf(w, "%s=%s%s\n", name, value, note)
 	}
 	line(envProjectID, s.ProjectID)
+	if s.keysFile != "" {
+		_, _ = fmt.Fprintf(w, "# the generated credentials are kept in %s (%s) for the next start\n", s.keysFile, envKeysFile)
+	}
 	if s.reused {
-		fmt.Fprintln(w, "# the project existed: its earlier keys are stored hashed and not shown again;")
-		fmt.Fprintln(w, "# set PROMO_APP_ID and PROMO_APP_TOKEN (and the management pair) to keep using them,")
-		fmt.Fprintln(w, "# or use the pairs generated below")
+		_, _ = fmt.Fprintln(w, "# the project existed: its earlier keys are stored hashed and not shown again;")
+		_, _ = fmt.Fprintln(w, "# set PROMO_APP_ID and PROMO_APP_TOKEN (and the management pair) to keep using them,")
+		_, _ = fmt.Fprintln(w, "# or use the pairs generated below")
 	}
 	line(envAppID, s.App.ID)
 	if s.generated[envAppToken] {
@@ -222,7 +273,7 @@ func (s *setup) print(w io.Writer) {
 // (checked from the first configured origin) or creates it with the
 // configured origins. The origins of an existing pair are not changed
 // (there is no update of a client key yet): give a new pair other origins.
-func ensureClientKey(ctx context.Context, eng *promo.Engine, projectID string, cfg config) (auth.Credentials, error) {
+func ensureClientKey(ctx context.Context, eng *promo.Engine, projectID string, cfg Config) (auth.Credentials, error) {
 	return ensureKey(ctx, keyKind{idVar: envClientID, tokenVar: envClientToken},
 		auth.KeyParams{ID: cfg.ClientID, Secret: cfg.ClientToken},
 		func(id, token string) error {
@@ -236,4 +287,22 @@ func ensureClientKey(ctx context.Context, eng *promo.Engine, projectID string, c
 			_, creds, err := eng.Auth().CreateClientKey(ctx, projectID, auth.ClientKeyParams{KeyParams: p, Origins: cfg.ClientOrigins})
 			return creds, err
 		})
+}
+
+// printStatus writes db's migration status to w; an error when the schema
+// is not current (pending or unknown migrations).
+func printStatus(ctx context.Context, db *bun.DB, w io.Writer) error {
+	st, err := bunstore.MigrationStatus(ctx, db)
+	if err != nil {
+		return err
+	}
+	_, _ = fmt.Fprintf(w, "promo %s: %d migrations applied\npending: %s\nunknown to this build: %s\n",
+		Version(), len(st.Applied), joinOrNone(st.Pending), joinOrNone(st.Unknown))
+	switch {
+	case len(st.Unknown) > 0:
+		return errors.New("the database was migrated by a newer promo")
+	case len(st.Pending) > 0:
+		return fmt.Errorf("%d migrations are pending: run `promo migrate up`", len(st.Pending))
+	}
+	return nil
 }

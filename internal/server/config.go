@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"errors"
@@ -39,6 +39,9 @@ const (
 	envMetrics         = "PROMO_METRICS"
 	envShutdownTimeout = "PROMO_SHUTDOWN_TIMEOUT"
 	envTracesExporter  = "OTEL_TRACES_EXPORTER"
+	envMigrate         = "PROMO_MIGRATE"
+	envAdminAddr       = "PROMO_ADMIN_ADDR"
+	envKeysFile        = "PROMO_KEYS_FILE"
 )
 
 // defaultAddr is where the server listens without PROMO_ADDR: loopback
@@ -47,7 +50,7 @@ const (
 const defaultAddr = "127.0.0.1:8080"
 
 // config is the server's configuration. Empty credentials are generated.
-type config struct {
+type Config struct {
 	Addr        string
 	DatabaseURL string
 	DBMaxConns  int // 0: bunstore's default (4 per CPU)
@@ -85,6 +88,18 @@ type config struct {
 	// after it are cut off.
 	ShutdownTimeout time.Duration
 
+	// Migrate applies the pending migrations at start (the default);
+	// false only checks that none is pending, so a role without DDL
+	// rights can serve a schema migrated by `promo migrate up`.
+	Migrate bool
+	// AdminAddr, when set, is a second listener for /metrics, /healthz
+	// and /readyz; /metrics then leaves the public address.
+	AdminAddr string
+	// KeysFile, when set, keeps the generated credentials: read at start
+	// for the ones not configured, written when new ones are generated, so
+	// a restart reuses them instead of adding key pairs.
+	KeysFile string
+
 	Version bool // -version: print the version and exit
 }
 
@@ -93,15 +108,15 @@ type config struct {
 type setting struct {
 	env, flag, def, usage string
 	boolean               bool
-	set                   func(c *config, v string) error
+	set                   func(c *Config, v string) error
 }
 
-func str(p func(*config) *string) func(*config, string) error {
-	return func(c *config, v string) error { *p(c) = v; return nil }
+func str(p func(*Config) *string) func(*Config, string) error {
+	return func(c *Config, v string) error { *p(c) = v; return nil }
 }
 
-func boolean(p func(*config) *bool) func(*config, string) error {
-	return func(c *config, v string) error {
+func boolean(p func(*Config) *bool) func(*Config, string) error {
+	return func(c *Config, v string) error {
 		b, err := parseBool(v)
 		*p(c) = b
 		return err
@@ -122,11 +137,11 @@ func parseBool(v string) (bool, error) {
 // settings is every setting, in the order -h lists them.
 var settings = []setting{
 	{env: envAddr, flag: "addr", def: defaultAddr, usage: "listen address (containers: :8080)",
-		set: str(func(c *config) *string { return &c.Addr })},
+		set: str(func(c *Config) *string { return &c.Addr })},
 	{env: envDatabaseURL, flag: "database-url", def: "memory store", usage: "PostgreSQL DSN, migrated at start",
-		set: str(func(c *config) *string { return &c.DatabaseURL })},
+		set: str(func(c *Config) *string { return &c.DatabaseURL })},
 	{env: envDBMaxConns, flag: "db-max-conns", def: "4 per CPU", usage: "size of the PostgreSQL connection pool",
-		set: func(c *config, v string) error {
+		set: func(c *Config, v string) error {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
 				return errors.New("want a positive integer")
@@ -135,18 +150,18 @@ var settings = []setting{
 			return nil
 		}},
 	{env: envProjectID, flag: "project-id", def: "the existing project, else generated", usage: "project served; created when missing",
-		set: str(func(c *config) *string { return &c.ProjectID })},
+		set: str(func(c *Config) *string { return &c.ProjectID })},
 	{env: envAppID, flag: "app-id", def: "generated", usage: "X-App-Id of the project's key pair",
-		set: str(func(c *config) *string { return &c.AppID })},
+		set: str(func(c *Config) *string { return &c.AppID })},
 	{env: envAppToken, flag: "app-token", def: "generated", usage: "X-App-Token of that key pair (16+ characters)",
-		set: str(func(c *config) *string { return &c.AppToken })},
+		set: str(func(c *Config) *string { return &c.AppToken })},
 	{env: envMgmtID, flag: "management-id", def: "generated", usage: "X-Management-Id of the management key",
-		set: str(func(c *config) *string { return &c.MgmtID })},
+		set: str(func(c *Config) *string { return &c.MgmtID })},
 	{env: envMgmtToken, flag: "management-token", def: "generated", usage: "X-Management-Token of that key (16+ characters)",
-		set: str(func(c *config) *string { return &c.MgmtToken })},
+		set: str(func(c *Config) *string { return &c.MgmtToken })},
 	{env: envClientOrigins, flag: "client-origins", def: "none (no client key pair)",
 		usage: "comma-separated origins (https://shop.example) allowed to call /client/v1 with the project's client key pair",
-		set: func(c *config, v string) error {
+		set: func(c *Config, v string) error {
 			c.ClientOrigins = nil
 			for o := range strings.SplitSeq(v, ",") {
 				if o = strings.TrimSpace(o); o != "" {
@@ -159,18 +174,18 @@ var settings = []setting{
 			return nil
 		}},
 	{env: envClientID, flag: "client-id", def: "generated (with origins)", usage: "X-Client-Application-Id of the project's client key pair",
-		set: str(func(c *config) *string { return &c.ClientID })},
+		set: str(func(c *Config) *string { return &c.ClientID })},
 	{env: envClientToken, flag: "client-token", def: "generated (with origins)", usage: "X-Client-Token of that key pair (16+ characters)",
-		set: str(func(c *config) *string { return &c.ClientToken })},
+		set: str(func(c *Config) *string { return &c.ClientToken })},
 	{env: envWebhookLoopback, flag: "webhook-allow-loopback", def: "false", boolean: true,
 		usage: "let webhook configurations target loopback addresses (a receiver on this machine)",
-		set:   boolean(func(c *config) *bool { return &c.WebhookAllowLoopback })},
+		set:   boolean(func(c *Config) *bool { return &c.WebhookAllowLoopback })},
 	{env: envUniformLists, flag: "uniform-lists", def: "false", boolean: true,
 		usage: "answer every list as data_ref:\"data\" (the spec's shape) instead of the hosted service's shapes",
-		set:   boolean(func(c *config) *bool { return &c.UniformLists })},
+		set:   boolean(func(c *Config) *bool { return &c.UniformLists })},
 	{env: envPublicURL, flag: "public-url", def: "each request's scheme and host",
 		usage: "public base URL of the API (https://promo.example.com), on which answered URLs (an export's result.url) are made absolute",
-		set: func(c *config, v string) error {
+		set: func(c *Config, v string) error {
 			u, err := url.Parse(v)
 			if v != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "") {
 				return errors.New("want an absolute http or https URL without query, such as https://promo.example.com")
@@ -179,7 +194,7 @@ var settings = []setting{
 			return nil
 		}},
 	{env: envLogLevel, flag: "log-level", def: "info", usage: "debug, info, warn or error",
-		set: func(c *config, v string) error {
+		set: func(c *Config, v string) error {
 			switch strings.ToLower(v) {
 			case "debug", "info", "warn", "error":
 				return c.LogLevel.UnmarshalText([]byte(v))
@@ -187,7 +202,7 @@ var settings = []setting{
 			return errors.New("want debug, info, warn or error")
 		}},
 	{env: envLogFormat, flag: "log-format", def: "text", usage: "text or json",
-		set: func(c *config, v string) error {
+		set: func(c *Config, v string) error {
 			if v != "text" && v != "json" {
 				return errors.New("want text or json")
 			}
@@ -195,20 +210,29 @@ var settings = []setting{
 			return nil
 		}},
 	{env: envAccessLog, flag: "access-log", def: "true", boolean: true, usage: "log one line per request",
-		set: boolean(func(c *config) *bool { return &c.AccessLog })},
+		set: boolean(func(c *Config) *bool { return &c.AccessLog })},
 	{env: envMetrics, flag: "metrics", def: "true", boolean: true, usage: "serve Prometheus metrics at /metrics",
-		set: boolean(func(c *config) *bool { return &c.Metrics })},
+		set: boolean(func(c *Config) *bool { return &c.Metrics })},
 	{env: envTracesExporter, flag: "otel-traces-exporter", def: "none",
 		usage: "otlp sends traces to OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT (the other OTEL_* variables apply); none turns tracing off",
-		set: func(c *config, v string) error {
+		set: func(c *Config, v string) error {
 			if v != "otlp" && v != "none" {
 				return errors.New("want otlp or none")
 			}
 			c.TracesExporter = v
 			return nil
 		}},
+	{env: envMigrate, flag: "migrate", def: "true", boolean: true,
+		usage: "apply pending migrations at start; false only checks that none is pending (no DDL rights needed)",
+		set:   boolean(func(c *Config) *bool { return &c.Migrate })},
+	{env: envAdminAddr, flag: "admin-addr", def: "none (all on -addr)",
+		usage: "second listen address for /metrics, /healthz and /readyz; /metrics then leaves -addr",
+		set:   str(func(c *Config) *string { return &c.AdminAddr })},
+	{env: envKeysFile, flag: "keys-file", def: "none",
+		usage: "file keeping the generated credentials (mode 0600): read at start, written when pairs are generated",
+		set:   str(func(c *Config) *string { return &c.KeysFile })},
 	{env: envShutdownTimeout, flag: "shutdown-timeout", def: "10s", usage: "how long requests in flight get at shutdown",
-		set: func(c *config, v string) error {
+		set: func(c *Config, v string) error {
 			d, err := time.ParseDuration(v)
 			if err != nil || d <= 0 {
 				return errors.New("want a positive duration such as 10s")
@@ -219,17 +243,22 @@ var settings = []setting{
 }
 
 // defaultConfig is the configuration without any variable or flag.
-func defaultConfig() config {
-	return config{Addr: defaultAddr, LogLevel: slog.LevelInfo, LogFormat: "text", AccessLog: true, Metrics: true,
-		TracesExporter: "none", ShutdownTimeout: 10 * time.Second}
+func DefaultConfig() Config {
+	return Config{Addr: defaultAddr, LogLevel: slog.LevelInfo, LogFormat: "text", AccessLog: true, Metrics: true,
+		TracesExporter: "none", ShutdownTimeout: 10 * time.Second, Migrate: true}
 }
 
 // loadConfig reads the environment through getenv (os.Getenv in main),
 // then the command line args, which override it. An invalid value is an
 // error naming the variable or flag; -h prints the usage to out and
 // returns flag.ErrHelp.
-func loadConfig(getenv func(string) string, args []string, out io.Writer) (config, error) {
-	cfg := defaultConfig()
+func LoadConfig(getenv func(string) string, args []string, out io.Writer) (Config, error) {
+	return loadConfig("server", getenv, args, out)
+}
+
+// loadConfig is LoadConfig for the program name (in -h).
+func loadConfig(name string, getenv func(string) string, args []string, out io.Writer) (Config, error) {
+	cfg := DefaultConfig()
 	for _, s := range settings {
 		if v := getenv(s.env); v != "" {
 			if err := s.set(&cfg, v); err != nil {
@@ -237,7 +266,7 @@ func loadConfig(getenv func(string) string, args []string, out io.Writer) (confi
 			}
 		}
 	}
-	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(out)
 	for _, s := range settings {
 		set := func(v string) error { return s.set(&cfg, v) }
@@ -248,7 +277,7 @@ func loadConfig(getenv func(string) string, args []string, out io.Writer) (confi
 		}
 	}
 	fs.BoolVar(&cfg.Version, "version", false, "print the version and exit")
-	fs.Usage = func() { usage(out) }
+	fs.Usage = func() { usage(name, out) }
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -259,9 +288,9 @@ func loadConfig(getenv func(string) string, args []string, out io.Writer) (confi
 }
 
 // usage lists every setting with its variable and default.
-func usage(out io.Writer) {
-	fmt.Fprintf(out, "promo server %s: the promo REST API over the memory store or PostgreSQL.\n\n", version())
-	fmt.Fprintln(out, "Usage: server [flags]. Each flag may be set by its environment variable instead; a flag wins.")
+func usage(name string, out io.Writer) {
+	fmt.Fprintf(out, "promo %s: the promo REST API over the memory store or PostgreSQL.\n\n", Version())
+	fmt.Fprintf(out, "Usage: %s [flags]. Each flag may be set by its environment variable instead; a flag wins.\n", name)
 	fmt.Fprintln(out, "Booleans accept true, false, 1 or 0 (-flag alone means true).")
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
@@ -277,13 +306,25 @@ func usage(out io.Writer) {
 	fmt.Fprintln(out, "OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG.")
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, "Endpoints besides the API: /healthz (alive), /readyz (store reachable and migrated,")
-	fmt.Fprintln(out, "background services running), /metrics (Prometheus).")
+	fmt.Fprintln(out, "background services running), /metrics (Prometheus); on -admin-addr when set.")
 }
 
-// version is the module version from the build information: a tag for
-// `go install ...@v0.1.0`, "(devel)" for a build from a clone, with the
-// VCS revision when the build recorded it.
-func version() string {
+// version, when set at link time, is the version [Version] reports:
+//
+//	go build -ldflags "-X github.com/promoengine/promo/internal/server.version=v0.1.0" ./cmd/promo
+//
+// The container recipe (Dockerfile) sets it from its VERSION argument,
+// since a build without the repository's .git cannot read the tag.
+var version string
+
+// Version is the version set at link time when there is one, else the
+// module version from the build information: the tag for `go install
+// ...@v0.1.0` or a build of a tagged clean checkout, a pseudo-version or
+// "(devel)" otherwise, with the VCS revision when the build recorded it.
+func Version() string {
+	if version != "" {
+		return version
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown"

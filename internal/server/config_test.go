@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"bytes"
@@ -22,31 +22,31 @@ func TestConfig(t *testing.T) {
 		name string
 		env  map[string]string
 		args []string
-		edit func(*config)
+		edit func(*Config)
 	}{
-		{"defaults", nil, nil, func(*config) {}},
+		{"defaults", nil, nil, func(*Config) {}},
 		{"env", map[string]string{envAddr: ":9090", envDBMaxConns: "7", envWebhookLoopback: "1", envUniformLists: "true",
 			envLogLevel: "debug", envLogFormat: "json", envAccessLog: "0", envMetrics: "false", envShutdownTimeout: "3s",
 			envTracesExporter: "otlp", envProjectID: "proj_x", envPublicURL: "https://promo.example.com"},
-			nil, func(c *config) {
+			nil, func(c *Config) {
 				c.Addr, c.DBMaxConns, c.WebhookAllowLoopback, c.UniformLists, c.PublicURL = ":9090", 7, true, true, "https://promo.example.com"
 				c.LogLevel, c.LogFormat, c.AccessLog, c.Metrics, c.ShutdownTimeout = slog.LevelDebug, "json", false, false, 3*time.Second
 				c.TracesExporter, c.ProjectID = "otlp", "proj_x"
 			}},
 		{"flags win", map[string]string{envAddr: ":9090", envUniformLists: "1", envMetrics: "0"},
 			[]string{"-addr", ":7070", "-uniform-lists=false", "-metrics", "-webhook-allow-loopback=1", "-db-max-conns=2", "-log-level=warn"},
-			func(c *config) {
+			func(c *Config) {
 				c.Addr, c.UniformLists, c.Metrics, c.WebhookAllowLoopback, c.DBMaxConns, c.LogLevel = ":7070", false, true, true, 2, slog.LevelWarn
 			}},
 		{"client key pair", map[string]string{envClientOrigins: "https://shop.example, http://localhost:3000", envClientID: "client-1"},
-			[]string{"-client-token", "client-token-0123456789"}, func(c *config) {
+			[]string{"-client-token", "client-token-0123456789"}, func(c *Config) {
 				c.ClientOrigins, c.ClientID, c.ClientToken = []string{"https://shop.example", "http://localhost:3000"}, "client-1", "client-token-0123456789"
 			}},
-		{"version", nil, []string{"-version"}, func(c *config) { c.Version = true }},
+		{"version", nil, []string{"-version"}, func(c *Config) { c.Version = true }},
 	}
 	for _, tc := range tests {
-		got, err := loadConfig(envOf(tc.env), tc.args, &bytes.Buffer{})
-		want := defaultConfig()
+		got, err := LoadConfig(envOf(tc.env), tc.args, &bytes.Buffer{})
+		want := DefaultConfig()
 		tc.edit(&want)
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
@@ -54,7 +54,7 @@ func TestConfig(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
 	}
-	if got := defaultConfig().Addr; got != "127.0.0.1:8080" {
+	if got := DefaultConfig().Addr; got != "127.0.0.1:8080" {
 		t.Errorf("default address %q, want loopback 127.0.0.1:8080", got)
 	}
 }
@@ -81,7 +81,7 @@ func TestConfigInvalid(t *testing.T) {
 		{map[string]string{envPublicURL: "promo.example.com"}, nil, `PROMO_PUBLIC_URL="promo.example.com": want an absolute http or https URL without query, such as https://promo.example.com`},
 	}
 	for _, tc := range tests {
-		_, err := loadConfig(envOf(tc.env), tc.args, &bytes.Buffer{})
+		_, err := LoadConfig(envOf(tc.env), tc.args, &bytes.Buffer{})
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("env %v args %q: error %v, want %q", tc.env, tc.args, err, tc.want)
 		}
@@ -92,7 +92,7 @@ func TestConfigInvalid(t *testing.T) {
 func TestUsageListsEverySetting(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	if _, err := loadConfig(envOf(nil), []string{"-h"}, &out); !errors.Is(err, flag.ErrHelp) {
+	if _, err := LoadConfig(envOf(nil), []string{"-h"}, &out); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("-h: %v, want flag.ErrHelp", err)
 	}
 	for _, s := range settings {
@@ -116,7 +116,7 @@ func TestUsageListsEverySetting(t *testing.T) {
 // The version comes from the build information.
 func TestVersion(t *testing.T) {
 	t.Parallel()
-	if v := version(); v == "" || v == "unknown" {
+	if v := Version(); v == "" || v == "unknown" {
 		t.Errorf("version() = %q, want the module version from the build information", v)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -22,11 +22,11 @@ import (
 	"github.com/promoengine/promo/webhook"
 )
 
-// run opens the store, bootstraps the project and credentials (printed to
+// Run opens the store, bootstraps the project and credentials (printed to
 // out), and serves the API with /healthz, /readyz and /metrics on cfg.Addr
 // until ctx is done; then it shuts the server down gracefully and returns
 // nil.
-func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger) error {
+func Run(ctx context.Context, cfg Config, out io.Writer, logger *slog.Logger) error {
 	tp, flush, err := newTracerProvider(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("tracing: %w", err)
@@ -90,6 +90,12 @@ func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger) er
 	if err := eng.StartWebhookDispatcher(context.Background()); err != nil {
 		return err
 	}
+	given := cfg
+	if cfg.KeysFile != "" {
+		if cfg, err = readKeysFile(cfg); err != nil {
+			return err
+		}
+	}
 	reused := false
 	if cfg.ProjectID == "" {
 		if cfg.ProjectID, err = existingProject(ctx, st.db); err != nil {
@@ -102,20 +108,55 @@ func run(ctx context.Context, cfg config, out io.Writer, logger *slog.Logger) er
 		return err
 	}
 	s.reused = reused
+	if cfg.KeysFile != "" && s.generatedAny() {
+		if err := writeKeysFile(cfg.KeysFile, s, given); err != nil {
+			return err
+		}
+		s.keysFile = cfg.KeysFile
+	} else if reused && s.generatedAny() {
+		logger.Warn("the project existed and new key pairs were generated: each such restart adds pairs; "+
+			"set the credentials or "+envKeysFile+" to keep them", "project", s.ProjectID)
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
+	defer func() { _ = ln.Close() }() // when the admin listener fails
+	var admin net.Listener
+	if cfg.AdminAddr != "" {
+		if admin, err = net.Listen("tcp", cfg.AdminAddr); err != nil {
+			return fmt.Errorf("admin address: %w", err)
+		}
+	}
 	s.print(out)
+	if admin != nil {
+		fmt.Fprintf(out, "admin on http://%s\n", admin.Addr())
+	}
 	fmt.Fprintf(out, "listening on http://%s\n", ln.Addr())
-	logger.Info("promo server started", "version", version(), "addr", ln.Addr().String(), "store", storeName(cfg),
-		"project", s.ProjectID, "metrics", cfg.Metrics, "tracing", tp != nil)
-	return serve(ctx, ln, newServer(handler(eng, cfg, reg, tp, logger), logger), cfg.ShutdownTimeout, logger)
+	logger.Info("promo server started", "version", Version(), "addr", ln.Addr().String(), "admin", cfg.AdminAddr,
+		"store", storeName(cfg), "project", s.ProjectID, "metrics", cfg.Metrics, "tracing", tp != nil)
+	public, adminHandler := handlers(eng, cfg, reg, tp, logger)
+	if admin == nil {
+		return serve(ctx, ln, newServer(public, logger), cfg.ShutdownTimeout, logger)
+	}
+	// Both listeners stop together: when one fails, the other is shut down.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() {
+		errc <- serve(ctx, admin, newServer(adminHandler, logger), cfg.ShutdownTimeout, logger)
+		cancel()
+	}()
+	err = serve(ctx, ln, newServer(public, logger), cfg.ShutdownTimeout, logger)
+	cancel()
+	return errors.Join(err, <-errc)
 }
 
-// handler is the server's handler: the API, /healthz and /readyz, and
+// handlers are the server's handlers: the public one serves the API,
+// /healthz and /readyz, and /metrics when reg is set and there is no admin
+// address; the admin one (for cfg.AdminAddr) serves /healthz, /readyz and
 // /metrics when reg is set.
-func handler(eng *promo.Engine, cfg config, reg *prometheus.Registry, tp trace.TracerProvider, logger *slog.Logger) http.Handler {
+func handlers(eng *promo.Engine, cfg Config, reg *prometheus.Registry, tp trace.TracerProvider, logger *slog.Logger) (public, admin http.Handler) {
 	opts := []httpadapter.Option{httpadapter.WithLogger(logger), httpadapter.WithPublicBaseURL(cfg.PublicURL)}
 	if cfg.UniformLists {
 		opts = append(opts, httpadapter.WithUniformLists())
@@ -129,17 +170,22 @@ func handler(eng *promo.Engine, cfg config, reg *prometheus.Registry, tp trace.T
 	if tp != nil {
 		opts = append(opts, httpadapter.WithTracerProvider(tp))
 	}
-	mux := http.NewServeMux()
 	health := telemetry.Health(eng, telemetry.RequireBackground())
-	mux.Handle("GET /healthz", health)
-	mux.Handle("GET /readyz", health)
-	if reg != nil {
-		mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
-			ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError)}))
+	observe := func(mux *http.ServeMux, metrics bool) {
+		mux.Handle("GET /healthz", health)
+		mux.Handle("GET /readyz", health)
+		if metrics && reg != nil {
+			mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
+				ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelError)}))
+		}
 	}
 	opts = append(opts, httpadapter.WithRequestTimeout(requestTimeout))
+	mux := http.NewServeMux()
+	observe(mux, cfg.AdminAddr == "")
 	mux.Handle("/", httpadapter.New(eng, opts...))
-	return mux
+	adminMux := http.NewServeMux()
+	observe(adminMux, true)
+	return mux, adminMux
 }
 
 // requestTimeout bounds a write request's work; writeTimeout, the server's
@@ -189,7 +235,7 @@ func serve(ctx context.Context, ln net.Listener, srv *http.Server, timeout time.
 	return nil
 }
 
-func storeName(cfg config) string {
+func storeName(cfg Config) string {
 	if cfg.DatabaseURL != "" {
 		return "postgres"
 	}

@@ -1,14 +1,12 @@
-package main
+package server
 
 import (
 	"bufio"
 	"context"
 	"io"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/storage"
@@ -20,7 +18,7 @@ import (
 // store, calls GET /v1/products with the credentials it printed, checks
 // /healthz, /readyz and /metrics, and shuts it down.
 func TestServer(t *testing.T) {
-	cfg := defaultConfig()
+	cfg := DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	testServer(t, cfg)
 }
@@ -29,7 +27,7 @@ func TestServer(t *testing.T) {
 // twice: the restart without PROMO_PROJECT_ID serves the same project and
 // says its keys are not shown again.
 func TestServerPostgres(t *testing.T) {
-	cfg := defaultConfig()
+	cfg := DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.DatabaseURL = bunstoretest.NewDSN(t)
 	first, _ := testServer(t, cfg)
@@ -44,55 +42,40 @@ func TestServerPostgres(t *testing.T) {
 
 // testServer runs the server with cfg, checks it and stops it; it returns
 // the banner's variables and its text.
-func testServer(t *testing.T, cfg config) (map[string]string, string) {
+func testServer(t *testing.T, cfg Config) (map[string]string, string) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	var s started
+	t.Run("run", func(t *testing.T) {
+		s = startServer(t, cfg)
+		checkServer(t, cfg, s)
+	})
+	return s.vars, s.banner
+}
 
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := run(ctx, cfg, pw, slog.New(slog.DiscardHandler))
-		pw.CloseWithError(io.EOF)
-		done <- err
-	}()
-	var banner strings.Builder
-	vars, base := readBanner(t, io.TeeReader(pr, &banner))
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
-
+// checkServer checks what a server started with cfg prints and serves.
+func checkServer(t *testing.T, cfg Config, s started) {
+	t.Helper()
+	vars := s.vars
 	for _, name := range []string{envProjectID, envAppID, envAppToken, envMgmtID, envMgmtToken} {
 		if vars[name] == "" {
 			t.Errorf("the banner does not print %s", name)
 		}
 	}
-	get := func(path string, hdr map[string]string) (int, string) {
+	fetch := func(path string, hdr map[string]string) (int, string) {
 		t.Helper()
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatalf("GET %s: %v", path, err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode, string(body)
+		return get(t, s.base+path, hdr)
 	}
-	code, body := get("/v1/products", map[string]string{"X-App-Id": vars[envAppID], "X-App-Token": vars[envAppToken]})
+	code, body := fetch("/v1/products", map[string]string{"X-App-Id": vars[envAppID], "X-App-Token": vars[envAppToken]})
 	if code != http.StatusOK || !strings.Contains(body, `"object":"list"`) {
 		t.Errorf("GET /v1/products = %d %s, want 200 and a list", code, body)
 	}
-	if code, body := get("/healthz", nil); code != http.StatusOK {
+	if code, body := fetch("/healthz", nil); code != http.StatusOK {
 		t.Errorf("GET /healthz = %d %s, want 200", code, body)
 	}
-	if code, body := get("/readyz", nil); code != http.StatusOK || !strings.Contains(body, `"status":"ok"`) {
+	if code, body := fetch("/readyz", nil); code != http.StatusOK || !strings.Contains(body, `"status":"ok"`) {
 		t.Errorf("GET /readyz = %d %s, want 200 ok", code, body)
 	}
-	code, body = get("/metrics", nil)
+	code, body = fetch("/metrics", nil)
 	if code != http.StatusOK {
 		t.Errorf("GET /metrics = %d, want 200", code)
 	}
@@ -108,16 +91,6 @@ func testServer(t *testing.T, cfg config) (map[string]string, string) {
 		}
 	}
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("run returned %v after shutdown, want nil", err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("the server did not shut down")
-	}
-	return vars, banner.String()
 }
 
 // readBanner reads NAME=value lines up to "listening on URL" and returns
@@ -130,6 +103,10 @@ func readBanner(t *testing.T, r io.Reader) (map[string]string, string) {
 		line := sc.Text()
 		if url, ok := strings.CutPrefix(line, "listening on "); ok {
 			return vars, url
+		}
+		if url, ok := strings.CutPrefix(line, "admin on "); ok {
+			vars["admin"] = url
+			continue
 		}
 		name, value, ok := strings.Cut(line, "=")
 		if !ok {
@@ -165,7 +142,7 @@ func testBootstrapAgain(t *testing.T, store storage.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := config{ProjectID: "proj_fixed", AppID: "app-1", AppToken: "app-token-0123456789", MgmtID: "mgmt-1", MgmtToken: "mgmt-token-0123456789",
+	cfg := Config{ProjectID: "proj_fixed", AppID: "app-1", AppToken: "app-token-0123456789", MgmtID: "mgmt-1", MgmtToken: "mgmt-token-0123456789",
 		ClientOrigins: []string{"https://shop.example"}, ClientID: "client-1", ClientToken: "client-token-0123456789"}
 	first, err := bootstrap(ctx, eng, cfg)
 	if err != nil {
@@ -186,14 +163,14 @@ func testBootstrapAgain(t *testing.T, store storage.Store) {
 
 	tests := []struct {
 		name string
-		edit func(*config)
+		edit func(*Config)
 		want string
 	}{
-		{"wrong app token", func(c *config) { c.AppToken = "another-token-0123456789" }, "PROMO_APP_ID app-1 already exists and PROMO_APP_TOKEN is not its token"},
-		{"app id without token", func(c *config) { c.AppToken = "" }, "PROMO_APP_ID app-1 already exists: set PROMO_APP_TOKEN to its token"},
-		{"wrong management token", func(c *config) { c.MgmtToken = "another-token-0123456789" }, "PROMO_MANAGEMENT_ID mgmt-1 already exists and PROMO_MANAGEMENT_TOKEN is not its token"},
-		{"wrong client token", func(c *config) { c.ClientToken = "another-token-0123456789" }, "PROMO_CLIENT_ID client-1 already exists and PROMO_CLIENT_TOKEN is not its token"},
-		{"app key of another project", func(c *config) { c.ProjectID = "proj_other" }, "PROMO_APP_ID app-1 belongs to project proj_fixed, not to proj_other"},
+		{"wrong app token", func(c *Config) { c.AppToken = "another-token-0123456789" }, "PROMO_APP_ID app-1 already exists and PROMO_APP_TOKEN is not its token"},
+		{"app id without token", func(c *Config) { c.AppToken = "" }, "PROMO_APP_ID app-1 already exists: set PROMO_APP_TOKEN to its token"},
+		{"wrong management token", func(c *Config) { c.MgmtToken = "another-token-0123456789" }, "PROMO_MANAGEMENT_ID mgmt-1 already exists and PROMO_MANAGEMENT_TOKEN is not its token"},
+		{"wrong client token", func(c *Config) { c.ClientToken = "another-token-0123456789" }, "PROMO_CLIENT_ID client-1 already exists and PROMO_CLIENT_TOKEN is not its token"},
+		{"app key of another project", func(c *Config) { c.ProjectID = "proj_other" }, "PROMO_APP_ID app-1 belongs to project proj_fixed, not to proj_other"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 // (OTEL_TRACES_SAMPLER) and the resource (OTEL_SERVICE_NAME,
 // OTEL_RESOURCE_ATTRIBUTES) come from the environment too. shutdown
 // flushes the spans left.
-func newTracerProvider(ctx context.Context, cfg config) (tp trace.TracerProvider, shutdown func(context.Context) error, err error) {
+func newTracerProvider(ctx context.Context, cfg Config) (tp trace.TracerProvider, shutdown func(context.Context) error, err error) {
 	if cfg.TracesExporter != "otlp" {
 		return nil, func(context.Context) error { return nil }, nil
 	}
@@ -39,10 +39,11 @@ func newTracerProvider(ctx context.Context, cfg config) (tp trace.TracerProvider
 }
 
 // instrumentDB adds Bun's OpenTelemetry hook (one span per query) when
-// tracing is on.
+// tracing is on. In place: bunstore keys its query deadline by the
+// *bun.DB, and bun's WithQueryHook returns a copy.
 func instrumentDB(db *bun.DB, tp trace.TracerProvider) {
 	if tp != nil {
-		db.AddQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(tp), bunotel.WithDBName("promo")))
+		*db = *db.WithQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(tp), bunotel.WithDBName("promo")))
 	}
 }
 
