@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -25,9 +26,9 @@ import (
 // PROMO_BENCH_BUCKETS due buckets (default 100,000) of one point each, ten
 // per card, expired by ExpireDue until none is left. The seed (cards
 // copied from one made through the API, buckets inserted by SQL) is not
-// timed. It reports buckets expired per second and the peak heap in use
-// while expiring (sampled every 50 ms), which stays flat: the job holds
-// one batch at a time.
+// timed. It reports buckets expired per second and the peak live heap
+// (the heap marked live by the last GC, sampled every 50 ms) while
+// expiring, which stays flat: the job holds one batch at a time.
 func BenchmarkExpireBucketsPostgres(b *testing.B) {
 	n := 100_000
 	if v, err := strconv.Atoi(os.Getenv("PROMO_BENCH_BUCKETS")); err == nil && v > 0 {
@@ -85,13 +86,14 @@ func BenchmarkExpireBucketsPostgres(b *testing.B) {
 			`ANALYZE promo_loyalty_buckets`,
 		}
 		for _, q := range seed {
-			if _, err := db.ExecContext(bctx, q); err != nil {
+			if _, err := db.DB.ExecContext(bctx, q); err != nil { // not through Bun: the store puts a deadline on its statements
 				b.Fatal(err)
 			}
 		}
 		clock.Set(time.Date(2026, 2, 6, 0, 0, 0, 0, time.UTC))
 		runtime.GC()
 		var peak atomic.Uint64
+		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 		stop := make(chan struct{})
 		done := make(chan struct{})
 		go func() {
@@ -99,10 +101,9 @@ func BenchmarkExpireBucketsPostgres(b *testing.B) {
 			t := time.NewTicker(50 * time.Millisecond)
 			defer t.Stop()
 			for {
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				if ms.HeapInuse > peak.Load() {
-					peak.Store(ms.HeapInuse)
+				metrics.Read(live)
+				if v := live[0].Value.Uint64(); v > peak.Load() {
+					peak.Store(v)
 				}
 				select {
 				case <-stop:
@@ -131,7 +132,7 @@ func BenchmarkExpireBucketsPostgres(b *testing.B) {
 			b.Fatalf("expired %d buckets, want %d", expired, n)
 		}
 		b.ReportMetric(float64(expired)/time.Since(start).Seconds(), "buckets/s")
-		b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MB")
+		b.ReportMetric(float64(peak.Load())/(1<<20), "peak-live-heap-MB")
 		clock.Set(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
 		b.StartTimer()
 	}
