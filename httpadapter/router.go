@@ -40,6 +40,7 @@ func (s *server) routes() []route {
 		s.clientKeyRoutes(), // client_keys.go
 		s.importRoutes(),    // imports.go
 		s.loyaltyRoutes(),   // loyalties.go
+		s.segmentRoutes(),   // segments.go
 	)
 }
 
