@@ -175,6 +175,9 @@ func (s *Store) AddSegmentMembers(ctx context.Context, projectID, segmentID stri
 	if !storableKeys(projectID, segmentID) {
 		return promotype.NotFound("segment", segmentID)
 	}
+	if _, err := s.GetSegment(ctx, projectID, segmentID); err != nil {
+		return err
+	}
 	if len(ids) == 0 {
 		return nil
 	}
