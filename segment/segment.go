@@ -88,6 +88,12 @@ type Simple struct {
 	Object string `json:"object"`
 }
 
+// Getter reads one segment (promotype.NotFound when the project has none
+// with id): what validation rules check the segments they name against.
+type Getter interface {
+	GetSegment(ctx context.Context, projectID, id string) (*Segment, error)
+}
+
 // Reader is what validations read of segments: the ids of the segments a
 // customer is a member of, in ascending order.
 type Reader interface {
@@ -105,8 +111,8 @@ type Reader interface {
 type Store interface {
 	customer.Store
 	Reader
+	Getter
 	InsertSegment(ctx context.Context, s *Segment) error
-	GetSegment(ctx context.Context, projectID, id string) (*Segment, error)
 	DeleteSegment(ctx context.Context, projectID, id string) error
 	// ListSegments returns one page of the project's segments matching q
 	// (fields id, type, name, created_at) and the number of matches.
