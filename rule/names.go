@@ -36,10 +36,10 @@ const (
 type valueKind uint8
 
 const (
-	kindNumber valueKind = iota + 1 // amounts, quantities, prices (integers in minor units)
-	kindMeta                        // metadata: any JSON scalar, arrays
-	kindItems                       // item references [{id, object, source_id}]
-	kindSegment                     // segment ids
+	kindNumber  valueKind = iota + 1 // amounts, quantities, prices (integers in minor units)
+	kindMeta                         // metadata: any JSON scalar, arrays
+	kindItems                        // item references [{id, object, source_id}]
+	kindSegment                      // segment ids
 )
 
 type nameSpec struct {

@@ -338,6 +338,7 @@ func (s *Service) Moved(ctx context.Context, st Store, c *customer.Customer, ent
 		}
 	}
 	var events, enters []*promotype.Event
+	var cust json.RawMessage // c encoded once for all the events
 	for _, group := range []struct {
 		ids []string
 		typ string
@@ -347,8 +348,13 @@ func (s *Service) Moved(ctx context.Context, st Store, c *customer.Customer, ent
 			if sg.Type != AutoUpdate {
 				continue
 			}
-			ev, err := promotype.NewEvent(s.env, c.ProjectID, group.typ, c.ID, map[string]any{
-				"customer": c, "segment": Simple{ID: sg.ID, Name: sg.Name, Object: "segment"}})
+			if cust == nil {
+				if cust, err = encode(c); err != nil {
+					return err
+				}
+			}
+			ev, err := promotype.NewEvent(s.env, c.ProjectID, group.typ, c.ID, segmentEvent{
+				Customer: cust, Segment: Simple{ID: sg.ID, Name: sg.Name, Object: "segment"}})
 			if err != nil {
 				return err
 			}
@@ -373,6 +379,24 @@ func (s *Service) Moved(ctx context.Context, st Store, c *customer.Customer, ent
 		}
 	}
 	return nil
+}
+
+// encode is v's JSON as events encode it ("<>&" unescaped), in a slice
+// of its own.
+func encode(v any) (json.RawMessage, error) {
+	e := promotype.GetEncoder()
+	defer e.Put()
+	b, err := e.Encode(v)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(append(json.RawMessage(nil), b...), "\n"), nil
+}
+
+// segmentEvent is the data of customer.segment.entered and left.
+type segmentEvent struct {
+	Customer json.RawMessage `json:"customer"`
+	Segment  Simple          `json:"segment"`
 }
 
 // SegmentOf returns the segment id an entered or left event names.
