@@ -107,12 +107,23 @@ func seedSegments(b *testing.B, st storage.Store, projectID, customerID string, 
 // BenchmarkSegmentMembershipUpdate measures Engine.Customers().Update of
 // a customer whose every update moves it into or out of 100 auto-update
 // segments (each writes 100 membership rows or deletes them, and 100
-// customer.segment.entered or left events).
+// customer.segment.entered or left events), and, for the baseline, of a
+// customer in a project without segments.
 func BenchmarkSegmentMembershipUpdate(b *testing.B) {
 	for _, name := range sortedStores() {
-		b.Run(name, func(b *testing.B) {
+		for _, n := range []int{0, segment.MaxDynamic} {
+			b.Run(fmt.Sprintf("%s/segments=%d", name, n), func(b *testing.B) { benchMembershipUpdate(b, name, n) })
+		}
+	}
+}
+
+// benchMembershipUpdate runs BenchmarkSegmentMembershipUpdate with n
+// segments (0: the update alone, the baseline).
+func benchMembershipUpdate(b *testing.B, name string, n int) {
+	{
+		{
 			eng, p := benchProject(b, storeFactories[name])
-			for i := range segment.MaxDynamic {
+			for i := range n {
 				if _, err := eng.Segments().Create(ctx, p.ID, segment.Params{Name: promo.Ptr(fmt.Sprint("flip ", i)), Type: promo.Ptr(segment.AutoUpdate),
 					Filter: json.RawMessage(`{"metadata.flip":{"conditions":{"$is":["yes"]}}}`)}); err != nil {
 					b.Fatal(err)
@@ -132,10 +143,10 @@ func BenchmarkSegmentMembershipUpdate(b *testing.B) {
 				}
 			}
 			segs, err := eng.Segments().ForCustomer(ctx, p.ID, c.ID)
-			if err != nil || (segs.Total == 100) != (i%2 == 0) {
+			if err != nil || (segs.Total == n) != (i%2 == 0) {
 				b.Fatalf("after %d updates the customer is in %d segments (%v)", i, segs.Total, err)
 			}
-		})
+		}
 	}
 }
 
