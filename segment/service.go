@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/promoengine/promo/customer"
@@ -42,7 +43,16 @@ type Service struct {
 	// filters caches the parsed filter of each segment by id (a segment's
 	// filter never changes).
 	filters sync.Map
+	// none holds, per project, when it was last read without filter
+	// segments (time.Time): for noneTTL a customer change there reads no
+	// segments (a create through this engine forgets it at once).
+	none sync.Map
 }
+
+// noneTTL is how long a project read without filter segments is taken
+// to have none: a filter segment created through another engine moves
+// customers changed here after at most this long.
+const noneTTL = time.Second
 
 // NewService returns a segment service reading through store and writing
 // in transactions opened by tx.
@@ -136,6 +146,7 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Seg
 		return nil, err
 	}
 	s.filters.Store(seg.ID, f)
+	s.none.Delete(projectID)
 	return seg.normalize(), nil
 }
 
@@ -305,9 +316,17 @@ func (s *Service) filter(sg *Segment) (*Filter, error) {
 // and an entry is told to enter (the automations answering it, in this
 // same transaction); nil enter tells nobody.
 func (s *Service) Moved(ctx context.Context, st Store, c *customer.Customer, enter func(ctx context.Context, ev *promotype.Event) error) error {
+	if at, ok := s.none.Load(c.ProjectID); ok && time.Since(at.(time.Time)) < noneTTL {
+		return nil
+	}
+	read := time.Now()
 	segs, err := s.dynamic(ctx, st, c.ProjectID)
-	if err != nil || len(segs) == 0 {
+	if err != nil {
 		return err
+	}
+	if len(segs) == 0 {
+		s.none.Store(c.ProjectID, read)
+		return nil
 	}
 	current, err := st.CustomerSegmentIDs(ctx, c.ProjectID, c.ID)
 	if err != nil {
