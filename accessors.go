@@ -20,6 +20,7 @@ import (
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
+	"github.com/promoengine/promo/segment"
 	"github.com/promoengine/promo/voucher"
 	"github.com/promoengine/promo/webhook"
 )
@@ -46,6 +47,10 @@ func (e *Engine) Locations() *location.Service { return e.locations }
 
 // Customers is the customers API: upsert by id or source id, get.
 func (e *Engine) Customers() *customer.Service { return e.customers }
+
+// Segments is the customer segments API: static and filter segments,
+// and the segments of a customer.
+func (e *Engine) Segments() *segment.Service { return e.segments }
 
 // Orders is the orders API: create (an upsert), get, update and list, with
 // the calculated amounts.

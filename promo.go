@@ -24,6 +24,7 @@ import (
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
+	"github.com/promoengine/promo/segment"
 	"github.com/promoengine/promo/storage"
 	"github.com/promoengine/promo/voucher"
 	"github.com/promoengine/promo/webhook"
@@ -49,6 +50,7 @@ type Engine struct {
 	catalog   *catalog.Service
 	locations *location.Service
 	customers *customer.Service
+	segments  *segment.Service
 	orders    *order.Service
 
 	rules      *rule.Service
@@ -110,6 +112,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.catalog = catalog.NewService(store, storage.TxFor(store, func(s storage.Tx) catalog.Store { return s }), e.env)
 	e.locations = location.NewService(store, e.env)
 	e.customers = customer.NewService(store, storage.TxFor(store, func(s storage.Tx) customer.Store { return s }), e.env)
+	e.segments = segment.NewService(store, storage.TxFor(store, func(s storage.Tx) segment.Store { return s }), e.env)
 	e.orders = order.NewService(store, storage.TxFor(store, func(s storage.Tx) order.ServiceStore { return s }), e.env)
 	e.customers.SetOrderSummary(e.orders.CustomerSummary)
 
@@ -192,9 +195,19 @@ func (e *Engine) pointsChanged(ctx context.Context, tx redemption.RedeemStore, c
 	return e.loyalty.PointsChanged(ctx, st, card, points, expiry)
 }
 
-// triggered hands a paid order or a custom event to loyalty earning, in
-// the transaction of the change (promotype.Env.Triggered).
+// triggered hands a customer change to segment membership, and a paid
+// order, a custom event or a segment entry to loyalty earning, in the
+// transaction of the change (promotype.Env.Triggered).
 func (e *Engine) triggered(ctx context.Context, tx promotype.EventStore, t promotype.Trigger) error {
+	if c, ok := t.Subject.(*customer.Customer); ok {
+		st, ok := tx.(segment.Store)
+		if !ok {
+			return fmt.Errorf("promo: the transaction of a customer change (%T) lacks the segment ports", tx)
+		}
+		return e.segments.Moved(ctx, st, c, func(ctx context.Context, ev *promotype.Event) error {
+			return e.triggered(ctx, tx, promotype.Trigger{Event: ev})
+		})
+	}
 	st, ok := tx.(loyalty.ServiceStore)
 	if !ok {
 		return fmt.Errorf("promo: the transaction of a loyalty trigger (%T) lacks the loyalty ports", tx)

@@ -59,8 +59,8 @@ func TestValidationRuleRefusals(t *testing.T) {
 		vr := f.eng.ValidationRules()
 		tests := []struct{ name, js, key, want string }{
 			{"no name", `{"rules":{}}`, "invalid_payload", "Payload must have required property 'name'"},
-			{"segments", `{"name":"x","rules":{"logic":"1","1":{"name":"customer.segment","conditions":{"$is":["seg_1"]}}}}`, "invalid_validation_rules",
-				"Rule 'customer.segment' (rule 1) is not supported by this engine yet: it needs customer segments"},
+			{"segment operator", `{"name":"x","rules":{"logic":"1","1":{"name":"customer.segment","conditions":{"$starts_with":["seg_1"]}}}}`, "invalid_validation_rules",
+				"Rule 'customer.segment' (rule 1): condition $starts_with takes segment ids: it supports only $is, $in, $is_not and $not_in"},
 			{"custom event without property", `{"name":"x","rules":{"logic":"1","1":{"name":"customer.metadata","conditions":{"$is":["a"]}}}}`, "invalid_validation_rules",
 				"Rule 'customer.metadata' must have a 'property'"},
 			{"not in logic", `{"name":"x","rules":{"logic":"not 1","1":{"name":"order.amount","conditions":{"$is":[1]}}}}`, "invalid_validation_rules",

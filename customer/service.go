@@ -132,17 +132,25 @@ func create(ctx context.Context, st Store, env promotype.Env, projectID string, 
 	if err != nil {
 		return nil, err
 	}
-	return c, st.AppendEvents(ctx, ev.For(c.ID, ActivityCreated))
+	if err := st.AppendEvents(ctx, ev.For(c.ID, ActivityCreated)); err != nil {
+		return nil, err
+	}
+	return c, env.Trigger(ctx, st, promotype.Trigger{Event: ev, Subject: c})
 }
 
 // updatedActivity enters customer.updated in the activity log of c (just
 // written and normalized) through st: no webhook configuration can list it.
+// The automations answering a customer change (segment membership) are
+// told of it in the same transaction.
 func updatedActivity(ctx context.Context, st Store, env promotype.Env, c *Customer) error {
 	ev, err := promotype.NewActivity(env, c.ProjectID, c.ID, ActivityUpdated, c.ID, map[string]any{"customer": c})
 	if err != nil {
 		return err
 	}
-	return st.AppendEvents(ctx, ev)
+	if err := st.AppendEvents(ctx, ev); err != nil {
+		return err
+	}
+	return env.Trigger(ctx, st, promotype.Trigger{Event: ev, Subject: c})
 }
 
 // Webhook events of customers, written to the outbox in the transaction of

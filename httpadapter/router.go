@@ -41,6 +41,7 @@ func (s *server) routes() []route {
 		s.importRoutes(),    // imports.go
 		s.loyaltyRoutes(),   // loyalties.go
 		s.hostedRoutes(),    // hosted_routes.go: orders export, /v1 metadata schemas
+		s.segmentRoutes(),   // segments.go
 	)
 }
 

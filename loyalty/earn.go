@@ -12,6 +12,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/segment"
 	"github.com/promoengine/promo/voucher"
 )
 
@@ -39,6 +40,8 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 		event = EventOrderPaid
 	case customer.ActivityCustomEvent:
 		event = customer.ActivityCustomEvent // the rules' event is the custom event's name, read below
+	case segment.EventEntered:
+		event = segment.EventEntered
 	default:
 		return nil
 	}
@@ -52,7 +55,16 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 	}
 	e := earning{s: s, st: st, projectID: t.Event.ProjectID, customerID: t.Event.Activity.CustomerID, event: t.Event,
 		programs: pr.programs, tiers: pr.tiers}
-	if event == EventOrderPaid {
+	var segmentID string
+	switch {
+	case event == segment.EventEntered:
+		// Once per entry: a customer who leaves and enters again earns again.
+		id, err := segment.SegmentOf(t.Event)
+		if err != nil {
+			return err
+		}
+		segmentID, e.sourceID, e.eventType = id, t.Event.ID, segment.EventEntered
+	case event == EventOrderPaid:
 		var data struct {
 			Order *order.Order `json:"order"`
 		}
@@ -66,7 +78,7 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 			return nil
 		}
 		e.order, e.sourceID, e.eventType = data.Order, data.Order.ID, EventCustomerOrderPaid
-	} else {
+	default:
 		var data struct {
 			Event struct {
 				ID       string             `json:"id"`
@@ -91,7 +103,8 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 		}
 	}
 	for _, r := range pr.rules {
-		if r.Event != event || (e.named != nil && r.CampaignID() != deref(e.named.CampaignID)) {
+		if r.Event != event || (e.named != nil && r.CampaignID() != deref(e.named.CampaignID)) ||
+			(segmentID != "" && (r.Segment == nil || r.Segment.ID != segmentID)) {
 			continue
 		}
 		if err := e.earn(ctx, r); err != nil {

@@ -32,8 +32,14 @@ type EarningRuleParams struct {
 	// program's.
 	ExpirationRules *campaign.ExpirationRules `json:"expiration_rules"`
 
-	Segment     any `json:"segment"`
-	LoyaltyTier any `json:"loyalty_tier"`
+	// Segment names the segment of a rule on customer.segment.entered.
+	Segment     *SegmentRef `json:"segment"`
+	LoyaltyTier any         `json:"loyalty_tier"`
+}
+
+// SegmentRef names a segment.
+type SegmentRef struct {
+	ID string `json:"id"`
 }
 
 // SchemaRef names a custom event schema.
@@ -84,7 +90,7 @@ var ratioProperty = map[string]string{
 // unsupported refuses the fields of the hosted service's rules that this
 // engine does not honour yet.
 func unsupported(fields map[string]any) error {
-	for _, name := range []string{"segment", "loyalty_tier"} {
+	for _, name := range []string{"loyalty_tier"} {
 		if v, ok := fields[name]; ok && v != nil {
 			return promotype.InvalidPayload("Property .%s of an earning rule is not supported by this engine", name)
 		}
@@ -93,13 +99,14 @@ func unsupported(fields map[string]any) error {
 }
 
 // checkEvent refuses events no rule can earn on here: an event that is
-// not order.paid is a custom event's name, but for the segment and tier
-// events of the hosted service, which this engine does not raise yet.
+// not order.paid or customer.segment.entered is a custom event's name,
+// but for the tier events of the hosted service, which this engine does
+// not raise yet.
 func checkEvent(event string) error {
 	switch {
 	case event == "":
 		return promotype.InvalidPayload("Payload must have required property 'event'")
-	case event == "customer.segment.entered" || strings.HasPrefix(event, "customer.loyalty.tier."):
+	case strings.HasPrefix(event, "customer.loyalty.tier."):
 		return promotype.InvalidPayload("Earning rules on event '%s' are not supported by this engine (supported: %s and custom events)", event, EventOrderPaid)
 	case utf8.RuneCountInString(event) > maxBanner:
 		return promotype.InvalidPayload("Property .event must have at most %d characters", maxBanner)

@@ -39,7 +39,8 @@ const (
 
 // EarningRule gives a loyalty program's members points when an event
 // happens (object "earning_rule"): an order becoming PAID (order.paid) or
-// a custom event (Event is its name). The segment and tier events of the
+// a custom event (Event is its name), or the customer entering a segment
+// (customer.segment.entered, Segment names it). The tier events of the
 // hosted service are refused on create.
 type EarningRule struct {
 	ID                string                    `json:"id"`
@@ -49,6 +50,7 @@ type EarningRule struct {
 	Loyalty           Earning                   `json:"loyalty"`
 	Event             string                    `json:"event"`
 	CustomEvent       *SchemaRef                `json:"custom_event,omitempty"`
+	Segment           *SegmentRef               `json:"segment,omitempty"` // a rule on customer.segment.entered
 	PendingPoints     *PendingPeriod            `json:"pending_points,omitempty"`
 	ExpirationRules   *campaign.ExpirationRules `json:"expiration_rules,omitempty"`
 	Source            Source                    `json:"source"`
@@ -171,6 +173,7 @@ func (r *EarningRule) Clone() *EarningRule {
 	c.Metadata = r.Metadata.Clone()
 	c.Loyalty = r.Loyalty.clone()
 	c.CustomEvent = promotype.ClonePtr(r.CustomEvent)
+	c.Segment = promotype.ClonePtr(r.Segment)
 	c.PendingPoints = promotype.ClonePtr(r.PendingPoints)
 	c.ExpirationRules = promotype.ClonePtr(r.ExpirationRules)
 	return &c

@@ -6,6 +6,7 @@ import (
 
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/segment"
 )
 
 // MaxEarningRules is how many earning rules a project may have.
@@ -79,6 +80,12 @@ func (s *Service) CreateEarningRules(ctx context.Context, projectID, ref string,
 			if p.CustomEvent != nil && p.Event != EventOrderPaid {
 				r.CustomEvent = &SchemaRef{SchemaID: p.CustomEvent.SchemaID}
 			}
+			if p.Segment != nil {
+				if _, err := st.GetSegment(ctx, projectID, p.Segment.ID); err != nil {
+					return err
+				}
+				r.Segment = &SegmentRef{ID: p.Segment.ID}
+			}
 			p.ValidityParams.Apply(&r.Validity)
 			out[i] = r.normalize()
 		}
@@ -103,13 +110,19 @@ func (p *EarningRuleParams) check() error {
 	if err := checkEvent(p.Event); err != nil {
 		return err
 	}
-	if err := unsupported(map[string]any{"segment": p.Segment, "loyalty_tier": p.LoyaltyTier}); err != nil {
+	if err := unsupported(map[string]any{"loyalty_tier": p.LoyaltyTier}); err != nil {
 		return err
 	}
 	if p.ExpirationRules != nil {
 		if err := p.ExpirationRules.Check(".expiration_rules"); err != nil {
 			return err
 		}
+	}
+	switch {
+	case p.Event == segment.EventEntered && (p.Segment == nil || p.Segment.ID == ""):
+		return promotype.InvalidPayload("Property .segment.id is required for an earning rule on customer.segment.entered")
+	case p.Event != segment.EventEntered && p.Segment != nil:
+		return promotype.InvalidPayload("Property .segment is allowed only with event customer.segment.entered")
 	}
 	if p.PendingPoints != nil {
 		if p.Event != EventOrderPaid {

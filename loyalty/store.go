@@ -7,6 +7,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/segment"
 	"github.com/promoengine/promo/voucher"
 )
 
@@ -118,6 +119,7 @@ type ServiceStore interface {
 	Store
 	redemption.RedeemStore
 	publication.ServiceStore
+	segment.Getter
 	// GetProject reads the project, whose time zone validity windows and
 	// pending points' dates are read in.
 	GetProject(ctx context.Context, id string) (*project.Project, error)

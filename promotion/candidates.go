@@ -15,7 +15,7 @@ func (s *Snapshot) Candidates(req Request) []*Tier {
 			idx[i] = int32(i)
 		}
 	} else {
-		in := ruleInput(req.Order, req.Customer, req.Redemption, s.collections)
+		in := ruleInput(req.Order, req.Customer, req.Redemption, req.Segments, s.collections)
 		idx = s.index.Candidates(in.Facts(nil), nil)
 		releaseInput(in)
 	}

@@ -18,7 +18,7 @@ var inputs sync.Pool
 // ruleInput builds what rules read of a request, once per request; cols
 // (nil: none) gives each line the collections that hold it. Give
 // it back with releaseInput when nothing reads it any more.
-func ruleInput(o *order.Order, customer, redemption promotype.Metadata, cols *catalog.Collections) *rule.Input {
+func ruleInput(o *order.Order, customer, redemption promotype.Metadata, segments []string, cols *catalog.Collections) *rule.Input {
 	in, _ := inputs.Get().(*rule.Input)
 	if in == nil {
 		in = &rule.Input{}
@@ -30,6 +30,7 @@ func ruleInput(o *order.Order, customer, redemption promotype.Metadata, cols *ca
 		Amount:        o.Amount,
 		InitialAmount: o.InitialAmount,
 		TotalAmount:   o.TotalAmount,
+		Segments:      segments,
 		Items:         slices.Grow(in.Items[:0], len(o.Items))[:len(o.Items)],
 	}
 	for i := range o.Items {

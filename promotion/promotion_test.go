@@ -186,7 +186,7 @@ func TestIndexSkipsUnmatchableTiers(t *testing.T) {
 		tiers = append(tiers, tier(fmt.Sprintf("promo_%04d", i), i, amountOff("1"), p))
 	}
 	snap := NewSnapshot(tiers, noUnits, time.UTC)
-	in := ruleInput(cart(item("prod_7", 100, 1), item("prod_900", 100, 1)), nil, nil, nil)
+	in := ruleInput(cart(item("prod_7", 100, 1), item("prod_900", 100, 1)), nil, nil, nil, nil)
 	if got := snap.index.Candidates(in.Facts(nil), nil); len(got) != 2 {
 		t.Errorf("visited %d tiers, want 2", len(got))
 	}

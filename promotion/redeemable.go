@@ -11,6 +11,7 @@ import (
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/rule"
+	"github.com/promoengine/promo/segment"
 )
 
 // What stackable validation (package redemption) reads of a snapshot: it
@@ -20,13 +21,14 @@ import (
 // RuleInput builds what rules read of order o with the customer's and the
 // request's metadata. Give it back with ReleaseInput when nothing reads it.
 func RuleInput(o *order.Order, customer, redemption promotype.Metadata) *rule.Input {
-	return ruleInput(o, customer, redemption, nil)
+	return ruleInput(o, customer, redemption, nil, nil)
 }
 
-// RuleInputIn is RuleInput with each line's product collections among
-// cols (a snapshot's Collections), which products_collection rules read.
-func RuleInputIn(o *order.Order, customer, redemption promotype.Metadata, cols *catalog.Collections) *rule.Input {
-	return ruleInput(o, customer, redemption, cols)
+// RuleInputIn is RuleInput with the customer's segments (ascending ids)
+// and each line's product collections among cols (a snapshot's
+// Collections), which customer.segment and products_collection rules read.
+func RuleInputIn(o *order.Order, customer, redemption promotype.Metadata, segments []string, cols *catalog.Collections) *rule.Input {
+	return ruleInput(o, customer, redemption, segments, cols)
 }
 
 // Collections is the project's product collections, compiled when the
@@ -109,4 +111,33 @@ func LookupCustomer(ctx context.Context, st customer.Reader, projectID string, c
 		l.Looked = true
 	}
 	return l, nil
+}
+
+// SegmentReader is what CustomerSegments reads.
+type SegmentReader interface {
+	customer.Reader
+	segment.Reader
+}
+
+// CustomerSegments returns the ids of the segments of the customer a
+// request names (l, what LookupCustomer found), ascending: none for a
+// request without a stored customer. A customer named by source id with
+// metadata of its own was not looked up: it is found by its source id
+// here.
+func CustomerSegments(ctx context.Context, st SegmentReader, projectID string, l CustomerLookup) ([]string, error) {
+	c := l.Stored
+	if c == nil && !l.Looked && l.SourceID != "" {
+		found, err := st.FindCustomerBySourceID(ctx, projectID, l.SourceID)
+		switch {
+		case errors.Is(err, promotype.ErrNotFound):
+			return nil, nil
+		case err != nil:
+			return nil, err
+		}
+		c = found
+	}
+	if c == nil {
+		return nil, nil
+	}
+	return st.CustomerSegmentIDs(ctx, projectID, c.ID)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/rule"
+	"github.com/promoengine/promo/segment"
 )
 
 // Store is the storage port validation reads: the request's order and
@@ -26,6 +27,7 @@ import (
 type Store interface {
 	order.Reader
 	customer.Reader
+	segment.Reader
 	campaign.TierLister
 	rule.AssignmentLister
 	ListCampaigns(ctx context.Context, projectID string, q promotype.Query) ([]*campaign.Campaign, int, error)
@@ -103,7 +105,7 @@ func (s *Service) Validate(ctx context.Context, projectID string, in ValidationP
 }
 
 func (s *Service) validate(ctx context.Context, projectID string, in ValidationParams, q ValidationQuery) (*Validation, error) {
-	req, sourceID, err := s.request(ctx, projectID, &in, q)
+	req, l, err := s.request(ctx, projectID, &in, q)
 	if err != nil {
 		return nil, err
 	}
@@ -111,6 +113,12 @@ func (s *Service) validate(ctx context.Context, projectID string, in ValidationP
 	if err != nil {
 		return nil, err
 	}
+	if snap.NeedsSegments() {
+		if req.Segments, err = CustomerSegments(ctx, s.store, projectID, l); err != nil {
+			return nil, err
+		}
+	}
+	sourceID := l.SourceID
 	if len(q.PromotionIDs) > 0 {
 		keep := map[string]bool{}
 		for _, id := range q.PromotionIDs {
@@ -144,8 +152,11 @@ func (s *Service) EvaluateStack(ctx context.Context, projectID, stackID string, 
 	if err != nil {
 		return nil, err
 	}
-	req, _, err := s.request(ctx, projectID, &in, ValidationQuery{})
+	req, l, err := s.request(ctx, projectID, &in, ValidationQuery{})
 	if err != nil {
+		return nil, err
+	}
+	if req.Segments, err = CustomerSegments(ctx, s.store, projectID, l); err != nil {
 		return nil, err
 	}
 	snap, err := s.cache.Snapshot(ctx, projectID)
@@ -156,20 +167,21 @@ func (s *Service) EvaluateStack(ctx context.Context, projectID, stackID string, 
 	return &StackEvaluation{StackID: ps.ID, Steps: steps, Order: o}, nil
 }
 
-// request resolves the request's order and customer. It returns the
-// customer's source id ("" without one) for the tracking id.
-func (s *Service) request(ctx context.Context, projectID string, in *ValidationParams, q ValidationQuery) (Request, string, error) {
+// request resolves the request's order and customer. It returns what it
+// found of the customer (its source id, "" without one, makes the
+// tracking id).
+func (s *Service) request(ctx context.Context, projectID string, in *ValidationParams, q ValidationQuery) (Request, CustomerLookup, error) {
 	o, _, err := order.Resolve(ctx, s.store, projectID, &in.Order)
 	if err != nil {
-		return Request{}, "", err
+		return Request{}, CustomerLookup{}, err
 	}
 	req := Request{Order: o, Redemption: in.Metadata, Now: s.env.Clock.Now().Time, AudienceOnly: q.AudienceRulesOnly}
-	meta, sourceID, err := ResolveCustomer(ctx, s.store, projectID, &in.Customer)
+	l, err := LookupCustomer(ctx, s.store, projectID, &in.Customer)
 	if err != nil {
-		return Request{}, "", err
+		return Request{}, CustomerLookup{}, err
 	}
-	req.Customer = meta
-	return req, sourceID, nil
+	req.Customer = l.Metadata
+	return req, l, nil
 }
 
 // trackingID is "track_" and a keyed hash of the customer's source id,

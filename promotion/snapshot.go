@@ -21,6 +21,9 @@ type Snapshot struct {
 	loc     *time.Location
 
 	collections *catalog.Collections // the project's product collections
+	// segments reports whether a tier's rules read the customer's
+	// segments (Request.Segments).
+	segments bool
 }
 
 // NewSnapshot compiles tiers into a snapshot. cat resolves the products a
@@ -47,11 +50,19 @@ func NewSnapshot(tiers []Tier, cat discount.Catalog, loc *time.Location) *Snapsh
 		loc = time.UTC
 	}
 	byID := make(map[string]int, len(ts))
+	segments := false
 	for i := range ts {
 		byID[ts[i].ID] = i
+		for _, p := range ts[i].Programs {
+			segments = segments || (p != nil && p.Segments)
+		}
 	}
-	return &Snapshot{tiers: ts, byID: byID, index: rule.NewIndex(alts), catalog: cat, loc: loc}
+	return &Snapshot{tiers: ts, byID: byID, index: rule.NewIndex(alts), catalog: cat, loc: loc, segments: segments}
 }
+
+// NeedsSegments reports whether a tier's rules read the customer's
+// segments: a request then carries them (Request.Segments).
+func (s *Snapshot) NeedsSegments() bool { return s.segments }
 
 // Len is the number of tiers in the snapshot.
 func (s *Snapshot) Len() int { return len(s.tiers) }
@@ -70,7 +81,10 @@ type Request struct {
 	Order      *order.Order
 	Customer   promotype.Metadata
 	Redemption promotype.Metadata
-	Now        time.Time
+	// Segments are the ids of the customer's segments, ascending (read
+	// when NeedsSegments).
+	Segments []string
+	Now      time.Time
 	// AudienceOnly checks only customer rules (query audienceRulesOnly).
 	AudienceOnly bool
 	// Only, when not nil, keeps the tiers it holds (query filters).
@@ -88,7 +102,7 @@ type Result struct {
 // Validate returns the valid tiers, newest first, each with the order it
 // prices. Only the tiers the index finds for the request are visited.
 func (s *Snapshot) Validate(req Request) []Result {
-	in := ruleInput(req.Order, req.Customer, req.Redemption, s.collections)
+	in := ruleInput(req.Order, req.Customer, req.Redemption, req.Segments, s.collections)
 	defer releaseInput(in)
 	cands := s.index.Candidates(in.Facts(nil), nil)
 	out := make([]Result, 0, len(cands))

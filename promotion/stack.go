@@ -27,7 +27,7 @@ func (s *Snapshot) Stack(ids []string, req Request) ([]StackStep, *order.Order) 
 	for _, id := range ids {
 		step := StackStep{TierID: id, Tier: s.Tier(id)}
 		if t := step.Tier; t != nil && s.Open(t, req.Now) {
-			in := ruleInput(o, req.Customer, req.Redemption, s.collections)
+			in := ruleInput(o, req.Customer, req.Redemption, req.Segments, s.collections)
 			if s.rulesPass(t, req, in, false) {
 				next := o.Fork()
 				next.ResetApplied()

@@ -80,9 +80,15 @@ func DefaultEnv() Env { return Env{Clock: SystemClock{}, IDs: RandomIDs{}} }
 // Trigger is a change an automation may answer (Env.Triggered): the
 // customer activity the change appended (customer.order.paid, whose Data is
 // {"order": …}; customer.custom_event, whose Data is {"event": …,
-// "customer": …}).
+// "customer": …}; customer.created and customer.updated, whose Data is
+// {"customer": …}; customer.segment.entered, whose Data is {"customer": …,
+// "segment": …}).
 type Trigger struct {
 	Event *Event
+	// Subject is the record the change wrote, when the event is about one
+	// the automations read as it is (the *customer.Customer of
+	// customer.created and customer.updated); nil otherwise.
+	Subject any
 	// LoyaltyCode is the loyalty card a custom event names ("": none).
 	LoyaltyCode string
 }

@@ -90,6 +90,11 @@ type Request struct {
 	Redemption promotype.Metadata
 	// History is what the redemption-history rules read.
 	History History
+	// Segments are the ids of the customer's segments, ascending, read
+	// once per request when a candidate's rules read them
+	// (SegmentsRead).
+	Segments     []string
+	SegmentsRead bool
 	// Explain asks for an explanation of every redeemable that is not
 	// applicable (Step.Explanation); off, the evaluation builds none.
 	Explain bool
@@ -433,7 +438,7 @@ func (ev *evaluator) try(c *Candidate, o *order.Order, st *Step) (*order.Order, 
 	}
 	var in *rule.Input // what the rules read; nil without rules
 	if len(c.Programs) > 0 {
-		in = promotion.RuleInputIn(o, ev.req.Customer, ev.req.Redemption, c.Collections)
+		in = promotion.RuleInputIn(o, ev.req.Customer, ev.req.Redemption, ev.req.Segments, c.Collections)
 		defer promotion.ReleaseInput(in)
 		in.Amount = o.TotalAmount // order.amount: the running total before this redeemable
 		if err := ev.rulesPass(c, in, false); err != nil {

@@ -50,8 +50,13 @@ func (g *gathering) sources() (tiers, held, public, stacks bool) {
 func (g *gathering) gather(ctx context.Context) error {
 	tiers, held, public, stacks := g.sources()
 	if tiers {
+		if g.r.snap.NeedsSegments() { // the tier index reads them among the request's facts
+			if err := g.q.v.segments(ctx, g.projectID, g.r, g.req); err != nil {
+				return err
+			}
+		}
 		req := promotion.Request{Order: g.req.Order, Customer: g.req.Customer, Redemption: g.req.Redemption,
-			Now: g.r.now, AudienceOnly: g.req.AudienceOnly}
+			Segments: g.req.Segments, Now: g.r.now, AudienceOnly: g.req.AudienceOnly}
 		for _, t := range g.r.snap.Candidates(req) {
 			c := qcand{object: ObjectPromotionTier, id: t.ID, resourceID: t.ID, createdAt: t.CreatedAt, tier: t}
 			if _, err := g.add(ctx, c); err != nil {

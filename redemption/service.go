@@ -16,6 +16,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
+	"github.com/promoengine/promo/segment"
 	"github.com/promoengine/promo/voucher"
 )
 
@@ -33,6 +34,7 @@ type ServiceStore interface {
 	reward.Store
 	order.Reader
 	customer.Store
+	segment.Reader
 }
 
 // Snapshots returns a project's compiled promotion tiers (the promotion
@@ -164,10 +166,16 @@ func (s *Service) evaluate(ctx context.Context, projectID string, in ValidationP
 func (s *Service) history(ctx context.Context, projectID string, in ValidationParams, r *resolver, req *Request) error {
 	req.History = History{HasCustomer: in.Customer != nil, Periods: r.periods}
 	r.amount = req.Order.Amount
-	reads := false
+	reads, segs := false, false
 	for i := range r.cands {
 		for _, p := range r.cands[i].Programs {
 			reads = reads || len(p.Counters) > 0
+			segs = segs || p.Segments
+		}
+	}
+	if segs {
+		if err := s.segments(ctx, projectID, r, req); err != nil {
+			return err
 		}
 	}
 	if !reads {
@@ -179,6 +187,24 @@ func (s *Service) history(ctx context.Context, projectID string, in ValidationPa
 	}
 	req.History.CustomerID = id
 	return readHistory(ctx, s.store, projectID, r.cands, &req.History)
+}
+
+// segments reads the customer's segments into req, once per request (a
+// qualification evaluates its candidates in batches).
+func (s *Service) segments(ctx context.Context, projectID string, r *resolver, req *Request) error {
+	if req.SegmentsRead {
+		return nil
+	}
+	id, err := r.customerID(ctx)
+	if err != nil || id == "" {
+		req.SegmentsRead = err == nil
+		return err
+	}
+	if req.Segments, err = s.store.CustomerSegmentIDs(ctx, projectID, id); err != nil {
+		return err
+	}
+	req.SegmentsRead = true
+	return nil
 }
 
 // checkRedeemables makes the whole-request checks (reference §1.2 step 1).

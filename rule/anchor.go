@@ -66,6 +66,8 @@ func ruleAnchor(r *compiled) []string {
 	switch r.spec.target {
 	case tCustomerMeta:
 		return metaAnchor(scopeCustomer, r)
+	case tCustomerSegment:
+		return segmentAnchor(r)
 	case tOrderMeta:
 		return metaAnchor(scopeOrder, r)
 	case tRedemptionMeta:
@@ -143,4 +145,24 @@ func ItemRefs(progs ...*Program) []ItemRef {
 		}
 	}
 	return out
+}
+
+// segmentAnchor: an $is needs the customer in one of its segments; the
+// negative conditions hold without any, so need nothing.
+func segmentAnchor(r *compiled) []string {
+	var best []string
+	for i := range r.conds {
+		c := &r.conds[i]
+		if c.op != opIs {
+			continue
+		}
+		facts := make([]string, len(c.strs))
+		for j, id := range c.strs {
+			facts[j] = factSegment + id
+		}
+		if best == nil || len(facts) < len(best) {
+			best = facts
+		}
+	}
+	return best
 }

@@ -59,3 +59,39 @@ func checkCollections(ctx context.Context, st CollectionReader, r *ValidationRul
 	}
 	return nil
 }
+
+// checkNamed checks that the product collections and the segments r
+// names exist: 404 not_found otherwise.
+func checkNamed(ctx context.Context, st Store, r *ValidationRule) error {
+	if err := checkCollections(ctx, st, r); err != nil {
+		return err
+	}
+	prog, err := r.Program()
+	if err != nil {
+		return err
+	}
+	for _, id := range prog.SegmentIDs() {
+		if _, err := st.GetSegment(ctx, r.ProjectID, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SegmentIDs returns the ids of the segments the program's customer.segment
+// conditions name, each once, sorted.
+func (p *Program) SegmentIDs() []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	for i := range p.rules {
+		if p.rules[i].spec.target == tCustomerSegment {
+			for _, c := range p.rules[i].conds {
+				out = append(out, c.strs...)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -21,6 +21,10 @@ type Program struct {
 	// after the incentive, or the discount the campaign gave with this
 	// redemption's: the caller prices the incentive first.
 	NeedsTotal bool
+	// Segments reports whether a rule reads the customer's segments
+	// (customer.segment): the caller reads them once per request into
+	// Input.Segments.
+	Segments bool
 	// Counters are the redemption-history counters the rules read (the
 	// caller reads them in one batch into Input.History).
 	Counters []Counter
@@ -127,6 +131,9 @@ func compileSet(set RuleSet, message, parent string, sub bool) (*Program, error)
 		}
 		if c.spec.target == tOrderTotalAmount || (c.sub != nil && c.sub.NeedsTotal) {
 			p.NeedsTotal = true
+		}
+		if c.spec.target == tCustomerSegment {
+			p.Segments = true
 		}
 		index[k] = i
 		p.rules = append(p.rules, c)
@@ -261,6 +268,18 @@ func compileCond(key, name, opName string, vals []any, kind valueKind) (cond, er
 		return invalid("Rule '%s' (rule %s): condition %s takes %s", name, key, opName, want)
 	}
 	c := cond{op: op, name: opName, vals: slices.Clone(vals)}
+	if kind == kindSegment {
+		if op != opIs && op != opIsNot && op != opNotIn {
+			return cond{}, bad("segment ids: it supports only $is, $in, $is_not and $not_in")
+		}
+		for _, v := range values {
+			if v.Kind != String || v.Str == "" {
+				return cond{}, bad("segment ids (strings)")
+			}
+			c.strs = append(c.strs, v.Str)
+		}
+		return c, nil
+	}
 	switch op {
 	case opIs, opIsNot, opNotIn:
 		for _, v := range values {

@@ -81,13 +81,15 @@ func (e *evaluator) expr(x *expr, g group) bool {
 }
 
 func (e *evaluator) rule(r *compiled, g group) bool {
-	if e.audience && r.spec.target != tCustomerMeta {
+	if e.audience && !r.spec.isCustomer() {
 		return true
 	}
 	in := e.in
 	switch r.spec.target {
 	case tCustomerMeta:
 		return metaHolds(r.conds, in.Customer, r.prop)
+	case tCustomerSegment:
+		return segmentHolds(r.conds, in.Segments)
 	case tOrderMeta:
 		return metaHolds(r.conds, in.Order, r.prop)
 	case tRedemptionMeta:
@@ -372,9 +374,28 @@ func hasString(vals []string, s string) bool {
 func (p *Program) AudienceOmitted() []string {
 	var out []string
 	for i := range p.rules {
-		if p.rules[i].spec.target != tCustomerMeta {
+		if !p.rules[i].spec.isCustomer() {
 			out = append(out, p.rules[i].key)
 		}
 	}
 	return out
+}
+
+// segmentHolds checks every condition on the customer's segments (sorted):
+// $is / $in hold when the customer is in one of the segments named,
+// $is_not / $not_in when it is in none of them.
+func segmentHolds(conds []cond, segs []string) bool {
+	for i := range conds {
+		in := false
+		for _, id := range conds[i].strs {
+			if _, ok := slices.BinarySearch(segs, id); ok {
+				in = true
+				break
+			}
+		}
+		if in != (conds[i].op == opIs) {
+			return false
+		}
+	}
+	return true
 }

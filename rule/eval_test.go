@@ -13,6 +13,7 @@ func cart() *Input {
 		Customer:      AttrsOf(promotype.Metadata{"tier": "gold", "age": 34.0, "tags": []any{"vip", "newsletter"}, "joined": "2020-05-01"}),
 		Order:         AttrsOf(promotype.Metadata{"location": "Santorini", "channel": "web"}),
 		Redemption:    AttrsOf(promotype.Metadata{"cashier": "7"}),
+		Segments:      []string{"seg_a", "seg_c"},
 		Amount:        4700,
 		InitialAmount: 4700,
 		TotalAmount:   4700,
@@ -40,6 +41,12 @@ func TestEval(t *testing.T) {
 		want bool
 	}{
 		{"customer metadata $is", one("customer.metadata", "tier", `{"$is":["gold"]}`), true},
+		{"segment $is", one("customer.segment", "", `{"$is":["seg_c"]}`), true},
+		{"segment $in one of them", one("customer.segment", "", `{"$in":["seg_b","seg_a"]}`), true},
+		{"segment $in none", one("customer.segment", "", `{"$in":["seg_b","seg_d"]}`), false},
+		{"segment $is_not a member's", one("customer.segment", "", `{"$is_not":["seg_a"]}`), false},
+		{"segment $not_in none", one("customer.segment", "", `{"$not_in":["seg_b","seg_d"]}`), true},
+		{"segment $is and $not_in", one("customer.segment", "", `{"$is":["seg_a"],"$not_in":["seg_c"]}`), false},
 		{"customer metadata $in misses", one("customer.metadata", "tier", `{"$in":["silver","bronze"]}`), false},
 		{"customer metadata number", one("customer.metadata", "age", `{"$more_than_or_equal":[18]}`), true},
 		{"string 34 equals number 34", one("customer.metadata", "age", `{"$is":["34"]}`), true},

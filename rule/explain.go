@@ -81,7 +81,17 @@ func (x *explainer) explainRule(r *compiled, g group) {
 	switch r.spec.target {
 	case tCustomerMeta:
 		x.meta(r, in.Customer)
-	case tOrderMeta:
+	case tCustomerSegment:
+		// The condition names the segments; actual, the customer's.
+		actual := make([]string, len(in.Segments))
+		copy(actual, in.Segments)
+		for i := range r.conds {
+			if !segmentHolds(r.conds[i:i+1], in.Segments) {
+				x.add(r, &r.conds[i], actual)
+				return
+			}
+		}
+		x.add(r, firstCond(r), actual)
 		x.meta(r, in.Order)
 	case tRedemptionMeta:
 		x.meta(r, in.Redemption)

@@ -29,6 +29,10 @@ type Input struct {
 	// History holds the redemption-history counters the program reads
 	// (Program.Counters), each with this redemption's own part included.
 	History [NumCounters]int64
+
+	// Segments are the ids of the segments the customer is a member of,
+	// ascending (customer.segment); none without a stored customer.
+	Segments []string
 }
 
 // Fact names: what a request holds, in the form an Index keys programs by.
@@ -38,6 +42,7 @@ const (
 	factSKU           = "s\x00"
 	factSKUSource     = "S\x00"
 	factCollection    = "C\x00"
+	factSegment       = "g\x00"
 )
 
 // scope prefixes of metadata facts.
@@ -54,7 +59,7 @@ func valueFact(scope byte, key, canon string) string {
 }
 
 // Facts appends to dst every fact the input holds: each product and SKU of
-// the cart (by id and source id), the collections holding its lines, and each metadata key present and each
+// the cart (by id and source id), the collections holding its lines, the customer's segments, and each metadata key present and each
 // scalar (or array element) value of it. Their number follows the request,
 // not the rules.
 func (in *Input) Facts(dst []string) []string {
@@ -75,6 +80,9 @@ func (in *Input) Facts(dst []string) []string {
 		for _, id := range it.Collections {
 			dst = append(dst, factCollection+id)
 		}
+	}
+	for _, id := range in.Segments {
+		dst = append(dst, factSegment+id)
 	}
 	dst = attrFacts(dst, scopeCustomer, in.Customer)
 	dst = attrFacts(dst, scopeOrder, in.Order)

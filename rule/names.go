@@ -28,15 +28,18 @@ const (
 	tSubMeta
 	// A redemption-history counter (history.go).
 	tHistory
+	// The segments the customer is a member of (Input.Segments).
+	tCustomerSegment
 )
 
 // valueKind is the type of the values a rule's conditions compare with.
 type valueKind uint8
 
 const (
-	kindNumber valueKind = iota + 1 // amounts, quantities, prices (integers in minor units)
-	kindMeta                        // metadata: any JSON scalar, arrays
-	kindItems                       // item references [{id, object, source_id}]
+	kindNumber  valueKind = iota + 1 // amounts, quantities, prices (integers in minor units)
+	kindMeta                         // metadata: any JSON scalar, arrays
+	kindItems                        // item references [{id, object, source_id}]
+	kindSegment                      // segment ids
 )
 
 type nameSpec struct {
@@ -49,10 +52,15 @@ type nameSpec struct {
 
 func (n nameSpec) isItems() bool { return n.kind == kindItems }
 
+// isCustomer reports whether the rule reads the customer alone (what
+// EvalAudience checks): its metadata or its segments.
+func (n nameSpec) isCustomer() bool { return n.target == tCustomerMeta || n.target == tCustomerSegment }
+
 // names are the top-level rule names the engine evaluates (reference
 // promotion-engine.md §2.3).
 var names = map[string]nameSpec{
 	"customer.metadata":          {target: tCustomerMeta, kind: kindMeta, property: true},
+	"customer.segment":           {target: tCustomerSegment, kind: kindSegment},
 	"order.metadata":             {target: tOrderMeta, kind: kindMeta, property: true},
 	"redemption.metadata":        {target: tRedemptionMeta, kind: kindMeta, property: true},
 	"order.amount":               {target: tOrderAmount, kind: kindNumber},
@@ -93,11 +101,10 @@ var subNames = map[string]nameSpec{
 }
 
 // notYet are documented rule names the engine cannot evaluate yet: they need
-// segments, per-key or per-user redemption history, API keys, publications,
+// per-key or per-user redemption history, API keys, publications,
 // custom events or collections (the campaign and redemption counters are
 // evaluated: history.go). They are refused when saved (DECISIONS.md), never guessed.
 var notYet = map[string]string{
-	"customer.segment":                              "customer segments",
 	"redemption.gift.amount":                        "gift redemptions",
 	"redemption.api_key":                            "API key context",
 	"redemption.count.per_api_key":                  "redemption history",

@@ -104,7 +104,8 @@ func TestCompileRefusals(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, js, want string }{
 		{"unknown name", `{"logic":"1","1":{"name":"order.colour","conditions":{"$is":["red"]}}}`, "Rule 1 has an unknown name 'order.colour'"},
-		{"segments not yet", `{"logic":"1","1":{"name":"customer.segment","conditions":{"$is":["seg_1"]}}}`, "Rule 'customer.segment' (rule 1) is not supported by this engine yet: it needs customer segments"},
+		{"segment $starts_with", `{"logic":"1","1":{"name":"customer.segment","conditions":{"$starts_with":["seg_"]}}}`, "supports only $is, $in, $is_not and $not_in"},
+		{"segment number", `{"logic":"1","1":{"name":"customer.segment","conditions":{"$is":[7]}}}`, "takes segment ids (strings)"},
 		{"per key counters not yet", `{"logic":"1","1":{"name":"redemption.count.per_api_key","conditions":{"$less_than":[2]}}}`, "not supported by this engine yet: it needs redemption history"},
 		{"missing property", `{"logic":"1","1":{"name":"customer.metadata","conditions":{"$is":["x"]}}}`, "Rule 'customer.metadata' must have a 'property'"},
 		{"sub-rule at top", `{"logic":"1","1":{"name":"order.items.quantity","conditions":{"$more_than":[1]}}}`, "must be a sub-rule of an order item rule"},

@@ -48,7 +48,7 @@ func (s *Service) Create(ctx context.Context, projectID string, in Params) (*Val
 		return nil, err
 	}
 	err := s.tx(ctx, func(ctx context.Context, st Store) error {
-		if err := checkCollections(ctx, st, r); err != nil {
+		if err := checkNamed(ctx, st, r); err != nil {
 			return err
 		}
 		if err := st.InsertValidationRule(ctx, r); err != nil {
@@ -93,7 +93,7 @@ func (s *Service) Update(ctx context.Context, projectID, id string, in Params) (
 			return err
 		}
 		if in.Rules != nil || in.ApplicableTo != nil { // a rule naming a collection deleted since keeps its other fields changeable
-			if err := checkCollections(ctx, st, r); err != nil {
+			if err := checkNamed(ctx, st, r); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package rule
 
 import (
 	"context"
+	"github.com/promoengine/promo/segment"
 	"slices"
 
 	"github.com/promoengine/promo/discount"
@@ -128,6 +129,7 @@ func (a *Assignment) normalize() *Assignment {
 type Store interface {
 	promotype.EventStore
 	CollectionReader
+	segment.Getter
 
 	InsertValidationRule(ctx context.Context, r *ValidationRule) error
 	UpdateValidationRule(ctx context.Context, r *ValidationRule) error

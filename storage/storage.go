@@ -36,6 +36,7 @@ import (
 	"github.com/promoengine/promo/redemption"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
+	"github.com/promoengine/promo/segment"
 	"github.com/promoengine/promo/voucher"
 	"github.com/promoengine/promo/webhook"
 )
@@ -60,6 +61,7 @@ type Tx interface {
 	voucher.Store
 	publication.Store
 	loyalty.Store
+	segment.Store
 	imports.Store
 	export.Store
 	webhook.Store

@@ -45,7 +45,7 @@ func domain(lower ...string) []string {
 // first.
 var (
 	base   = []string{"catalog", "customer", "location", "auth", "webhook", "async"}
-	layers = [][]string{{"order"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication", "imports"}, {"export", "loyalty"}}
+	layers = [][]string{{"order", "segment"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication", "imports"}, {"export", "loyalty"}}
 )
 
 // upTo returns the base layer and every layer up to the one holding pkg.
@@ -93,6 +93,8 @@ var layerRules = []rule{
 	{pkg: "async", allow: domain("internal/startstop"), why: "async imports no other domain package"},
 	{pkg: "order", allow: domain(base...),
 		why: "order imports only the base layer (catalog, customer, location, auth, webhook, async) among the domain packages"},
+	{pkg: "segment", allow: domain(base...),
+		why: "segment imports only the base layer (customer among it) among the domain packages: its membership is written by customer changes, and rules read it as a fact"},
 	{pkg: "discount", allow: domain(upTo("order")...),
 		why: "discount imports only order and the base layer among the domain packages"},
 	{pkg: "rule", allow: domain(upTo("discount")...),

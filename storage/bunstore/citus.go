@@ -81,6 +81,8 @@ var citusTables = map[string]citusPlacement{
 	"promo_reward_assignments":   citusByProject,
 	"promo_rewards":              citusByProject,
 	"promo_rule_assignments":     citusByProject,
+	"promo_segment_members":      citusByProject,
+	"promo_segments":             citusByProject,
 	"promo_skus":                 citusByProject,
 	"promo_stacking_rules":       citusByProject,
 	"promo_validation_rules":     citusByProject,

@@ -58,6 +58,8 @@ func (d *data) dropProject(u *undo, project string) {
 	dropTable(u, &d.tiers, project)
 	dropTable(u, &d.stacks, project)
 	dropTable(u, &d.loyalty.rules, project)
+	dropTable(u, &d.segments.segments, project)
+	dropWhere(u, d.segments.members, func(k [2]string, _ map[string]promotype.Time) bool { return k[0] == project })
 	dropTable(u, &d.loyalty.claims, project)
 	dropTable(u, &d.loyalty.tiers, project)
 	dropTable(u, &d.loyalty.pending, project)

@@ -57,6 +57,8 @@ type data struct {
 	activities map[[2]string][]*customer.Activity // (project, customer) → its activity log, in append order (customer.go)
 
 	loyalty loyaltyData // earning rules and their claims (loyalty.go)
+
+	segments segmentData // segments and their members (segment.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.
@@ -129,6 +131,7 @@ func New() *Store {
 		activities:     map[[2]string][]*customer.Activity{},
 		exports:        newExportData(),
 		loyalty:        newLoyaltyData(),
+		segments:       newSegmentData(),
 	}}
 }
 

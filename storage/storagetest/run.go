@@ -41,6 +41,8 @@ func Run(t *testing.T, newStore Factory) {
 		{"RewardAssignments", testRewardAssignments},
 		{"Locations", testLocations},
 		{"EarningRules", testEarningRules},
+		{"Segments", testSegments},                     // segment.go
+		{"SegmentConcurrency", testSegmentConcurrency}, // segment.go
 		{"Customers", testCustomers},
 		{"CustomerList", testCustomerList},
 		{"CustomerActivities", testCustomerActivities},
