@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/promoengine/promo/internal/startstop"
+	"github.com/promoengine/promo/promotype"
 )
 
 // scheduleInterval is how often the scheduler looks for due work.
@@ -58,28 +59,33 @@ func (sc *Scheduler) Running() bool { return sc.base.Running() }
 // buckets (up to expireRound per project), and reports whether some
 // project may have more.
 func (s *Service) RunDue(ctx context.Context) (more bool, err error) {
-	projects, err := s.store.ProjectsWithDuePending(ctx, s.env.Clock.Now(), 100)
+	activated, err := s.eachDue(ctx, s.store.ProjectsWithDuePending, s.ActivateDue, dueBatch)
 	if err != nil {
 		return false, err
 	}
-	for _, p := range projects {
-		n, err := s.ActivateDue(ctx, p, dueBatch)
-		if err != nil {
-			return false, err
-		}
-		more = more || n == dueBatch
-	}
-	more = more || len(projects) == 100
-	projects, err = s.store.ProjectsWithDueBuckets(ctx, s.env.Clock.Now(), 100)
+	expired, err := s.eachDue(ctx, s.store.ProjectsWithDueBuckets, s.ExpireDue, expireRound)
+	return activated || expired, err
+}
+
+// dueProjects is how many projects one round of a kind of due work takes.
+const dueProjects = 100
+
+// eachDue runs work, up to limit items each, in the projects that
+// projects finds with work due now, and reports whether some may have
+// more.
+func (s *Service) eachDue(ctx context.Context, projects func(context.Context, promotype.Time, int) ([]string, error),
+	work func(context.Context, string, int) (int, error), limit int) (bool, error) {
+	ids, err := projects(ctx, s.env.Clock.Now(), dueProjects)
 	if err != nil {
 		return false, err
 	}
-	for _, p := range projects {
-		n, err := s.ExpireDue(ctx, p, expireRound)
+	more := len(ids) == dueProjects
+	for _, p := range ids {
+		n, err := work(ctx, p, limit)
 		if err != nil {
 			return false, err
 		}
-		more = more || n == expireRound
+		more = more || n == limit
 	}
-	return more || len(projects) == 100, nil
+	return more, nil
 }
