@@ -292,6 +292,19 @@ async function main() {
 		assert.equal(c.id, s.customer.id)
 		assert.equal(c.email, 'alice@example.com')
 	})
+	await step('segments.create (static and auto-update), get, list and delete', async () => {
+		const gold = await client.segments.create({ name: `Gold ${run}`, type: 'auto-update',
+			filter: { junction: 'and', 'metadata.tier': { conditions: { $is: 'gold' } } } })
+		assert.match(gold.id, /^seg_/)
+		assert.equal(gold.object, 'segment')
+		const picked = await client.segments.create({ name: `Picked ${run}`, type: 'static', customers: [s.customer.id] })
+		assert.equal((await client.segments.get(gold.id)).name, gold.name)
+		const mine = listed(await client.segments.list(s.customer.id), 'data').map((x) => x.id).sort()
+		assert.deepEqual(mine, [gold.id, picked.id].sort())
+		await client.segments.delete(picked.id)
+		await assert.rejects(client.segments.get(picked.id), (err) => err.code === 404)
+		await client.segments.delete(gold.id)
+	})
 	await step('distributions.publications.create, list and customers.listRedeemables', async () => {
 		// STATIC: an AUTO_UPDATE campaign would generate a third code for carol.
 		const c = await client.campaigns.create({ name: `Publish ${run}`, type: 'STATIC', vouchers_count: 2, voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'AMOUNT', amount_off: 300 } } })
