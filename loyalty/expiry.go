@@ -145,10 +145,8 @@ func expireCard(l *voucher.LoyaltyCard, bs []*voucher.PointsBucket, now promotyp
 // expiryRecord is the POINTS_EXPIRATION transaction and the points_expired
 // event of points of card (as the expiry left it) gone with buckets.
 func (s *Service) expiryRecord(card *voucher.Voucher, points int64, gone []*voucher.PointsBucket, now promotype.Time) (*redemption.Transaction, *promotype.Event, error) {
-	l := card.LoyaltyCard
-	bal := &redemption.Balance{Type: redemption.BalanceLoyalty, Object: "balance", Points: promotype.Ptr(-points),
-		Total: l.Points - deref64(l.SubtractedPoints), Balance: l.Balance, OperationType: redemption.OperationAutomatic,
-		RelatedObject: redemption.BalanceRelated{Type: "voucher", ID: card.ID}}
+	bal := redemption.CardBalance(card)
+	bal.Points, bal.OperationType = promotype.Ptr(-points), redemption.OperationAutomatic
 	t := &redemption.Transaction{ID: s.env.IDs.NewID(redemption.PrefixTransaction), VoucherID: card.ID,
 		CampaignID: promotype.ClonePtr(card.CampaignID), Source: promotype.Ptr(redemption.SourceAutomation),
 		Type: redemption.TxPointsExpiration, Details: redemption.TransactionDetails{Balance: bal}, CreatedAt: now, ProjectID: card.ProjectID}

@@ -206,7 +206,7 @@ func (s *Service) GiveReward(ctx context.Context, st ServiceStore, row *redempti
 	ev, err := promotype.NewEvent(s.env, card.ProjectID, customer.ActivityRewarded, card.ID, map[string]any{
 		"customer": map[string]any{"id": holder, "object": "customer"}, "holder": map[string]any{"id": holder, "object": "customer"},
 		"voucher": card, "reward": row.Reward, "redemption": map[string]any{"id": row.ID, "object": row.Object},
-		"balance": map[string]any{"points": -row.Ledger.Spend.Points, "balance": card.LoyaltyCard.Balance, "type": redemption.BalanceLoyalty, "object": "balance"}})
+		"balance": rewardBalance(card, row.Ledger.Spend.Points)})
 	if err != nil {
 		return err
 	}
@@ -286,4 +286,12 @@ func (s *Service) giveFromCampaign(ctx context.Context, st ServiceStore, project
 	shown, _, err := s.deps.Redemptions.Move(ctx, st, projectID, v.ID, redemption.Movement{Amount: *p.Balance,
 		Source: promotype.Ptr(redemption.SourceAutomation), Operation: redemption.OperationAutomatic})
 	return shown, err
+}
+
+// rewardBalance is the balance a reward's event shows: card's after the
+// points it cost.
+func rewardBalance(card *voucher.Voucher, cost int64) *redemption.Balance {
+	b := redemption.CardBalance(card)
+	b.Points = promotype.Ptr(-cost)
+	return b
 }

@@ -122,7 +122,7 @@ func (s *RedemptionService) Move(ctx context.Context, st RedeemStore, projectID,
 	if err != nil {
 		return nil, nil, err
 	}
-	out := cardBalance(shown)
+	out := CardBalance(shown)
 	out.Amount, out.OperationType = promotype.Ptr(m.Amount), m.Operation
 	if m.ID == "" {
 		m.ID = s.env.IDs.NewID(PrefixTransaction)
@@ -130,7 +130,7 @@ func (s *RedemptionService) Move(ctx context.Context, st RedeemStore, projectID,
 	t := &Transaction{ID: m.ID, SourceID: m.SourceID, VoucherID: v.ID,
 		CampaignID: promotype.ClonePtr(v.CampaignID), Source: m.Source, Reason: m.Reason, RelatedTransactionID: m.RelatedTransactionID,
 		Type: typ, Details: m.Details, CreatedAt: s.env.Clock.Now(), ProjectID: projectID}
-	t.Details.Balance = cardBalance(shown)
+	t.Details.Balance = CardBalance(shown)
 	if m.Type != "" { // the ledger of manual changes has answered without it
 		t.Details.Balance.OperationType = m.Operation
 	}

@@ -31,7 +31,7 @@ func (s *RedemptionService) recordMovements(ctx context.Context, st RedeemStore,
 		if o != nil {
 			t.Details.Order = &TxOrder{ID: o.ID, SourceID: promotype.ClonePtr(o.SourceID)}
 		}
-		bal := cardBalance(r.Voucher)
+		bal := CardBalance(r.Voucher)
 		switch {
 		case sp.Credits > 0:
 			t.Type, bal.Amount = TxCreditsRedemption, promotype.Ptr(-sp.Credits)
@@ -56,8 +56,9 @@ func (s *RedemptionService) recordMovements(ctx context.Context, st RedeemStore,
 	return nil
 }
 
-// cardBalance is the balance of card v (its amounts left empty).
-func cardBalance(v *voucher.Voucher) *Balance {
+// CardBalance is the balance of gift or loyalty card v (its amounts left
+// empty): what a transaction's details and a balance answer show.
+func CardBalance(v *voucher.Voucher) *Balance {
 	b := &Balance{Object: "balance", RelatedObject: BalanceRelated{Type: "voucher", ID: v.ID}}
 	switch {
 	case v.Gift != nil:
