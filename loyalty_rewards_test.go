@@ -69,15 +69,7 @@ func TestLoyaltyRewardConcurrentRedemptions(t *testing.T) {
 		rw := offer(t, f, club, `{"name":"Mug","parameters":{"product":{"id":"`+prod.ID+`"}}}`, 100)
 		errs := make([]error, 30)
 		inParallel(t, 30, func(i int) { _, errs[i] = redeemReward(f, card, rw.ID) })
-		ok := 0
-		for _, err := range errs {
-			switch e := promotype.AsError(err); {
-			case err == nil:
-				ok++
-			case e == nil || e.Key != "loyalty_card_points_exceeded":
-				t.Errorf("unexpected failure: %v", err)
-			}
-		}
+		ok := succeeded(t, errs)
 		if ok != 10 {
 			t.Errorf("%d of 30 redemptions succeeded, want 10", ok)
 		}
@@ -176,15 +168,7 @@ func TestLoyaltyTwoEngines(t *testing.T) {
 				_, errs[i] = engines[i%2].Loyalties().RedeemReward(ctx, p, "", card.Code, loyalty.RedeemRewardParams{
 					Reward: &redemption.RewardParams{ID: rw.ID}}, redemption.RedeemOptions{})
 			})
-			ok := 0
-			for _, err := range errs {
-				switch e := promotype.AsError(err); {
-				case err == nil:
-					ok++
-				case e == nil || e.Key != "loyalty_card_points_exceeded":
-					t.Errorf("unexpected failure: %v", err)
-				}
-			}
+			ok := succeeded(t, errs)
 			got := must[*voucher.Voucher](t)(a.Loyalties().Member(ctx, p, "", card.Code))
 			if ok != 10 || got.LoyaltyCard.Balance != 0 || deref(got.Redemption.RedeemedPoints) != 1000 {
 				t.Errorf("%d of 30 succeeded, card %+v redeemed %v; want 10, balance 0, 1000", ok, got.LoyaltyCard, got.Redemption.RedeemedPoints)
@@ -234,4 +218,20 @@ func TestLoyaltyRewardedActivities(t *testing.T) {
 		diff(t, "reward given", []string{customer.ActivityRewarded}, types(customer.ActivityRewarded))
 		checkCard(t, f, card.Code, 50)
 	})
+}
+
+// succeeded counts the reward redemptions of errs that succeeded; every
+// other one must be refused for want of points.
+func succeeded(t *testing.T, errs []error) int {
+	t.Helper()
+	ok := 0
+	for _, err := range errs {
+		switch e := promotype.AsError(err); {
+		case err == nil:
+			ok++
+		case e == nil || e.Key != "loyalty_card_points_exceeded":
+			t.Errorf("unexpected failure: %v", err)
+		}
+	}
+	return ok
 }
