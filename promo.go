@@ -161,6 +161,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 		Rewards: e.rewards, Customers: e.customers})
 	e.redemptions.SetRewardEffect(e.giveReward)
 	e.redemptions.SetPointsEffect(e.pointsChanged)
+	e.validations.SetRewardCost(e.loyalty.RewardCost)
 	return e, nil
 }
 

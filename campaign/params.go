@@ -92,7 +92,9 @@ type UpdateParams struct {
 	ReferralProgram        *ReferralSettings `json:"referral_program"`
 	Gift                   *GiftSettings     `json:"gift"`
 	LoyaltyTiersExpiration json.RawMessage   `json:"loyalty_tiers_expiration"`
-	// Options (recalculate_tiers of loyalty tiers) is accepted and ignored.
+	// Options holds recalculate_tiers of a loyalty program: whether its
+	// members' tiers are computed again under the update's settings (the
+	// loyalty service reads it).
 	Options json.RawMessage `json:"options"`
 	// Clear names nullable fields the update removes (their JSON names, from
 	// ClearableFields). In JSON a field given as null is cleared; an absent

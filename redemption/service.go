@@ -48,7 +48,18 @@ type Service struct {
 	env       promotype.Env
 	snapshots Snapshots
 	rules     *rulesCache // the project's stacking rules (stacking_cache.go)
+	cost      RewardCost  // what a tier makes of a reward's cost (SetRewardCost)
 }
+
+// RewardCost is what a reward assignment a costs the holder of loyalty
+// card card, given what the assignment says it costs: the loyalty tiers
+// map it. The loyalty service's tiers are such a cost (the wiring sets
+// it).
+type RewardCost func(ctx context.Context, card *voucher.Voucher, a *reward.Assignment, cost int64) (int64, error)
+
+// SetRewardCost sets what a loyalty card pays for a reward, given its
+// assignment's cost.
+func (s *Service) SetRewardCost(f RewardCost) { s.cost = f }
 
 // NewService returns the validation service over store; it reads the
 // stacking rules through rules' cache, which rules' writes keep current.
@@ -734,6 +745,11 @@ func (r *resolver) effect(ctx context.Context, c *Candidate, v *voucher.Voucher,
 				return e, err
 			}
 			l.Points, l.AssignmentID = *a.Parameters.Loyalty.Points, a.ID
+			if r.s.cost != nil {
+				if l.Points, err = r.s.cost(ctx, v, a, l.Points); err != nil {
+					return nil, err
+				}
+			}
 		}
 		c.Loyalty = l
 	default:

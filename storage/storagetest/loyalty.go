@@ -102,6 +102,7 @@ func testEarningRules(t *testing.T, newStore Factory) {
 	testLoyaltyTiers(t, s, p)
 	testPendingPoints(t, s, p)
 	testPointsBuckets(t, s, p)
+	testTierHolds(t, s, p)
 }
 
 // testPendingPoints: entries round-trip; lists hold the PENDING ones of a
@@ -294,4 +295,76 @@ func testPointsBuckets(t *testing.T, s storage.Store, p string) {
 	locked, err := s.LockCards(ctx, "proj_b", []string{card.ID})
 	must(t, err)
 	diff(t, "another project's card", []string{}, ids(locked, func(v *voucher.Voucher) string { return v.ID }))
+}
+
+// testTierHolds: a card's hold round-trips and is replaced; holds with an
+// end come due in end order, in their project only; points collected are
+// summed from the buckets opened since a time, spent or not.
+func testTierHolds(t *testing.T, s storage.Store, p string) {
+	at := func(d int) promotype.Time { return promotype.Time{Time: time.Date(2026, 3, d, 0, 0, 0, 0, time.UTC)} }
+	hold := func(card, tier string, due int) *loyalty.TierHold {
+		h := &loyalty.TierHold{ProjectID: p, VoucherID: card, CampaignID: "camp_1", CustomerID: "cust_1", TierID: tier,
+			StartDate: "2026-03-01", CreatedAt: at(1), UpdatedAt: at(1)}
+		if due > 0 {
+			end, d := at(due-1).Format(time.DateOnly), at(due)
+			h.ExpirationDate, h.Due = &end, &d
+		}
+		return h
+	}
+	none, err := s.GetTierHold(ctx, p, "v_h1")
+	must(t, err)
+	if none != nil {
+		t.Errorf("a card without a hold reads %+v, want nil", none)
+	}
+	h1, h2, h3 := hold("v_h1", "ltr_a", 0), hold("v_h2", "ltr_a", 20), hold("v_h3", "ltr_b", 10)
+	for _, h := range []*loyalty.TierHold{h1, h2, h3} {
+		must(t, s.PutTierHold(ctx, h))
+	}
+	moved := hold("v_h1", "ltr_b", 15)
+	moved.StartDate, moved.UpdatedAt = "2026-03-05", at(5)
+	must(t, s.PutTierHold(ctx, moved))
+	got, err := s.GetTierHold(ctx, p, "v_h1")
+	must(t, err)
+	diff(t, "a hold replaced", moved, got)
+	byCard := func(h *loyalty.TierHold) string { return h.VoucherID }
+	due, err := s.DueTierHolds(ctx, p, at(15), 10)
+	must(t, err)
+	diff(t, "holds due by the 15th, earliest first", []string{"v_h3", "v_h1"}, ids(due, byCard))
+	due, err = s.DueTierHolds(ctx, p, at(30), 1)
+	must(t, err)
+	diff(t, "one due hold", []string{"v_h3"}, ids(due, byCard))
+	projects, err := s.ProjectsWithDueTierHolds(ctx, at(10), 10)
+	must(t, err)
+	diff(t, "projects with due holds", []string{p}, projects)
+	due, err = s.DueTierHolds(ctx, "proj_b", at(30), 10)
+	must(t, err)
+	diff(t, "due holds of another project", []string{}, ids(due, byCard))
+	other, err := s.GetTierHold(ctx, "proj_b", "v_h1")
+	must(t, err)
+	if other != nil {
+		t.Errorf("another project reads the hold %+v", other)
+	}
+	must(t, s.DeleteTierHold(ctx, p, "v_h3"))
+	must(t, s.DeleteTierHold(ctx, p, "v_h3"))
+	due, err = s.DueTierHolds(ctx, p, at(30), 10)
+	must(t, err)
+	diff(t, "due holds after a delete", []string{"v_h1", "v_h2"}, ids(due, byCard))
+
+	// v_c1's buckets (testPointsBuckets) were opened on the 1st (10), 2nd
+	// (20) and 3rd (30); one of them is spent since.
+	for _, tc := range []struct {
+		since int
+		want  int64
+	}{{1, 60}, {2, 50}, {3, 30}, {4, 0}} {
+		n, err := s.CollectedPoints(ctx, p, "v_c1", at(tc.since))
+		must(t, err)
+		if n != tc.want {
+			t.Errorf("points collected since the %d: %d, want %d", tc.since, n, tc.want)
+		}
+	}
+	n, err := s.CollectedPoints(ctx, "proj_b", "v_c1", at(1))
+	must(t, err)
+	if n != 0 {
+		t.Errorf("points collected by another project's card: %d", n)
+	}
 }
