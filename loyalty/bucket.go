@@ -29,7 +29,7 @@ func (s *Service) PointsChanged(ctx context.Context, st ServiceStore, card *vouc
 		if err := st.InsertBuckets(ctx, b); err != nil {
 			return false, err
 		}
-		return credited(card.LoyaltyCard, b), s.retier(ctx, st, card)
+		return credited(card.LoyaltyCard, b), s.retier(ctx, st, card, false)
 	}
 	bs, err := st.CardBuckets(ctx, card.ProjectID, []string{card.ID}, promotype.Time{})
 	if err != nil {
@@ -40,7 +40,7 @@ func (s *Service) PointsChanged(ctx context.Context, st ServiceStore, card *vouc
 			return false, err
 		}
 	}
-	return setNext(card.LoyaltyCard, bs), s.retier(ctx, st, card)
+	return setNext(card.LoyaltyCard, bs), s.retier(ctx, st, card, false)
 }
 
 // newBucket is the bucket of points credited to card now.

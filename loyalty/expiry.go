@@ -112,7 +112,7 @@ func (s *Service) expire(ctx context.Context, st ServiceStore, projectID string,
 		}
 	}
 	for _, card := range changed {
-		if err := s.retier(ctx, st, card); err != nil {
+		if err := s.retier(ctx, st, card, false); err != nil {
 			return 0, err
 		}
 	}

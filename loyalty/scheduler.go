@@ -85,14 +85,14 @@ func (s *Service) RetierDue(ctx context.Context, projectID string, limit int) (i
 	for i, h := range due {
 		ids[i] = h.VoucherID
 	}
-	return s.retierCards(ctx, projectID, ids)
+	return s.retierCards(ctx, projectID, ids, false)
 }
 
 // retierCards computes again, in one transaction, the tiers of the cards
 // ids of the project that no other transaction holds (a card another one
 // holds is changing, and that change computes its tier), and reports how
-// many it computed.
-func (s *Service) retierCards(ctx context.Context, projectID string, ids []string) (int, error) {
+// many it computed; refresh as retier says.
+func (s *Service) retierCards(ctx context.Context, projectID string, ids []string, refresh bool) (int, error) {
 	var n int
 	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
 		cards, err := st.LockCards(ctx, projectID, ids)
@@ -101,7 +101,7 @@ func (s *Service) retierCards(ctx context.Context, projectID string, ids []strin
 		}
 		n = len(cards)
 		for _, c := range cards {
-			if err := s.retier(ctx, st, c); err != nil {
+			if err := s.retier(ctx, st, c, refresh); err != nil {
 				return err
 			}
 		}

@@ -80,9 +80,10 @@ func (s *Service) heldTier(ctx context.Context, st ServiceStore, tiers []*Tier, 
 
 // retier computes, in st's transaction, the tier card holds after a change
 // of its points (or when its hold ended), stores the hold, and records the
-// change as a customer.loyalty.tier.* activity of its holder. A card of a
-// program without tiers costs nothing.
-func (s *Service) retier(ctx context.Context, st ServiceStore, card *voucher.Voucher) error {
+// change as a customer.loyalty.tier.* activity of its holder. With
+// refresh, a tier kept gets the end its program's settings give it now
+// (no activity). A card of a program without tiers costs nothing.
+func (s *Service) retier(ctx context.Context, st ServiceStore, card *voucher.Voucher, refresh bool) error {
 	cid := deref(card.CampaignID)
 	if card.LoyaltyCard == nil || cid == "" {
 		return nil
@@ -124,7 +125,12 @@ func (s *Service) retier(ctx context.Context, st ServiceStore, card *voucher.Vou
 		}
 	}
 	next, change := x.nextHold(tiers, cur, value, today)
-	if change == "" {
+	if change == "" && refresh && cur != nil && !x.startsNextPeriod() {
+		if h := x.holdFrom(cur.tier, cur.start); !sameDay(h.end, cur.end) {
+			next = &h
+		}
+	}
+	if change == "" && next == cur {
 		if stored != nil && cur == nil { // its tier is gone
 			return st.DeleteTierHold(ctx, card.ProjectID, card.ID)
 		}
@@ -153,7 +159,15 @@ func (s *Service) retier(ctx context.Context, st ServiceStore, card *voucher.Vou
 			return err
 		}
 	}
+	if change == "" {
+		return nil
+	}
 	return s.tierChanged(ctx, st, card, change, cur, next, h)
+}
+
+// sameDay reports whether two optional days are equal.
+func sameDay(a, b *time.Time) bool {
+	return (a == nil && b == nil) || (a != nil && b != nil && a.Equal(*b))
 }
 
 // storedHold is the stored hold h of tier t.

@@ -36,7 +36,7 @@ func (s *Service) RecalculateTiers(ctx context.Context, projectID, ref string) (
 			}
 		}
 		if len(ids) > 0 {
-			n, err := s.retierCards(ctx, projectID, ids)
+			n, err := s.retierCards(ctx, projectID, ids, true)
 			total += n
 			if err != nil {
 				return total, err

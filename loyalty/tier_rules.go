@@ -182,18 +182,17 @@ func periodEnd(d time.Time, months int) time.Time {
 // hold is a tier held: its tier, the first day it counts and the last
 // (nil: as long as what qualifies for it stays in its range).
 type hold struct {
-	tier        *Tier
-	start       time.Time
-	end         *time.Time
-	startsLater bool // NEXT_PERIOD: start is after today
+	tier  *Tier
+	start time.Time
+	end   *time.Time
 }
 
 // holdFrom is the hold of tier t reached on day today (a civil date).
 func (x *TiersExpiration) holdFrom(t *Tier, today time.Time) hold {
 	h := hold{tier: t, start: today}
 	months := periodMonths[x.QualificationPeriod]
-	if x.QualificationType == QualifyPointsInPeriod && x.StartDate.Type == TierStartNextPeriod {
-		h.start, h.startsLater = periodEnd(today, months).AddDate(0, 0, 1), true
+	if x.startsNextPeriod() {
+		h.start = periodEnd(today, months).AddDate(0, 0, 1)
 	}
 	var end time.Time
 	switch x.ExpirationDate.Type {
@@ -215,6 +214,13 @@ func (x *TiersExpiration) holdFrom(t *Tier, today time.Time) hold {
 	}
 	h.end = &end
 	return h
+}
+
+// startsNextPeriod reports whether a tier counts from the period after it
+// was reached (NEXT_PERIOD), so that a hold's end cannot be computed again
+// from its start.
+func (x *TiersExpiration) startsNextPeriod() bool {
+	return x.QualificationType == QualifyPointsInPeriod && x.StartDate.Type == TierStartNextPeriod
 }
 
 // round moves day d as the rounding says.
