@@ -192,3 +192,62 @@ func TestLoyaltyRecalculateTiers(t *testing.T) {
 		wantErr(t, err, 400, "invalid_payload")
 	})
 }
+
+// Rules on tier events earn after the change that moved the tier: 10 on
+// joining any tier, 50 on an upgrade to Top, and CUSTOMER_METADATA points
+// on a downgrade; each change earns once, whichever of two engines' runs
+// takes it, and a rule on a tier event needs a tier (400) that exists
+// (404).
+func TestLoyaltyTierEventEarning(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		club, tiers := tieredProgram(t, f, "")
+		earnOn(t, f, club, `{"event":"customer.loyalty.tier.joined","loyalty_tier":{"id":"__ANY__"},"loyalty":{"type":"FIXED","points":10}}`)
+		earnOn(t, f, club, `{"event":"customer.loyalty.tier.upgraded","loyalty_tier":{"id":"`+tiers[2].ID+`"},"loyalty":{"type":"FIXED","points":50}}`)
+		earnOn(t, f, club, `{"event":"customer.loyalty.tier.downgraded","loyalty_tier":{"id":"__ANY__"},
+			"loyalty":{"type":"PROPORTIONAL","calculation_type":"CUSTOMER_METADATA","customer":{"metadata":{"every":4,"points":4,"property":"ltv"}}}}`)
+		must[*customer.Customer](t)(f.eng.Customers().Upsert(ctx, f.project, customer.Params{SourceID: promo.Ptr("ted"), Metadata: promotype.Metadata{"ltv": 10}}))
+		card := member(t, f, club, "ted", 100)
+		l := f.eng.Loyalties()
+		drain := func() {
+			t.Helper()
+			inParallel(t, 2, func(int) {
+				if _, err := l.EarnTierChanges(ctx, f.project, 100); err != nil {
+					t.Error(err)
+				}
+			})
+			if more, err := l.RunDue(ctx); err != nil || more {
+				t.Fatalf("RunDue: more %v, %v", more, err)
+			}
+		}
+		drain()
+		checkCard(t, f, card.Code, 110)
+		addPoints(t, f, club, card, 400)
+		drain()
+		checkCard(t, f, card.Code, 560)
+		addPoints(t, f, club, card, -300)
+		drain()
+		checkCard(t, f, card.Code, 268) // 260, Middle, then 8 for the downgrade (floor(10/4) × 4)
+		diff(t, "tier activities", []string{"joined", "upgraded", "downgraded"}, tierActivities(t, f, card))
+		txs := must[*redemption.TransactionList](t)(l.Transactions(ctx, f.project, "", card.Code, redemption.TransactionListParams{}))
+		accruals := []string{}
+		for _, tx := range txs.Data {
+			if tx.Type == redemption.TxPointsAccrual {
+				accruals = append(accruals, tx.Details.Event.Type)
+			}
+		}
+		diff(t, "accruals, newest first", []string{loyalty.EventTierDowngraded, loyalty.EventTierUpgraded, loyalty.EventTierJoined}, accruals)
+
+		_, err := l.CreateEarningRules(ctx, f.project, club.ID, []loyalty.EarningRuleParams{decode[loyalty.EarningRuleParams](t,
+			`{"event":"customer.loyalty.tier.left","loyalty":{"type":"FIXED","points":1}}`)})
+		wantErr(t, err, 400, "invalid_payload")
+		_, err = l.CreateEarningRules(ctx, f.project, club.ID, []loyalty.EarningRuleParams{decode[loyalty.EarningRuleParams](t,
+			`{"event":"customer.loyalty.tier.left","loyalty_tier":{"id":"ltr_nope"},"loyalty":{"type":"FIXED","points":1}}`)})
+		wantErr(t, err, 404, "not_found")
+		_, err = l.CreateEarningRules(ctx, f.project, club.ID, []loyalty.EarningRuleParams{decode[loyalty.EarningRuleParams](t,
+			`{"event":"customer.loyalty.tier.renamed","loyalty_tier":{"id":"__ANY__"},"loyalty":{"type":"FIXED","points":1}}`)})
+		wantErr(t, err, 400, "invalid_payload")
+		_, err = l.CreateEarningRules(ctx, f.project, club.ID, []loyalty.EarningRuleParams{decode[loyalty.EarningRuleParams](t,
+			`{"event":"order.paid","loyalty_tier":{"id":"__ANY__"},"loyalty":{"type":"FIXED","points":1}}`)})
+		wantErr(t, err, 400, "invalid_payload")
+	})
+}

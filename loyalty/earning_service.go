@@ -86,6 +86,14 @@ func (s *Service) CreateEarningRules(ctx context.Context, projectID, ref string,
 				}
 				r.Segment = &SegmentRef{ID: p.Segment.ID}
 			}
+			if p.LoyaltyTier != nil {
+				if p.LoyaltyTier.ID != AnyTier {
+					if _, err := st.GetTier(ctx, projectID, p.LoyaltyTier.ID); err != nil {
+						return err
+					}
+				}
+				r.LoyaltyTier = &TierRef{ID: p.LoyaltyTier.ID}
+			}
 			p.ValidityParams.Apply(&r.Validity)
 			out[i] = r.normalize()
 		}
@@ -110,8 +118,11 @@ func (p *EarningRuleParams) check() error {
 	if err := checkEvent(p.Event); err != nil {
 		return err
 	}
-	if err := unsupported(map[string]any{"loyalty_tier": p.LoyaltyTier}); err != nil {
-		return err
+	switch tier := TierEvent(p.Event); {
+	case tier && (p.LoyaltyTier == nil || p.LoyaltyTier.ID == ""):
+		return promotype.InvalidPayload("Property .loyalty_tier.id is required for an earning rule on %s: a tier id or %s", p.Event, AnyTier)
+	case !tier && p.LoyaltyTier != nil:
+		return promotype.InvalidPayload("Property .loyalty_tier is allowed only with a customer.loyalty.tier event")
 	}
 	if p.ExpirationRules != nil {
 		if err := p.ExpirationRules.Check(".expiration_rules"); err != nil {

@@ -56,8 +56,9 @@ func (sc *Scheduler) Running() bool { return sc.base.Running() }
 // RunDue does the loyalty work whose date has come, in the order of the
 // hosted daily job: it activates the due pending points of every project
 // that has some (up to dueBatch per project), expires the due points
-// buckets (up to expireRound per project), then computes again the tiers
-// whose hold ended (up to dueBatch per project), and reports whether some
+// buckets (up to expireRound per project), computes again the tiers
+// whose hold ended (up to dueBatch per project), then earns on the tier
+// changes rules earn on (EarnTierChanges), and reports whether some
 // project may have more.
 func (s *Service) RunDue(ctx context.Context) (more bool, err error) {
 	activated, err := s.eachDue(ctx, s.store.ProjectsWithDuePending, s.ActivateDue, dueBatch)
@@ -69,7 +70,13 @@ func (s *Service) RunDue(ctx context.Context) (more bool, err error) {
 		return false, err
 	}
 	ended, err := s.eachDue(ctx, s.store.ProjectsWithDueTierHolds, s.RetierDue, dueBatch)
-	return activated || expired || ended, err
+	if err != nil {
+		return false, err
+	}
+	earned, err := s.eachDue(ctx, func(ctx context.Context, _ promotype.Time, limit int) ([]string, error) {
+		return s.store.ProjectsWithTierChanges(ctx, limit)
+	}, s.EarnTierChanges, tierChangePage)
+	return activated || expired || ended || earned, err
 }
 
 // RetierDue computes again, up to limit, the tiers of the project's cards

@@ -101,6 +101,16 @@ type Store interface {
 	// ProjectsWithDueTierHolds returns up to limit ids of projects with
 	// holds that end at or before at.
 	ProjectsWithDueTierHolds(ctx context.Context, at promotype.Time, limit int) ([]string, error)
+	// InsertTierChanges records tier changes rules earn on later;
+	// TierChanges returns up to limit of the project's, oldest first;
+	// DeleteTierChange deletes one and reports whether it did (of
+	// concurrent deletes of one change, one reports true).
+	// ProjectsWithTierChanges returns up to limit ids of projects that
+	// have some.
+	InsertTierChanges(ctx context.Context, cs ...*TierChange) error
+	TierChanges(ctx context.Context, projectID string, limit int) ([]*TierChange, error)
+	DeleteTierChange(ctx context.Context, projectID, id string) (bool, error)
+	ProjectsWithTierChanges(ctx context.Context, limit int) ([]string, error)
 	// CollectedPoints is the sum of the points the buckets of card
 	// voucherID opened at or after since were opened with: the points the
 	// card collected since then.

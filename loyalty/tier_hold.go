@@ -162,7 +162,7 @@ func (s *Service) retier(ctx context.Context, st ServiceStore, card *voucher.Vou
 	if change == "" {
 		return nil
 	}
-	return s.tierChanged(ctx, st, card, change, cur, next, h)
+	return s.tierChanged(ctx, st, card, change, cur, next, h, pr.hearsTierEvent)
 }
 
 // sameDay reports whether two optional days are equal.
@@ -183,8 +183,10 @@ func storedHold(t *Tier, h *TierHold) *hold {
 }
 
 // tierChanged records a change of the tier card holds in its holder's
-// activity (customer.loyalty.tier.<change>).
-func (s *Service) tierChanged(ctx context.Context, st ServiceStore, card *voucher.Voucher, change string, from, to *hold, h *TierHold) error {
+// activity (customer.loyalty.tier.<change>), and, when a rule earns on it
+// (heard), as a TierChange to earn on.
+func (s *Service) tierChanged(ctx context.Context, st ServiceStore, card *voucher.Voucher, change string, from, to *hold, h *TierHold,
+	heard func(event, campaignID, tierID string) bool) error {
 	holder := deref(card.HolderID)
 	if holder == "" {
 		return nil
@@ -207,5 +209,16 @@ func (s *Service) tierChanged(ctx context.Context, st ServiceStore, card *vouche
 	if err != nil {
 		return err
 	}
-	return st.AppendEvents(ctx, ev.For(holder, typ).InCampaign(cid, string(campaign.LoyaltyProgram)))
+	if err := st.AppendEvents(ctx, ev.For(holder, typ).InCampaign(cid, string(campaign.LoyaltyProgram))); err != nil {
+		return err
+	}
+	tier := from
+	if to != nil {
+		tier = to
+	}
+	if !heard(typ, cid, tier.tier.ID) {
+		return nil
+	}
+	return st.InsertTierChanges(ctx, &TierChange{ProjectID: card.ProjectID, ID: ev.ID, VoucherID: card.ID, CustomerID: holder,
+		CampaignID: cid, TierID: tier.tier.ID, Event: typ, CreatedAt: ev.CreatedAt})
 }

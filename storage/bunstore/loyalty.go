@@ -605,3 +605,75 @@ func (s *Store) CollectedPoints(ctx context.Context, projectID, voucherID string
 	}
 	return sum, nil
 }
+
+type tierChangeRow struct {
+	bun.BaseModel `bun:"table:promo_loyalty_tier_changes,alias:tc"`
+
+	ProjectID  string    `bun:"project_id,pk"`
+	ID         string    `bun:"id,pk"`
+	VoucherID  string    `bun:"voucher_id"`
+	CustomerID string    `bun:"customer_id"`
+	CampaignID string    `bun:"campaign_id"`
+	TierID     string    `bun:"tier_id"`
+	Event      string    `bun:"event"`
+	CreatedAt  time.Time `bun:"created_at"`
+}
+
+func (r *tierChangeRow) domain() (*loyalty.TierChange, error) {
+	return &loyalty.TierChange{ProjectID: r.ProjectID, ID: r.ID, VoucherID: r.VoucherID, CustomerID: r.CustomerID,
+		CampaignID: r.CampaignID, TierID: r.TierID, Event: r.Event, CreatedAt: domainTime(r.CreatedAt)}, nil
+}
+
+// InsertTierChanges implements loyalty.Store.
+func (s *Store) InsertTierChanges(ctx context.Context, cs ...*loyalty.TierChange) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	rows := make([]tierChangeRow, len(cs))
+	for i, c := range cs {
+		rows[i] = tierChangeRow{ProjectID: c.ProjectID, ID: c.ID, VoucherID: c.VoucherID, CustomerID: c.CustomerID,
+			CampaignID: c.CampaignID, TierID: c.TierID, Event: c.Event, CreatedAt: sqlTime(c.CreatedAt)}
+	}
+	if _, err := s.db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		return fail("insert tier changes", err, func() error {
+			return promotype.Duplicate("loyalty_tier_change", "Duplicated loyalty_tier_change exists with id %s", cs[0].ID)
+		})
+	}
+	return nil
+}
+
+// TierChanges implements loyalty.Store.
+func (s *Store) TierChanges(ctx context.Context, projectID string, limit int) ([]*loyalty.TierChange, error) {
+	if !storable(projectID) {
+		return []*loyalty.TierChange{}, nil
+	}
+	var rows []tierChangeRow
+	err := s.db.NewSelect().Model(&rows).Where("tc.project_id = ?", projectID).OrderExpr("tc.created_at, tc.id").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fail("list tier changes", err, nil)
+	}
+	return domains[tierChangeRow, *tierChangeRow](rows)
+}
+
+// DeleteTierChange implements loyalty.Store.
+func (s *Store) DeleteTierChange(ctx context.Context, projectID, id string) (bool, error) {
+	res, err := s.db.NewDelete().Model((*tierChangeRow)(nil)).Where("project_id = ? AND id = ?", projectID, id).Exec(ctx)
+	if err != nil {
+		return false, fail("delete tier change", err, nil)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fail("delete tier change", err, nil)
+	}
+	return n == 1, nil
+}
+
+// ProjectsWithTierChanges implements loyalty.Store.
+func (s *Store) ProjectsWithTierChanges(ctx context.Context, limit int) ([]string, error) {
+	var ids []string
+	err := s.db.NewSelect().Table("promo_loyalty_tier_changes").ColumnExpr("DISTINCT project_id").OrderExpr("project_id").Limit(int64(limit)).Scan(ctx, &ids)
+	if err != nil {
+		return nil, fail("list projects with tier changes", err, nil)
+	}
+	return ids, nil
+}

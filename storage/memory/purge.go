@@ -65,6 +65,7 @@ func (d *data) dropProject(u *undo, project string) {
 	dropTable(u, &d.loyalty.pending, project)
 	dropTable(u, &d.loyalty.buckets, project)
 	dropTable(u, &d.loyalty.holds, project)
+	dropTable(u, &d.loyalty.changes, project)
 	dropWhere(u, d.loyalty.cardBuckets, func(k [2]string, _ []string) bool { return k[0] == project })
 
 	dropTable(u, &d.stackingRules, project)

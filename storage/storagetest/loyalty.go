@@ -103,6 +103,7 @@ func testEarningRules(t *testing.T, newStore Factory) {
 	testPendingPoints(t, s, p)
 	testPointsBuckets(t, s, p)
 	testTierHolds(t, s, p)
+	testTierChanges(t, s, p)
 }
 
 // testPendingPoints: entries round-trip; lists hold the PENDING ones of a
@@ -367,4 +368,65 @@ func testTierHolds(t *testing.T, s storage.Store, p string) {
 	if n != 0 {
 		t.Errorf("points collected by another project's card: %d", n)
 	}
+}
+
+// testTierChanges: changes are listed oldest first, in their project only;
+// of concurrent deletes of one change exactly one takes it.
+func testTierChanges(t *testing.T, s storage.Store, p string) {
+	at := func(m int) promotype.Time { return promotype.Time{Time: time.Date(2026, 3, 1, 0, m, 0, 0, time.UTC)} }
+	change := func(id string, m int) *loyalty.TierChange {
+		return &loyalty.TierChange{ProjectID: p, ID: id, VoucherID: "v_1", CustomerID: "cust_1", CampaignID: "camp_1",
+			TierID: "ltr_1", Event: loyalty.EventTierJoined, CreatedAt: at(m)}
+	}
+	must(t, s.InsertTierChanges(ctx, change("evt_b", 1), change("evt_a", 2), change("evt_c", 1)))
+	wantErr(t, "duplicate change", s.InsertTierChanges(ctx, change("evt_a", 3)), promotype.ErrDuplicateFound)
+	byID := func(c *loyalty.TierChange) string { return c.ID }
+	got, err := s.TierChanges(ctx, p, 10)
+	must(t, err)
+	diff(t, "changes oldest first", []*loyalty.TierChange{change("evt_b", 1), change("evt_c", 1), change("evt_a", 2)}, got)
+	got, err = s.TierChanges(ctx, p, 1)
+	must(t, err)
+	diff(t, "the first change", []string{"evt_b"}, ids(got, byID))
+	got, err = s.TierChanges(ctx, "proj_b", 10)
+	must(t, err)
+	diff(t, "another project's changes", []string{}, ids(got, byID))
+	projects, err := s.ProjectsWithTierChanges(ctx, 10)
+	must(t, err)
+	diff(t, "projects with changes", []string{p}, projects)
+
+	var mu sync.Mutex
+	taken := 0
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+				ok, err := tx.DeleteTierChange(ctx, p, "evt_b")
+				if ok {
+					mu.Lock()
+					taken++
+					mu.Unlock()
+				}
+				return err
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if taken != 1 {
+		t.Errorf("8 concurrent deletes of one change: %d took it, want 1", taken)
+	}
+	for _, id := range []string{"evt_a", "evt_c"} {
+		ok, err := s.DeleteTierChange(ctx, p, id)
+		must(t, err)
+		if !ok {
+			t.Errorf("delete of %s took nothing", id)
+		}
+	}
+	projects, err = s.ProjectsWithTierChanges(ctx, 10)
+	must(t, err)
+	diff(t, "projects with changes after deletes", []string{}, projects)
 }
