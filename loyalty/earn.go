@@ -9,6 +9,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
@@ -206,6 +207,11 @@ func (e *earning) earn(ctx context.Context, r *EarningRule) error {
 	if !open || err != nil {
 		return err
 	}
+	if r.ValidationRuleID != nil {
+		if ok, err := e.passes(ctx, *r.ValidationRuleID); !ok || err != nil {
+			return err
+		}
+	}
 	facts := Facts{Order: e.order, EventMetadata: e.eventMetadata}
 	if r.Loyalty.CalculationType == CustomerMetadata {
 		cust, err := e.cust(ctx)
@@ -363,4 +369,38 @@ func (e *earning) card(ctx context.Context, c *campaign.Campaign) (*voucher.Vouc
 		return nil, err
 	}
 	return e.st.GetVoucher(ctx, e.projectID, p.VouchersID[0])
+}
+
+// passes reports whether the validation rule id, which gates an earning
+// rule, holds for this earning: its order (none for other events), its
+// customer's metadata and segments, and a custom event's metadata as the
+// request's. A rule deleted since gates nothing.
+func (e *earning) passes(ctx context.Context, id string) (bool, error) {
+	vr, err := e.st.GetValidationRule(ctx, e.projectID, id)
+	switch {
+	case errors.Is(err, promotype.ErrNotFound):
+		return true, nil
+	case err != nil:
+		return false, err
+	}
+	prog, err := vr.Program()
+	if err != nil {
+		return false, err
+	}
+	cust, err := e.cust(ctx)
+	if err != nil {
+		return false, err
+	}
+	segments, err := e.st.CustomerSegmentIDs(ctx, e.projectID, e.customerID)
+	if err != nil {
+		return false, err
+	}
+	o := e.order
+	if o == nil {
+		o = &order.Order{}
+	}
+	in := promotion.RuleInputIn(o, cust.Metadata, e.eventMetadata, segments, nil)
+	ok, _ := prog.Eval(in)
+	promotion.ReleaseInput(in)
+	return ok, nil
 }

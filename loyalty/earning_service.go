@@ -86,6 +86,11 @@ func (s *Service) CreateEarningRules(ctx context.Context, projectID, ref string,
 				}
 				r.Segment = &SegmentRef{ID: p.Segment.ID}
 			}
+			if p.ValidationRuleID != nil {
+				if _, err := st.GetValidationRule(ctx, projectID, *p.ValidationRuleID); err != nil {
+					return err
+				}
+			}
 			if p.LoyaltyTier != nil {
 				if p.LoyaltyTier.ID != AnyTier {
 					if _, err := st.GetTier(ctx, projectID, p.LoyaltyTier.ID); err != nil {
@@ -142,9 +147,6 @@ func (p *EarningRuleParams) check() error {
 		if err := p.PendingPoints.check(); err != nil {
 			return err
 		}
-	}
-	if p.ValidationRuleID != nil {
-		return promotype.InvalidPayload("Property .validation_rule_id of an earning rule is not supported by this engine")
 	}
 	if err := p.Loyalty.check(p.Event); err != nil {
 		return err
@@ -203,14 +205,16 @@ func (s *Service) UpdateEarningRule(ctx context.Context, projectID, ref, id stri
 			return nil, err
 		}
 	}
-	if in.ValidationRuleID != nil {
-		return nil, promotype.InvalidPayload("Property .validation_rule_id of an earning rule is not supported by this engine")
-	}
 	if err := checkBanner(in.Source); err != nil {
 		return nil, err
 	}
 	if err := in.ValidityParams.Check(); err != nil {
 		return nil, err
+	}
+	if in.ValidationRuleID != nil && *in.ValidationRuleID != "" {
+		if _, err := s.store.GetValidationRule(ctx, projectID, *in.ValidationRuleID); err != nil {
+			return nil, err
+		}
 	}
 	return s.changeRule(ctx, projectID, ref, id, EventRuleUpdated, func(r *EarningRule) error {
 		if in.Loyalty != nil {
@@ -236,6 +240,13 @@ func (s *Service) UpdateEarningRule(ctx context.Context, projectID, ref, id stri
 		}
 		if in.ExpirationRules != nil {
 			r.ExpirationRules = promotype.ClonePtr(in.ExpirationRules)
+		}
+		switch {
+		case in.ValidationRuleID == nil:
+		case *in.ValidationRuleID == "":
+			r.ValidationRuleID = nil
+		default:
+			r.ValidationRuleID = promotype.ClonePtr(in.ValidationRuleID)
 		}
 		in.ValidityParams.Apply(&r.Validity)
 		return nil
