@@ -2,6 +2,7 @@ package promo_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/customer"
@@ -55,5 +56,26 @@ func TestLoyaltyEarningRuleGate(t *testing.T) {
 		if got := pay("amy", 3000, nil); got != 20 {
 			t.Errorf("after lifting the gate an order of 3000 earned up to %d, want 20", got)
 		}
+	})
+}
+
+// Points a rule's pending entry gives expire by the rule's own
+// expiration_rules, counted from the activation: earned on 15 January,
+// pending 3 days, MONTH 1 → activated on 18 January, last day 18
+// February; the program has no rules of its own.
+func TestLoyaltyPendingExpiresByItsRule(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		f.clock.Set(time.Date(2026, 1, 15, 10, 0, 0, 0, time.UTC))
+		club := newProgram(t, f, "Club", true)
+		earnOn(t, f, club, `{"event":"order.paid","loyalty":{"type":"FIXED","points":100},"pending_points":{"period_type":"DAY","period_value":3},
+			"expiration_rules":{"period_type":"MONTH","period_value":1}}`)
+		o := must[*order.Order](t)(f.eng.Orders().Create(ctx, f.project, order.Params{Amount: promo.Ptr[int64](100), Status: promo.Ptr(order.StatusPaid),
+			Customer: &customer.Params{SourceID: promo.Ptr("pat")}}))
+		f.clock.Set(time.Date(2026, 1, 18, 0, 0, 0, 0, time.UTC))
+		if n := must[int](t)(f.eng.Loyalties().ActivateDue(ctx, f.project, 100)); n != 1 {
+			t.Fatalf("%d entries activated, want 1", n)
+		}
+		card := checkCard(t, f, cardOf(t, f, club, *o.CustomerID).Code, 100)
+		diff(t, "next expiration", [2]any{"2026-02-18", int64(100)}, [2]any{derefStr(card.LoyaltyCard.NextExpirationDate), deref(card.LoyaltyCard.NextExpirationPoints)})
 	})
 }
