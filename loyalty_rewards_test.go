@@ -125,7 +125,7 @@ func TestLoyaltyRewardEffects(t *testing.T) {
 		}
 		checkCard(t, f, card.Code, 981)
 
-		rollback := must[*redemption.Redemption](t)(f.eng.Redemptions().Rollback(ctx, f.project, r.ID, redemption.RollbackParams{}))
+		rollback := must[*redemption.RollbackStack](t)(f.eng.Redemptions().Rollback(ctx, f.project, r.ID, redemption.RollbackParams{})).Head()
 		if rollback.Result != "SUCCESS" {
 			t.Errorf("rollback %s", rollback.Result)
 		}
