@@ -112,6 +112,14 @@ type Campaign struct {
 	// Revision counts accepted updates; an update's async action sets the
 	// status back to DONE only if no later update came meanwhile.
 	Revision int `json:"-"`
+	// AsyncActionID is the async action the call that returned the
+	// campaign started: on Create, the generation of its vouchers
+	// (CAMPAIGN.VOUCHERS_GENERATE; empty when there is nothing to
+	// generate); on Update, the copy of its settings to its vouchers
+	// (CAMPAIGN.VOUCHERS_UPDATE). Empty on reads; never stored nor sent.
+	// Engine.AsyncActions().Wait(ctx, projectID, c.AsyncActionID) waits
+	// for it.
+	AsyncActionID string `json:"-"`
 }
 
 // MarshalJSON writes the campaign with vouchers_count null for a PROMOTION
