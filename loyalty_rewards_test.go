@@ -43,8 +43,8 @@ func redeemReward(f fixture, card *voucher.Voucher, rewardID string) (*redemptio
 		Reward: &redemption.RewardParams{ID: rewardID}}, redemption.RedeemOptions{})
 }
 
-// checkCard checks a card's balance and the balance invariant of
-// loyalty.md §1.
+// checkCard checks a card's balance and the balance invariant (balance
+// = points earned − points spent − points expired).
 func checkCard(t *testing.T, f fixture, code string, balance int64) *voucher.Voucher {
 	t.Helper()
 	got := must[*voucher.Voucher](t)(f.eng.Loyalties().Member(ctx, f.project, "", code))

@@ -77,7 +77,7 @@ func TestRedeemWorkedExamples(t *testing.T) {
 
 // TestRollback reproduces W4 (a gift card redeemed then rolled back: its
 // credits and unit back, the order CANCELED), W6 (a rolled-back
-// single-use voucher redeems again) and the refusals of reference §3.1.
+// single-use voucher redeems again) and the refusals of a rollback.
 func TestRollback(t *testing.T) {
 	for name, newStore := range storeFactories {
 		t.Run(name, func(t *testing.T) {
@@ -405,7 +405,7 @@ func TestCustomerSummaryW9(t *testing.T) {
 
 // TestRedemptionEvents: a redemption, a failed attempt, a rollback and a
 // refused rollback each append their event in their transaction, with the
-// data keys of platform.md §6.
+// data keys the hosted service documents.
 func TestRedemptionEvents(t *testing.T) {
 	f := newOutboxFixture(t)
 	e, p := f.eng, f.project

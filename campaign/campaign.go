@@ -69,7 +69,7 @@ const (
 )
 
 // Campaign is a set of vouchers (or, for PROMOTION, of promotion tiers)
-// sharing their settings (object "campaign"). Every field of the spec's
+// sharing their settings (object "campaign"). Every field of the hosted API's
 // table is written, null or empty when not set, except readonly and
 // access_settings_assignments (Areas and Stores, an enterprise feature), and
 // the fields the hosted service omits when unset (its OpenAPI declares them

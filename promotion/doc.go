@@ -6,6 +6,6 @@
 // tier cannot pass without, so a request visits only the tiers its cart
 // and metadata can satisfy: the cost follows the cart and the matching
 // tiers, not the number of tiers. Each valid tier is priced on its own
-// fork of the original calculated order (reference §1.3); a stack applies
-// its tiers in order with running totals (§5, E10).
+// fork of the original calculated order; a stack applies its tiers in
+// order with running totals.
 package promotion

@@ -123,7 +123,7 @@ func rule(fe validator.FieldError) string {
 	}
 }
 
-// ImageURL checks the spec's rule for image_url: an HTTPS URL of a .png or .jpg file.
+// ImageURL checks the hosted API's rule for image_url: an HTTPS URL of a .png or .jpg file.
 func ImageURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil || u.Scheme != "https" || u.Host == "" {
