@@ -1,7 +1,3 @@
-// Package async holds async actions: long work recorded in the caller's
-// transaction (Enqueue), then carried out in chunks by one runner (lease,
-// claim, resume after a crash) through a kind -> worker registry with typed
-// job arguments.
 package async
 
 import (
