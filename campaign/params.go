@@ -14,7 +14,7 @@ const MaxVouchersCount = 10_000_000
 
 // Params is the body of a campaign create (POST /v1/campaigns). Name is
 // required; campaign_type defaults to DISCOUNT_COUPONS; each type takes the
-// fields the reference lists for it (voucher.discount for DISCOUNT_COUPONS
+// fields the hosted service takes for it (voucher.discount for DISCOUNT_COUPONS
 // and REFERRAL_PROGRAM, voucher.gift for GIFT_VOUCHERS, voucher.loyalty_card
 // for LOYALTY_PROGRAM, no voucher for PROMOTION).
 type Params struct {
@@ -312,7 +312,7 @@ func (in Params) campaignType() CampaignType {
 	return DiscountCoupons
 }
 
-// forceJoinOnce applies the spec's fixed values: always true for loyalty
+// forceJoinOnce applies the hosted API's fixed values: always true for loyalty
 // campaigns, always false for standalone ones.
 func (c *Campaign) forceJoinOnce() {
 	switch {

@@ -14,7 +14,7 @@ const MaxEarningRules = 100
 
 // Events of earning rule changes.
 const (
-	EventRuleCreated  = "campaign.earning_rule.assigned" // the spec's name for a new rule
+	EventRuleCreated  = "campaign.earning_rule.assigned" // the hosted API's name for a new rule
 	EventRuleUpdated  = "campaign.earning_rule.updated"
 	EventRuleDeleted  = "campaign.earning_rule.deleted"
 	EventRuleEnabled  = "campaign.earning_rule.enabled"

@@ -25,7 +25,7 @@ const SourceAPI = "API"
 const OperationManual = "MANUAL"
 
 // AddBalance adds in.Amount to (or, negative, removes it from) the balance
-// of the gift card or loyalty card with code or id ref (reference §4), in
+// of the gift card or loyalty card with code or id ref, in
 // one transaction with its voucher transaction (CREDITS_ADDITION /
 // CREDITS_REMOVAL, POINTS_ADDITION / POINTS_REMOVAL) and its events. An
 // addition raises the card's lifetime amount (points), a removal its

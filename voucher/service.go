@@ -450,7 +450,8 @@ type ListParams struct {
 	UpdatedAfter  *promotype.Time
 }
 
-// Status conditions of the active field (reference/platform.md §3).
+// Status conditions of the active field in list filters
+// (filters[active][conditions][$enabled]).
 const (
 	OpEnabled  promotype.Op = "$enabled"
 	OpDisabled promotype.Op = "$disabled"
