@@ -251,3 +251,25 @@ func TestLoyaltyTierEventEarning(t *testing.T) {
 		wantErr(t, err, 400, "invalid_payload")
 	})
 }
+
+// Tiers created in one request are listed in the request's order, with
+// random ids (sequential ones would order them alone).
+func TestLoyaltyTiersListInOrder(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		f.eng = must[*promo.Engine](t)(promo.New(f.store, promo.WithClock(f.clock), promo.WithIDGenerator(promotype.RandomIDs{})))
+		club := newProgram(t, f, "Club", false)
+		in := []loyalty.TierParams{}
+		want := []string{}
+		for _, name := range []string{"Zinc", "Iron", "Bronze", "Silver", "Gold", "Alpha", "Omega"} {
+			in = append(in, decode[loyalty.TierParams](t, `{"name":"`+name+`","points":{"from":1}}`))
+			want = append(want, name)
+		}
+		must[[]*loyalty.Tier](t)(f.eng.Loyalties().CreateTiers(ctx, f.project, club.ID, in))
+		l := must[*promotype.List[*loyalty.Tier]](t)(f.eng.Loyalties().Tiers(ctx, f.project, club.ID, promotype.ListParams{}))
+		got := []string{}
+		for _, tr := range l.Data {
+			got = append(got, tr.Name)
+		}
+		diff(t, "tiers in list order", want, got)
+	})
+}

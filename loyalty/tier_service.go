@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"time"
 	"unicode/utf8"
 
 	"github.com/promoengine/promo/campaign"
@@ -90,12 +91,15 @@ func (s *Service) CreateTiers(ctx context.Context, projectID, ref string, in []T
 		}
 		now := s.env.Clock.Now()
 		out = out[:0] // a transaction run again starts over
-		for _, p := range in {
+		for i, p := range in {
 			if err := s.checkMapped(ctx, st, c, p); err != nil {
 				return err
 			}
+			// Each tier is a microsecond after the one before it, so that
+			// the list (by created_at) keeps the request's order.
+			created := promotype.Time{Time: now.Add(time.Duration(i) * time.Microsecond)}
 			t := &Tier{ID: s.env.IDs.NewID(PrefixTier), ProjectID: projectID, CampaignID: c.ID, Name: p.Name, Points: p.Points.clone(),
-				EarningRules: cloneMappings(p.EarningRules), Rewards: cloneMappings(p.Rewards), Metadata: p.Metadata.Clone(), CreatedAt: now}
+				EarningRules: cloneMappings(p.EarningRules), Rewards: cloneMappings(p.Rewards), Metadata: p.Metadata.Clone(), CreatedAt: created}
 			out = append(out, t.normalize())
 		}
 		if err := st.InsertTiers(ctx, out...); err != nil {
