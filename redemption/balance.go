@@ -95,10 +95,7 @@ type Movement struct {
 // larger than the balance, a card of another type and a loyalty card
 // without holder are refused with 400 invalid_add_balance_params.
 func (s *RedemptionService) Move(ctx context.Context, st RedeemStore, projectID, cardID string, m Movement) (*voucher.Voucher, *Balance, error) {
-	if err := st.LockVoucher(ctx, projectID, cardID); err != nil {
-		return nil, nil, err
-	}
-	v, err := st.GetVoucher(ctx, projectID, cardID) // as the lock left it
+	v, err := st.GetVoucherForUpdate(ctx, projectID, cardID)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -314,10 +314,7 @@ func (s *Service) resolveLocked(ctx context.Context, st Store, projectID, ref st
 	if err != nil {
 		return nil, err
 	}
-	if err := st.LockVoucher(ctx, projectID, v.ID); err != nil {
-		return nil, err
-	}
-	return st.GetVoucher(ctx, projectID, v.ID)
+	return st.GetVoucherForUpdate(ctx, projectID, v.ID)
 }
 
 // Get returns a voucher by id or code.
