@@ -153,6 +153,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.redemptions.SetGroupCommit(group)
 	e.customers.SetRedemptionSummary(e.redemptions.CustomerSummary)
 	e.tiers.SetSummary(e.redemptions.TierSummaries)
+	e.campaign.SetSummary(e.redemptions.CampaignSummary)
 	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)
 	e.exports = export.NewService(store, storage.TxFor(store, func(s storage.Tx) export.JobStore { return s }), e.env, e.actions)
 	e.exports.EnableJobs(jobs)

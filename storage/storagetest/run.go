@@ -60,6 +60,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"RedemptionLedger", testRedemptionLedger},
 		{"VoucherSpend", testVoucherSpend},
 		{"RedemptionCounters", testRedemptionCounters},
+		{"CampaignTotals", testCampaignTotals},
 		{"RedemptionConcurrency", testRedemptionConcurrency},
 		{"VoucherTransactions", testVoucherTransactions},
 		{"VoucherTransactionConcurrency", testVoucherTransactionConcurrency},
