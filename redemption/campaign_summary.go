@@ -20,7 +20,7 @@ type CampaignTotals struct {
 	OrdersAmount, DiscountedAmount, GiftAmount, Points int64
 	// The same sums over the redemptions rolled back since.
 	OrdersRolledBack, DiscountedRolledBack, GiftRolledBack, PointsRolledBack int64
-	Publications, PublicationsSucceeded                                     int64
+	Publications, PublicationsSucceeded                                      int64
 }
 
 // SummaryStore is the read a campaign summary needs.
