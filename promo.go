@@ -9,6 +9,7 @@ import (
 
 	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/bin"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
@@ -71,6 +72,7 @@ type Engine struct {
 	publications *publication.Service
 	imports      *imports.Service
 	exports      *export.Service
+	bin          *bin.Service
 	loyalty      *loyalty.Service
 }
 
@@ -155,6 +157,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.tiers.SetSummary(e.redemptions.TierSummaries)
 	e.campaign.SetSummary(e.redemptions.CampaignSummary)
 	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)
+	e.bin = bin.NewService(store, storage.TxFor(store, func(s storage.Tx) bin.ServiceStore { return s }), e.env, e.actions)
 	e.exports = export.NewService(store, storage.TxFor(store, func(s storage.Tx) export.JobStore { return s }), e.env, e.actions)
 	e.exports.EnableJobs(jobs)
 	e.loyalty = loyalty.NewService(store, storage.TxFor(store, func(s storage.Tx) loyalty.ServiceStore { return s }), e.env, e.logger, loyalty.Deps{

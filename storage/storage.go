@@ -22,6 +22,7 @@ import (
 
 	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/bin"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
@@ -62,6 +63,7 @@ type Tx interface {
 	publication.Store
 	loyalty.Store
 	segment.Store
+	bin.Store
 	imports.Store
 	export.Store
 	webhook.Store

@@ -61,6 +61,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"VoucherSpend", testVoucherSpend},
 		{"RedemptionCounters", testRedemptionCounters},
 		{"CampaignTotals", testCampaignTotals},
+		{"BinEntries", testBinEntries}, // bin.go
 		{"RedemptionConcurrency", testRedemptionConcurrency},
 		{"VoucherTransactions", testVoucherTransactions},
 		{"VoucherTransactionConcurrency", testVoucherTransactionConcurrency},
