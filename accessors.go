@@ -96,6 +96,10 @@ func (e *Engine) Exports() *export.Service { return e.exports }
 // and deleted for good.
 func (e *Engine) Bin() *bin.Service { return e.bin }
 
+// CampaignTemplates is the campaign templates API: templates made of
+// campaigns and promotion tiers, and campaigns and tiers made of them.
+func (e *Engine) CampaignTemplates() *campaign.TemplateService { return e.templates }
+
 // StackingRules is the stacking rules API of the management API.
 func (e *Engine) StackingRules() *redemption.StackingRulesService { return e.stackingRules }
 

@@ -73,6 +73,7 @@ type Engine struct {
 	imports      *imports.Service
 	exports      *export.Service
 	bin          *bin.Service
+	templates    *campaign.TemplateService
 	loyalty      *loyalty.Service
 }
 
@@ -156,6 +157,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.customers.SetRedemptionSummary(e.redemptions.CustomerSummary)
 	e.tiers.SetSummary(e.redemptions.TierSummaries)
 	e.campaign.SetSummary(e.redemptions.CampaignSummary)
+	e.templates = campaign.NewTemplateService(store, e.env, e.campaign, e.tiers)
 	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)
 	e.bin = bin.NewService(store, storage.TxFor(store, func(s storage.Tx) bin.ServiceStore { return s }), e.env, e.actions)
 	e.exports = export.NewService(store, storage.TxFor(store, func(s storage.Tx) export.JobStore { return s }), e.env, e.actions)

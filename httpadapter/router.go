@@ -43,6 +43,7 @@ func (s *server) routes() []route {
 		s.hostedRoutes(),    // hosted_routes.go: orders export, /v1 metadata schemas
 		s.segmentRoutes(),   // segments.go
 		s.binRoutes(),       // bin.go
+		s.templateRoutes(),  // templates.go
 	)
 }
 

@@ -55,6 +55,7 @@ type Tx interface {
 	rule.Store
 	campaign.TierStore
 	campaign.StackStore
+	campaign.TemplateStore
 	redemption.Store
 	redemption.QualificationStore
 	customer.Store

@@ -62,6 +62,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"RedemptionCounters", testRedemptionCounters},
 		{"CampaignTotals", testCampaignTotals},
 		{"BinEntries", testBinEntries}, // bin.go
+		{"CampaignTemplates", testCampaignTemplates},
 		{"RedemptionConcurrency", testRedemptionConcurrency},
 		{"VoucherTransactions", testVoucherTransactions},
 		{"VoucherTransactionConcurrency", testVoucherTransactionConcurrency},
