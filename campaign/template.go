@@ -234,6 +234,20 @@ func tierDefinition(t *PromotionTier) Params {
 	return p
 }
 
+// rename sets the name and description of t that are not empty.
+func (t *Template) rename(name, description string) error {
+	if name != "" {
+		if err := checkName(name); err != nil {
+			return err
+		}
+		t.Name = name
+	}
+	if description != "" {
+		t.Description = &description
+	}
+	return nil
+}
+
 // GetTemplate returns the template id of the project (404 not_found).
 func (s *TemplateService) GetTemplate(ctx context.Context, projectID, id string) (*Template, error) {
 	return s.store.GetCampaignTemplate(ctx, projectID, id)
@@ -245,14 +259,8 @@ func (s *TemplateService) UpdateTemplate(ctx context.Context, projectID, id stri
 	if err != nil {
 		return nil, err
 	}
-	if in.Name != "" {
-		if err := checkName(in.Name); err != nil {
-			return nil, err
-		}
-		t.Name = in.Name
-	}
-	if in.Description != "" {
-		t.Description = &in.Description
+	if err := t.rename(in.Name, in.Description); err != nil {
+		return nil, err
 	}
 	t.UpdatedAt = s.env.Clock.Now().Ptr()
 	if err := s.store.UpdateCampaignTemplate(ctx, t); err != nil {
@@ -325,14 +333,8 @@ func (s *TemplateService) CopyTemplate(ctx context.Context, from, id string, in 
 	if err != nil {
 		return nil, err
 	}
-	if in.Name != "" {
-		if err := checkName(in.Name); err != nil {
-			return nil, err
-		}
-		t.Name = in.Name
-	}
-	if in.Description != "" {
-		t.Description = &in.Description
+	if err := t.rename(in.Name, in.Description); err != nil {
+		return nil, err
 	}
 	t.ID, t.ProjectID, t.CreatedAt, t.UpdatedAt = s.env.IDs.NewID(PrefixTemplate), in.DestinationProjectID, s.env.Clock.Now(), nil
 	t.Definition.ValidationRules = nil

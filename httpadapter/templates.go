@@ -47,11 +47,7 @@ func (s *server) templateRoutes() []route {
 // listTemplates lists the templates of the call's project: limit, order,
 // starting_after_id, include_total and filters.
 func (s *server) listTemplates(c *call) (*campaign.TemplateList, error) {
-	q, err := parseQuery(c.r.URL.RawQuery)
-	if err != nil {
-		return nil, err
-	}
-	lp, err := listParams(q)
+	q, lp, err := c.cursorListParams()
 	if err != nil {
 		return nil, err
 	}

@@ -67,22 +67,8 @@ func (s *Store) ListBinEntries(ctx context.Context, projectID string, q promotyp
 	if !storableKeys(projectID, after) {
 		return nil, nil
 	}
-	where, args, err := binColumns.where(q)
+	sel, err := binColumns.idPage(s.binSelect(projectID), "e", q, after)
 	if err != nil {
-		return nil, err
-	}
-	sel := s.binSelect(projectID)
-	if where != "" {
-		sel = sel.Where(where, args...)
-	}
-	if after != "" {
-		op := ">"
-		if q.Desc {
-			op = "<"
-		}
-		sel = sel.Where(`e.id COLLATE "C" `+op+` ?`, after)
-	}
-	if sel, err = binColumns.order(sel, q); err != nil {
 		return nil, err
 	}
 	var rows []binEntryRow

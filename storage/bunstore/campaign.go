@@ -596,23 +596,9 @@ func (s *Store) ListCampaignTemplates(ctx context.Context, projectID string, q p
 	if !storableKeys(projectID, after) {
 		return nil, nil
 	}
-	where, args, err := templateColumns.where(q)
-	if err != nil {
-		return nil, err
-	}
 	var rows []templateRow
-	sel := s.db.NewSelect().Model(&rows).Where("tpl.project_id = ?", projectID)
-	if where != "" {
-		sel = sel.Where(where, args...)
-	}
-	if after != "" {
-		op := ">"
-		if q.Desc {
-			op = "<"
-		}
-		sel = sel.Where(`tpl.id COLLATE "C" `+op+` ?`, after)
-	}
-	if sel, err = templateColumns.order(sel, q); err != nil {
+	sel, err := templateColumns.idPage(s.db.NewSelect().Model(&rows).Where("tpl.project_id = ?", projectID), "tpl", q, after)
+	if err != nil {
 		return nil, err
 	}
 	if err := sel.Limit(int64(q.Limit)).Scan(ctx); err != nil {

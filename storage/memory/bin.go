@@ -75,14 +75,7 @@ func deref(p *string) string {
 // ListBinEntries implements bin.Store.
 func (s *Store) ListBinEntries(ctx context.Context, projectID string, q promotype.Query, after string) (out []*bin.Entry, err error) {
 	s.read(ctx, func(d *data) {
-		rows := d.binEntries(projectID)
-		if after != "" {
-			for id := range rows {
-				if (!q.Desc && id <= after) || (q.Desc && id >= after) {
-					delete(rows, id)
-				}
-			}
-		}
+		rows := pastID(d.binEntries(projectID), q, after)
 		out, _ = list(rows, q, (*bin.Entry).Field, func(e *bin.Entry) string { return e.ID }, nil, (*bin.Entry).Clone)
 	})
 	return out, nil

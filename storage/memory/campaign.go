@@ -308,12 +308,7 @@ func (s *Store) GetCampaignTemplate(ctx context.Context, projectID, id string) (
 // ListCampaignTemplates implements campaign.TemplateStore.
 func (s *Store) ListCampaignTemplates(ctx context.Context, projectID string, q promotype.Query, after string) (out []*campaign.Template, err error) {
 	s.read(ctx, func(d *data) {
-		rows := map[string]*campaign.Template{}
-		for id, t := range d.campaigns.templates.rows[projectID] {
-			if after == "" || (!q.Desc && id > after) || (q.Desc && id < after) {
-				rows[id] = t
-			}
-		}
+		rows := pastID(d.campaigns.templates.rows[projectID], q, after)
 		out, _ = list(rows, q, (*campaign.Template).Field, func(t *campaign.Template) string { return t.ID }, nil, (*campaign.Template).Clone)
 	})
 	return out, nil
