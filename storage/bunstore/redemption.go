@@ -89,6 +89,13 @@ type redemptionRow struct {
 	CreatedAt         time.Time       `bun:"created_at"`
 	Doc               json.RawMessage `bun:"doc,type:jsonb"`
 	Ledger            json.RawMessage `bun:"ledger,type:jsonb"`
+	// The amounts the campaign summary sums (migration 0058): the order
+	// amount, the applied discount, the credits and the points of the
+	// row's answer; NULL in rows written before them (read from doc).
+	OrderAmount    *int64 `bun:"order_amount"`
+	DiscountAmount *int64 `bun:"discount_amount"`
+	Credits        *int64 `bun:"credits"`
+	Points         *int64 `bun:"points"`
 
 	Total int `bun:"total,scanonly"`
 }
@@ -133,6 +140,16 @@ func newRedemptionRow(r *redemption.Redemption) (*redemptionRow, error) {
 	if err != nil {
 		return nil, err
 	}
+	var amount, discount, credits, points int64
+	if r.Order != nil {
+		amount, discount = r.Order.Amount, r.Order.TotalAppliedDiscountAmount
+	}
+	if r.Gift != nil {
+		credits = r.Gift.Amount
+	}
+	if r.LoyaltyCard != nil {
+		points = r.LoyaltyCard.Points
+	}
 	return &redemptionRow{
 		ProjectID: l.ProjectID, ID: r.ID, Object: r.Object, ParentID: optional(l.ParentID),
 		VoucherID: optional(l.VoucherID), VoucherCode: optional(l.VoucherCode), CampaignID: optional(l.CampaignID),
@@ -140,6 +157,7 @@ func newRedemptionRow(r *redemption.Redemption) (*redemptionRow, error) {
 		CustomerID: r.CustomerID, OrderID: optional(l.OrderID), TrackingID: r.TrackingID,
 		Result: r.Result, Status: r.Status, FailureCode: r.FailureCode, IdempotencyKey: optional(l.IdempotencyKey),
 		CreatedAt: sqlTime(r.Date), Doc: doc, Ledger: ledger,
+		OrderAmount: &amount, DiscountAmount: &discount, Credits: &credits, Points: &points,
 	}, nil
 }
 
@@ -1282,14 +1300,15 @@ type campaignTotalsRow struct {
 }
 
 // campaignTotalsSQL sums a campaign's ledger rows in one pass over the
-// index of migration 0055 (project, campaign, date); the amounts are read
-// from the rows' documents, as the answers hold them.
+// index of migration 0055 (project, campaign, date); the amounts are the
+// columns of migration 0058, read from the rows' documents (as the answers
+// hold them) only in rows written before it.
 const campaignTotalsSQL = `WITH r AS (
 	SELECT object, result, status,
-		coalesce((doc->'order'->>'amount')::bigint, 0) AS amount,
-		coalesce((doc->'order'->>'total_applied_discount_amount')::bigint, 0) AS discount,
-		coalesce((doc->'gift'->>'amount')::bigint, 0) AS gift,
-		coalesce((doc->'loyalty_card'->>'points')::bigint, 0) AS points
+		coalesce(order_amount, (doc->'order'->>'amount')::bigint, 0) AS amount,
+		coalesce(discount_amount, (doc->'order'->>'total_applied_discount_amount')::bigint, 0) AS discount,
+		coalesce(credits, (doc->'gift'->>'amount')::bigint, 0) AS gift,
+		coalesce(points, (doc->'loyalty_card'->>'points')::bigint, 0) AS points
 	FROM promo_redemptions
 	WHERE project_id = ? AND campaign_id = ? AND created_at >= coalesce(?::timestamptz, '-infinity') AND created_at <= coalesce(?::timestamptz, 'infinity'))
 SELECT
