@@ -5,6 +5,7 @@ import (
 
 	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/bin"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
@@ -90,6 +91,14 @@ func (e *Engine) Publications() *publication.Service { return e.publications }
 // customers, orders and publications, written by an async job, and their
 // download by token.
 func (e *Engine) Exports() *export.Service { return e.exports }
+
+// Bin is the bin: the deleted campaigns, vouchers, products and SKUs, listed
+// and deleted for good.
+func (e *Engine) Bin() *bin.Service { return e.bin }
+
+// CampaignTemplates is the campaign templates API: templates made of
+// campaigns and promotion tiers, and campaigns and tiers made of them.
+func (e *Engine) CampaignTemplates() *campaign.TemplateService { return e.templates }
 
 // StackingRules is the stacking rules API of the management API.
 func (e *Engine) StackingRules() *redemption.StackingRulesService { return e.stackingRules }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/bin"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
@@ -71,6 +72,8 @@ type Engine struct {
 	publications *publication.Service
 	imports      *imports.Service
 	exports      *export.Service
+	bin          *bin.Service
+	templates    *campaign.TemplateService
 	loyalty      *loyalty.Service
 }
 
@@ -153,7 +156,10 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.redemptions.SetGroupCommit(group)
 	e.customers.SetRedemptionSummary(e.redemptions.CustomerSummary)
 	e.tiers.SetSummary(e.redemptions.TierSummaries)
+	e.campaign.SetSummary(e.redemptions.CampaignSummary)
+	e.templates = campaign.NewTemplateService(store, e.env, e.campaign, e.tiers)
 	e.publications = publication.NewService(store, storage.TxFor(store, func(s storage.Tx) publication.ServiceStore { return s }), e.env, e.campaigns, e.vouchers)
+	e.bin = bin.NewService(store, storage.TxFor(store, func(s storage.Tx) bin.ServiceStore { return s }), e.env, e.actions)
 	e.exports = export.NewService(store, storage.TxFor(store, func(s storage.Tx) export.JobStore { return s }), e.env, e.actions)
 	e.exports.EnableJobs(jobs)
 	e.loyalty = loyalty.NewService(store, storage.TxFor(store, func(s storage.Tx) loyalty.ServiceStore { return s }), e.env, e.logger, loyalty.Deps{

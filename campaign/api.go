@@ -30,6 +30,7 @@ type API struct {
 	// checkCodes refuses a generation of count vouchers whose code space
 	// is too small (voucher.TemplateFor: the generator is voucher's).
 	checkCodes func(c *Campaign, count int64) error
+	summary    SummaryFunc // counts the summaries (SetSummary)
 }
 
 // NewAPI returns the campaigns API over the campaign, tier and stack

@@ -35,13 +35,13 @@ type Params struct {
 	Category                        *string            `json:"category" validate:"omitempty,min=1,max=300"`
 	Metadata                        promotype.Metadata `json:"metadata"`
 	// AccessSettings (Areas and Stores, an enterprise feature) is accepted and ignored.
-	AccessSettings         json.RawMessage   `json:"access_settings"`
+	AccessSettings         json.RawMessage   `json:"access_settings,omitempty"`
 	ValidationRules        []string          `json:"validation_rules" validate:"omitempty,max=1"`
 	CampaignType           *CampaignType     `json:"campaign_type" validate:"omitempty,oneof=DISCOUNT_COUPONS REFERRAL_PROGRAM GIFT_VOUCHERS LOYALTY_PROGRAM PROMOTION"`
 	Voucher                *VoucherParams    `json:"voucher"`
 	ReferralProgram        *ReferralSettings `json:"referral_program"`
 	Promotion              *PromotionParams  `json:"promotion"`
-	LoyaltyTiersExpiration json.RawMessage   `json:"loyalty_tiers_expiration"`
+	LoyaltyTiersExpiration json.RawMessage   `json:"loyalty_tiers_expiration,omitempty"`
 }
 
 // VoucherParams are the campaign voucher settings of a create.
@@ -91,7 +91,7 @@ type UpdateParams struct {
 	Discount               *Discount         `json:"discount"`
 	ReferralProgram        *ReferralSettings `json:"referral_program"`
 	Gift                   *GiftSettings     `json:"gift"`
-	LoyaltyTiersExpiration json.RawMessage   `json:"loyalty_tiers_expiration"`
+	LoyaltyTiersExpiration json.RawMessage   `json:"loyalty_tiers_expiration,omitempty"`
 	// Options holds recalculate_tiers of a loyalty program: whether its
 	// members' tiers are computed again under the update's settings (the
 	// loyalty service reads it).

@@ -56,6 +56,20 @@ func (s *server) campaignOnlyRoutes() []route {
 			ref, err := cs.Delete(c.actx(), c.projectID, c.path("campaignId"), force)
 			return http.StatusAccepted, ref, err
 		}},
+		{http.MethodGet, "/v1/campaigns/{campaignId}/summary", appKey, withoutBody(func(c *call) (*campaign.Summary, error) {
+			var from, to *promotype.Time
+			if err := timeParams(c.r.URL.Query(), map[string]**promotype.Time{"start_date": &from, "end_date": &to}); err != nil {
+				return nil, err
+			}
+			var p campaign.SummaryParams
+			if from != nil {
+				p.StartDate = *from
+			}
+			if to != nil {
+				p.EndDate = *to
+			}
+			return cs.Summary(c.ctx(), c.projectID, c.path("campaignId"), p)
+		})},
 		{http.MethodPost, "/v1/campaigns/{campaignId}/enable", appKey, withBody(func(c *call, _ struct{}) (struct{}, error) {
 			_, err := cs.Enable(c.ctx(), c.projectID, c.path("campaignId"))
 			return struct{}{}, err

@@ -156,6 +156,10 @@ var tolerated = []tolerance{
 	{loyaltyTransfer, "/active", "value must be a string", transferCard},
 	{loyaltyTransfer, "/validity_timeframe", "is missing", transferCard},
 	{loyaltyTransfer, "/validity_day_of_week", "is missing", transferCard},
+	{"GET /v1/templates/campaigns", "/campaign_template", `property "campaign_template" is missing`, templateListRequired},
+	{"GET /management/v1/projects/{projectId}/templates/campaigns", "/campaign_template", `property "campaign_template" is missing`, templateListRequired},
+	{"POST /v1/templates/campaigns/{campaignTemplateId}/tier-setup", "/campaign", `property "campaign" is missing`,
+		"the tier setup's schema requires a property \"campaign\" it does not define (it defines promotion_tier, which holds the campaign)"},
 	{"POST /v1/campaigns/{campaignId}/vouchers", "", "status is not supported",
 		"the OpenAPI documents only the 200 of one voucher; a bulk add starts an async generation, answered 202 {async_action_id} as the operation's description says"},
 }
@@ -163,6 +167,7 @@ var tolerated = []tolerance{
 const (
 	loyaltyTransfer            = "POST /v1/loyalties/{programId}/members/{memberId}/transfers"
 	transferCard               = "a transfer answers the destination card as GET /v1/loyalties/members/{memberId} does; the transfer schema alone types active as a string and requires validity fields a card without them omits"
+	templateListRequired       = "the template list's schema requires a property \"campaign_template\" it does not define; the templates are under data (data_ref \"data\"), as it defines them"
 	rewardResultRequired       = "RedemptionRewardResult requires a property \"reward\" it does not define; the OpenAPI's own redeem examples have none"
 	geojsonNumbers             = "the OpenAPI types GeoJSON coordinates as integers; they are longitudes and latitudes (numbers), as the spec says"
 	voucherDiscountNull        = "a voucher's discount: the OpenAPI's own voucher examples (gift card, loyalty card) answer \"discount\": null"

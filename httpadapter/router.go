@@ -42,6 +42,8 @@ func (s *server) routes() []route {
 		s.loyaltyRoutes(),   // loyalties.go
 		s.hostedRoutes(),    // hosted_routes.go: orders export, /v1 metadata schemas
 		s.segmentRoutes(),   // segments.go
+		s.binRoutes(),       // bin.go
+		s.templateRoutes(),  // templates.go
 	)
 }
 

@@ -259,6 +259,7 @@ func (w *write) fail(ctx context.Context) error {
 	if len(w.in.Redeemables) == 1 && w.in.Redeemables[0].Object == ObjectVoucher && len(w.r.shows) == 1 && w.r.shows[0].voucher != nil {
 		v := w.r.shows[0].voucher
 		f.RelatedObjectType, f.RelatedObjectID, f.Ledger.VoucherID, f.Ledger.VoucherCode = RelatedVoucher, v.ID, v.ID, v.Code
+		f.Ledger.CampaignID = w.r.shows[0].campaignID // the campaign summary counts the failure
 	}
 	err := w.s.tx(ctx, func(ctx context.Context, st RedeemStore) error {
 		if w.in.Customer != nil {

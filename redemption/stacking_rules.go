@@ -121,6 +121,7 @@ func (r *StackingRules) Effective() *StackingRules {
 type Store interface {
 	LedgerStore
 	TransactionStore
+	SummaryStore
 	InsertStackingRules(ctx context.Context, r *StackingRules) error
 	UpdateStackingRules(ctx context.Context, r *StackingRules) error
 	GetStackingRules(ctx context.Context, projectID string) (*StackingRules, error)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/auth"
+	"github.com/promoengine/promo/bin"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/catalog"
 	"github.com/promoengine/promo/customer"
@@ -37,6 +38,7 @@ type Tx interface {
 	rule.Store
 	campaign.TierStore
 	campaign.StackStore
+	campaign.TemplateStore
 	redemption.Store
 	redemption.QualificationStore
 	customer.Store
@@ -45,6 +47,7 @@ type Tx interface {
 	publication.Store
 	loyalty.Store
 	segment.Store
+	bin.Store
 	imports.Store
 	export.Store
 	webhook.Store

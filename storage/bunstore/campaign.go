@@ -517,3 +517,112 @@ func (s *Store) ListPromotionStacks(ctx context.Context, projectID string, q pro
 func (s *Store) DeletePromotionStack(ctx context.Context, projectID, id string) error {
 	return deleteByID[stackRow](ctx, s.db, "delete promotion stack", "ps", projectID, id, stackNotFound(id))
 }
+
+type templateRow struct {
+	bun.BaseModel `bun:"table:promo_campaign_templates,alias:tpl"`
+
+	ProjectID    string          `bun:"project_id,pk"`
+	ID           string          `bun:"id,pk"`
+	Name         string          `bun:"name"`
+	Description  *string         `bun:"description"`
+	CampaignType string          `bun:"campaign_type"`
+	Definition   json.RawMessage `bun:"definition,type:jsonb"`
+	CreatedAt    time.Time       `bun:"created_at"`
+	UpdatedAt    *time.Time      `bun:"updated_at"`
+}
+
+func newTemplateRow(t *campaign.Template) (*templateRow, error) {
+	if err := checkText("campaign_template", str("id", t.ID), str("project_id", t.ProjectID), str("name", t.Name)); err != nil {
+		return nil, err
+	}
+	def, err := encodeJSON(t.Definition)
+	if err != nil {
+		return nil, err
+	}
+	return &templateRow{ProjectID: t.ProjectID, ID: t.ID, Name: t.Name, Description: t.Description, CampaignType: string(t.CampaignType),
+		Definition: def, CreatedAt: sqlTime(t.CreatedAt), UpdatedAt: sqlTimePtr(t.UpdatedAt)}, nil
+}
+
+func (r *templateRow) domain() (*campaign.Template, error) {
+	t := &campaign.Template{ID: r.ID, ProjectID: r.ProjectID, Name: r.Name, Description: r.Description,
+		CampaignType: campaign.CampaignType(r.CampaignType), CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTimePtr(r.UpdatedAt),
+		Object: "campaign_template"}
+	if err := decodeJSON(r.Definition, &t.Definition); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func templateNotFound(id string) func() error {
+	return func() error { return promotype.NotFound("campaign_template", id) }
+}
+
+// templateKeys is the name uniqueness of promo_campaign_templates.
+var templateKeys = keyed{kind: "campaign_template", table: "promo_campaign_templates", alias: "tpl", column: "name"}
+
+// templateColumns are the template list's filterable fields.
+var templateColumns = columns{
+	"id":            {"id", promotype.FieldString},
+	"name":          {"name", promotype.FieldString},
+	"campaign_type": {"campaign_type", promotype.FieldString},
+}
+
+// InsertCampaignTemplate implements campaign.TemplateStore.
+func (s *Store) InsertCampaignTemplate(ctx context.Context, t *campaign.Template) error {
+	row, err := newTemplateRow(t)
+	if err != nil {
+		return err
+	}
+	return templateKeys.insert(ctx, s.db, row, t.ProjectID, t.ID, &t.Name)
+}
+
+// UpdateCampaignTemplate implements campaign.TemplateStore.
+func (s *Store) UpdateCampaignTemplate(ctx context.Context, t *campaign.Template) error {
+	row, err := newTemplateRow(t)
+	return templateKeys.replace(ctx, s.db, row, err, t.ProjectID, t.ID, &t.Name, templateNotFound(t.ID), func() error {
+		_, err := s.GetCampaignTemplate(ctx, t.ProjectID, t.ID)
+		return err
+	})
+}
+
+// GetCampaignTemplate implements campaign.TemplateStore.
+func (s *Store) GetCampaignTemplate(ctx context.Context, projectID, id string) (*campaign.Template, error) {
+	return getLive[templateRow, *templateRow, *campaign.Template](ctx, s.db, templateKeys, "id", projectID, id, templateNotFound(id))
+}
+
+// ListCampaignTemplates implements campaign.TemplateStore: a page read
+// off the primary key in id order.
+func (s *Store) ListCampaignTemplates(ctx context.Context, projectID string, q promotype.Query, after string) ([]*campaign.Template, error) {
+	if !storableKeys(projectID, after) {
+		return nil, nil
+	}
+	var rows []templateRow
+	sel, err := templateColumns.idPage(s.db.NewSelect().Model(&rows).Where("tpl.project_id = ?", projectID), "tpl", q, after)
+	if err != nil {
+		return nil, err
+	}
+	if err := sel.Limit(int64(q.Limit)).Scan(ctx); err != nil {
+		return nil, fail("list campaign templates", err, nil)
+	}
+	out := make([]*campaign.Template, len(rows))
+	for i := range rows {
+		if out[i], err = rows[i].domain(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// CountCampaignTemplates implements campaign.TemplateStore.
+func (s *Store) CountCampaignTemplates(ctx context.Context, projectID string) (int, error) {
+	n, err := s.db.NewSelect().Model((*templateRow)(nil)).Where("tpl.project_id = ?", projectID).Count(ctx)
+	if err != nil {
+		return 0, fail("count campaign templates", err, nil)
+	}
+	return int(n), nil
+}
+
+// DeleteCampaignTemplate implements campaign.TemplateStore.
+func (s *Store) DeleteCampaignTemplate(ctx context.Context, projectID, id string) error {
+	return deleteByID[templateRow](ctx, s.db, "delete campaign template", "tpl", projectID, id, templateNotFound(id))
+}

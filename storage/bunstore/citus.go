@@ -50,6 +50,7 @@ var citusTables = map[string]citusPlacement{
 	"promo_async_actions":        citusByProject,
 	"promo_brandings":            citusByProject,
 	"promo_campaigns":            citusByProject,
+	"promo_campaign_templates":   citusByProject,
 	"promo_categories":           citusByProject,
 	"promo_custom_event_schemas": citusByProject,
 	"promo_custom_events":        citusByProject,

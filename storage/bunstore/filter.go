@@ -170,3 +170,24 @@ func (cols columns) order(sel *bun.SelectQuery, q promotype.Query) (*bun.SelectQ
 	}
 	return sel.OrderExpr(`"id" COLLATE "C" ` + dir), nil
 }
+
+// idPage applies q's conditions and order to sel and, when after is not
+// empty, keeps the rows past the id after in q's direction: a page of a
+// list paged by id (starting_after_id). alias names the rows' table.
+func (cols columns) idPage(sel *bun.SelectQuery, alias string, q promotype.Query, after string) (*bun.SelectQuery, error) {
+	where, args, err := cols.where(q)
+	if err != nil {
+		return nil, err
+	}
+	if where != "" {
+		sel = sel.Where(where, args...)
+	}
+	if after != "" {
+		op := ">"
+		if q.Desc {
+			op = "<"
+		}
+		sel = sel.Where(alias+`.id COLLATE "C" `+op+` ?`, after)
+	}
+	return cols.order(sel, q)
+}

@@ -89,6 +89,13 @@ type redemptionRow struct {
 	CreatedAt         time.Time       `bun:"created_at"`
 	Doc               json.RawMessage `bun:"doc,type:jsonb"`
 	Ledger            json.RawMessage `bun:"ledger,type:jsonb"`
+	// The amounts the campaign summary sums (migration 0058): the order
+	// amount, the applied discount, the credits and the points of the
+	// row's answer; NULL in rows written before them (read from doc).
+	OrderAmount    *int64 `bun:"order_amount"`
+	DiscountAmount *int64 `bun:"discount_amount"`
+	Credits        *int64 `bun:"credits"`
+	Points         *int64 `bun:"points"`
 
 	Total int `bun:"total,scanonly"`
 }
@@ -133,6 +140,16 @@ func newRedemptionRow(r *redemption.Redemption) (*redemptionRow, error) {
 	if err != nil {
 		return nil, err
 	}
+	var amount, discount, credits, points int64
+	if r.Order != nil {
+		amount, discount = r.Order.Amount, r.Order.TotalAppliedDiscountAmount
+	}
+	if r.Gift != nil {
+		credits = r.Gift.Amount
+	}
+	if r.LoyaltyCard != nil {
+		points = r.LoyaltyCard.Points
+	}
 	return &redemptionRow{
 		ProjectID: l.ProjectID, ID: r.ID, Object: r.Object, ParentID: optional(l.ParentID),
 		VoucherID: optional(l.VoucherID), VoucherCode: optional(l.VoucherCode), CampaignID: optional(l.CampaignID),
@@ -140,6 +157,7 @@ func newRedemptionRow(r *redemption.Redemption) (*redemptionRow, error) {
 		CustomerID: r.CustomerID, OrderID: optional(l.OrderID), TrackingID: r.TrackingID,
 		Result: r.Result, Status: r.Status, FailureCode: r.FailureCode, IdempotencyKey: optional(l.IdempotencyKey),
 		CreatedAt: sqlTime(r.Date), Doc: doc, Ledger: ledger,
+		OrderAmount: &amount, DiscountAmount: &discount, Credits: &credits, Points: &points,
 	}, nil
 }
 
@@ -1263,4 +1281,77 @@ func (s *Store) AddCountersReadSpend(ctx context.Context, projectID string, read
 	}
 	v, err := row.voucherRow.domain()
 	return now, v, err
+}
+
+// campaignTotalsRow is the one row of the campaign totals' aggregates.
+type campaignTotalsRow struct {
+	Redemptions          int64 `bun:"redemptions"`
+	RedemptionsSucceeded int64 `bun:"redemptions_succeeded"`
+	Rollbacks            int64 `bun:"rollbacks"`
+	RollbacksSucceeded   int64 `bun:"rollbacks_succeeded"`
+	OrdersAmount         int64 `bun:"orders_amount"`
+	DiscountedAmount     int64 `bun:"discounted_amount"`
+	GiftAmount           int64 `bun:"gift_amount"`
+	Points               int64 `bun:"points"`
+	OrdersRolledBack     int64 `bun:"orders_rolled_back"`
+	DiscountedRolledBack int64 `bun:"discounted_rolled_back"`
+	GiftRolledBack       int64 `bun:"gift_rolled_back"`
+	PointsRolledBack     int64 `bun:"points_rolled_back"`
+}
+
+// campaignTotalsSQL sums a campaign's ledger rows in one pass over the
+// index of migration 0055 (project, campaign, date); the amounts are the
+// columns of migration 0058, read from the rows' documents (as the answers
+// hold them) only in rows written before it.
+const campaignTotalsSQL = `WITH r AS (
+	SELECT object, result, status,
+		coalesce(order_amount, (doc->'order'->>'amount')::bigint, 0) AS amount,
+		coalesce(discount_amount, (doc->'order'->>'total_applied_discount_amount')::bigint, 0) AS discount,
+		coalesce(credits, (doc->'gift'->>'amount')::bigint, 0) AS gift,
+		coalesce(points, (doc->'loyalty_card'->>'points')::bigint, 0) AS points
+	FROM promo_redemptions
+	WHERE project_id = ? AND campaign_id = ? AND created_at >= coalesce(?::timestamptz, '-infinity') AND created_at <= coalesce(?::timestamptz, 'infinity'))
+SELECT
+	count(*) FILTER (WHERE object = 'redemption') AS redemptions,
+	count(*) FILTER (WHERE object = 'redemption' AND result = 'SUCCESS') AS redemptions_succeeded,
+	count(*) FILTER (WHERE object = 'redemption_rollback') AS rollbacks,
+	count(*) FILTER (WHERE object = 'redemption_rollback' AND result = 'SUCCESS') AS rollbacks_succeeded,
+	coalesce(sum(amount) FILTER (WHERE object = 'redemption' AND result = 'SUCCESS'), 0) AS orders_amount,
+	coalesce(sum(discount) FILTER (WHERE object = 'redemption' AND result = 'SUCCESS'), 0) AS discounted_amount,
+	coalesce(sum(gift) FILTER (WHERE object = 'redemption' AND result = 'SUCCESS'), 0) AS gift_amount,
+	coalesce(sum(points) FILTER (WHERE object = 'redemption' AND result = 'SUCCESS'), 0) AS points,
+	coalesce(sum(amount) FILTER (WHERE object = 'redemption' AND status = 'ROLLED_BACK'), 0) AS orders_rolled_back,
+	coalesce(sum(discount) FILTER (WHERE object = 'redemption' AND status = 'ROLLED_BACK'), 0) AS discounted_rolled_back,
+	coalesce(sum(gift) FILTER (WHERE object = 'redemption' AND status = 'ROLLED_BACK'), 0) AS gift_rolled_back,
+	coalesce(sum(points) FILTER (WHERE object = 'redemption' AND status = 'ROLLED_BACK'), 0) AS points_rolled_back
+FROM r`
+
+// CampaignTotals implements redemption.Store: one aggregate over the
+// campaign's ledger rows, one over its publications.
+func (s *Store) CampaignTotals(ctx context.Context, projectID, campaignID string, from, to *promotype.Time) (redemption.CampaignTotals, error) {
+	var out redemption.CampaignTotals
+	if !storableKeys(projectID, campaignID) {
+		return out, nil
+	}
+	var row campaignTotalsRow
+	if err := s.db.NewRaw(campaignTotalsSQL, projectID, campaignID, sqlTimePtr(from), sqlTimePtr(to)).Scan(ctx, &row); err != nil {
+		return out, fail("sum campaign redemptions", err, nil)
+	}
+	out = redemption.CampaignTotals{Redemptions: row.Redemptions, RedemptionsSucceeded: row.RedemptionsSucceeded,
+		Rollbacks: row.Rollbacks, RollbacksSucceeded: row.RollbacksSucceeded,
+		OrdersAmount: row.OrdersAmount, DiscountedAmount: row.DiscountedAmount, GiftAmount: row.GiftAmount, Points: row.Points,
+		OrdersRolledBack: row.OrdersRolledBack, DiscountedRolledBack: row.DiscountedRolledBack,
+		GiftRolledBack: row.GiftRolledBack, PointsRolledBack: row.PointsRolledBack}
+	var pubs struct {
+		N         int64 `bun:"n"`
+		Succeeded int64 `bun:"succeeded"`
+	}
+	err := s.db.NewRaw(`SELECT count(*) AS n, count(*) FILTER (WHERE result = 'SUCCESS') AS succeeded FROM promo_publications
+		WHERE project_id = ? AND campaign_id = ? AND created_at >= coalesce(?::timestamptz, '-infinity') AND created_at <= coalesce(?::timestamptz, 'infinity')`,
+		projectID, campaignID, sqlTimePtr(from), sqlTimePtr(to)).Scan(ctx, &pubs)
+	if err != nil {
+		return out, fail("count campaign publications", err, nil)
+	}
+	out.Publications, out.PublicationsSucceeded = pubs.N, pubs.Succeeded
+	return out, nil
 }

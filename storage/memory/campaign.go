@@ -13,6 +13,7 @@ import (
 type campaignData struct {
 	campaigns  keyed[campaign.Campaign]   // live campaigns keyed by name
 	categories keyed[campaign.Category]   // keyed by name
+	templates  keyed[campaign.Template]   // campaign templates keyed by name
 	vouchers   map[string]*voucherProject // project id → its vouchers (voucher.go)
 	actions    table[async.Action]
 	actionSeq  int64 // the last async.Action.Seq given (a rollback leaves a gap, as a sequence does)
@@ -32,6 +33,12 @@ func newCampaignData() campaignData {
 			ids:   func(c *campaign.Category) (string, string) { return c.ProjectID, c.ID },
 			key:   func(c *campaign.Category) *string { return &c.Name },
 			clone: (*campaign.Category).Clone,
+		}),
+		templates: newKeyed(keyed[campaign.Template]{
+			kind: "campaign_template", keyName: "name",
+			ids:   func(t *campaign.Template) (string, string) { return t.ProjectID, t.ID },
+			key:   func(t *campaign.Template) *string { return &t.Name },
+			clone: (*campaign.Template).Clone,
 		}),
 		vouchers: map[string]*voucherProject{},
 		actions:  newTable[async.Action](),
@@ -280,4 +287,40 @@ func (s *Store) CategoryInUse(ctx context.Context, projectID, id string) (used b
 		}
 	})
 	return used, nil
+}
+
+// InsertCampaignTemplate implements campaign.TemplateStore.
+func (s *Store) InsertCampaignTemplate(ctx context.Context, t *campaign.Template) error {
+	return s.write(ctx, func(d *data, u *undo) error { return d.campaigns.templates.insert(u, t) })
+}
+
+// UpdateCampaignTemplate implements campaign.TemplateStore.
+func (s *Store) UpdateCampaignTemplate(ctx context.Context, t *campaign.Template) error {
+	return s.write(ctx, func(d *data, u *undo) error { return d.campaigns.templates.update(u, t) })
+}
+
+// GetCampaignTemplate implements campaign.TemplateStore.
+func (s *Store) GetCampaignTemplate(ctx context.Context, projectID, id string) (out *campaign.Template, err error) {
+	s.read(ctx, func(d *data) { out, err = d.campaigns.templates.copyOf(projectID, id) })
+	return out, err
+}
+
+// ListCampaignTemplates implements campaign.TemplateStore.
+func (s *Store) ListCampaignTemplates(ctx context.Context, projectID string, q promotype.Query, after string) (out []*campaign.Template, err error) {
+	s.read(ctx, func(d *data) {
+		rows := pastID(d.campaigns.templates.rows[projectID], q, after)
+		out, _ = list(rows, q, (*campaign.Template).Field, func(t *campaign.Template) string { return t.ID }, nil, (*campaign.Template).Clone)
+	})
+	return out, nil
+}
+
+// CountCampaignTemplates implements campaign.TemplateStore.
+func (s *Store) CountCampaignTemplates(ctx context.Context, projectID string) (n int, err error) {
+	s.read(ctx, func(d *data) { n = len(d.campaigns.templates.rows[projectID]) })
+	return n, nil
+}
+
+// DeleteCampaignTemplate implements campaign.TemplateStore.
+func (s *Store) DeleteCampaignTemplate(ctx context.Context, projectID, id string) error {
+	return s.write(ctx, func(d *data, u *undo) error { return d.campaigns.templates.remove(u, projectID, id) })
 }

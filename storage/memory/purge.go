@@ -51,6 +51,7 @@ func (d *data) dropProject(u *undo, project string) {
 
 	dropKeyed(u, &d.campaigns.campaigns, project)
 	dropKeyed(u, &d.campaigns.categories, project)
+	dropKeyed(u, &d.campaigns.templates, project)
 	dropWhere(u, d.campaigns.vouchers, func(k string, _ *voucherProject) bool { return k == project })
 	dropTable(u, &d.campaigns.actions, project)
 	dropTable(u, &d.rules.rules, project)

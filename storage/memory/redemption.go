@@ -707,3 +707,56 @@ func (p *voucherProject) firstFree(id string, slabs []*slab) *voucher.Voucher {
 	}
 	return v
 }
+
+// CampaignTotals implements redemption.Store.
+func (s *Store) CampaignTotals(ctx context.Context, projectID, campaignID string, from, to *promotype.Time) (out redemption.CampaignTotals, err error) {
+	within := func(t promotype.Time) bool {
+		return (from == nil || !t.Before(from.Time)) && (to == nil || !t.After(to.Time))
+	}
+	s.read(ctx, func(d *data) {
+		for _, r := range d.redemptions.rows[projectID] {
+			if r.Ledger.CampaignID != campaignID || !within(r.Date) {
+				continue
+			}
+			ok := r.Result == redemption.ResultSuccess
+			switch r.Object {
+			case redemption.ObjectRedemption:
+				out.Redemptions++
+				if !ok {
+					continue
+				}
+				out.RedemptionsSucceeded++
+				var amount, discount, gift, points int64
+				if r.Order != nil {
+					amount, discount = r.Order.Amount, r.Order.TotalAppliedDiscountAmount
+				}
+				if r.Gift != nil {
+					gift = r.Gift.Amount
+				}
+				if r.LoyaltyCard != nil {
+					points = r.LoyaltyCard.Points
+				}
+				out.OrdersAmount, out.DiscountedAmount, out.GiftAmount, out.Points = out.OrdersAmount+amount, out.DiscountedAmount+discount, out.GiftAmount+gift, out.Points+points
+				if r.Status == redemption.StatusRolledBack {
+					out.OrdersRolledBack, out.DiscountedRolledBack = out.OrdersRolledBack+amount, out.DiscountedRolledBack+discount
+					out.GiftRolledBack, out.PointsRolledBack = out.GiftRolledBack+gift, out.PointsRolledBack+points
+				}
+			case redemption.ObjectRollback:
+				out.Rollbacks++
+				if ok {
+					out.RollbacksSucceeded++
+				}
+			}
+		}
+		for _, p := range d.pubData.pubs.rows[projectID] {
+			if p.CampaignID == nil || *p.CampaignID != campaignID || !within(p.CreatedAt) {
+				continue
+			}
+			out.Publications++
+			if p.Result == "SUCCESS" {
+				out.PublicationsSucceeded++
+			}
+		}
+	})
+	return out, nil
+}

@@ -350,3 +350,18 @@ func (f *feed) deliver(inv auth.Invalidation) {
 		fn(inv)
 	}
 }
+
+// pastID returns the rows of rows whose id is past after in q's direction
+// (all of them when after is empty): a page of a list paged by id.
+func pastID[V any](rows map[string]*V, q promotype.Query, after string) map[string]*V {
+	if after == "" {
+		return rows
+	}
+	out := make(map[string]*V, len(rows))
+	for id, v := range rows {
+		if (!q.Desc && id > after) || (q.Desc && id < after) {
+			out[id] = v
+		}
+	}
+	return out
+}

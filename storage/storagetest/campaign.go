@@ -395,3 +395,84 @@ func testCategoryWrites(t *testing.T, newStore Factory) {
 	wantErr(t, "delete twice", s.DeleteCategory(ctx, p, "cat_2"), promotype.ErrNotFound)
 	must(t, s.InsertCategory(ctx, &campaign.Category{ID: "cat_3", ProjectID: p, Name: "Second", CreatedAt: at(3)})) // the name is free again
 }
+
+// campaignTemplate is template n of project p, named "Template <n>".
+func campaignTemplate(p string, n int, ct campaign.CampaignType) *campaign.Template {
+	pct := 10.0 + float64(n)
+	typ := campaign.Static
+	return &campaign.Template{ID: fmt.Sprintf("camp_tpl_%03d", n), ProjectID: p, Name: fmt.Sprintf("Template %03d", n),
+		Description: ptr("described"), CampaignType: ct, CreatedAt: at(n), Object: "campaign_template",
+		Definition: campaign.Params{CampaignType: &ct, Type: &typ, Metadata: promotype.Metadata{"n": float64(n)},
+			ValidationRules: []string{"val_1"}, StartDate: ptr(at(100)),
+			Voucher: &campaign.VoucherParams{Discount: &campaign.Discount{Type: campaign.DiscountPercent, PercentOff: ptr(promotype.NewDecimal(fmt.Sprint(pct)))}}}}
+}
+
+// testCampaignTemplates: templates are stored whole (their definition
+// too), the caller's own, unique by name in their project, listed by id
+// in either direction after a cursor and with filters, counted, updated
+// and deleted; another project's are not found.
+func testCampaignTemplates(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	a, b := newProject(t, s, "proj_a"), newProject(t, s, "proj_b")
+	one := campaignTemplate(a, 1, campaign.DiscountCoupons)
+	must(t, s.InsertCampaignTemplate(ctx, one))
+	must(t, s.InsertCampaignTemplate(ctx, campaignTemplate(a, 2, campaign.GiftVouchers)))
+	must(t, s.InsertCampaignTemplate(ctx, campaignTemplate(a, 3, campaign.DiscountCoupons)))
+	must(t, s.InsertCampaignTemplate(ctx, campaignTemplate(b, 4, campaign.DiscountCoupons)))
+	taken := campaignTemplate(a, 5, campaign.DiscountCoupons)
+	taken.Name = one.Name
+	wantErr(t, "name taken", s.InsertCampaignTemplate(ctx, taken), promotype.ErrDuplicateFound)
+	wantErr(t, "id taken", s.InsertCampaignTemplate(ctx, campaignTemplate(a, 1, campaign.DiscountCoupons)), promotype.ErrDuplicateFound)
+	sameName := campaignTemplate(b, 6, campaign.DiscountCoupons)
+	sameName.Name = one.Name
+	must(t, s.InsertCampaignTemplate(ctx, sameName)) // names are unique per project
+
+	got, err := s.GetCampaignTemplate(ctx, a, one.ID)
+	must(t, err)
+	diff(t, "get", one, got)
+	got.Definition.Metadata["n"], got.Name = "changed", "changed"
+	again, err := s.GetCampaignTemplate(ctx, a, one.ID)
+	must(t, err)
+	diff(t, "after mutating a returned value", one, again)
+	_, err = s.GetCampaignTemplate(ctx, b, one.ID)
+	wantErr(t, "another project's", err, promotype.ErrNotFound)
+
+	list := func(q promotype.Query, after string) []string {
+		t.Helper()
+		ts, err := s.ListCampaignTemplates(ctx, a, q, after)
+		must(t, err)
+		return ids(ts, func(t *campaign.Template) string { return t.ID })
+	}
+	diff(t, "list", []string{"camp_tpl_001", "camp_tpl_002", "camp_tpl_003"}, list(promotype.Query{Limit: 10, OrderBy: "id"}, ""))
+	diff(t, "descending after 003", []string{"camp_tpl_002"}, list(promotype.Query{Limit: 1, OrderBy: "id", Desc: true}, "camp_tpl_003"))
+	diff(t, "ascending after 001", []string{"camp_tpl_002", "camp_tpl_003"}, list(promotype.Query{Limit: 10, OrderBy: "id"}, "camp_tpl_001"))
+	gifts := promotype.Query{Limit: 10, OrderBy: "id", Filter: promotype.Filter{Conditions: []promotype.Condition{
+		{Field: "campaign_type", Op: promotype.OpIs, Values: []string{string(campaign.GiftVouchers)}}}}}
+	diff(t, "gift templates", []string{"camp_tpl_002"}, list(gifts, ""))
+	n, err := s.CountCampaignTemplates(ctx, a)
+	must(t, err)
+	if n != 3 {
+		t.Errorf("count: %d, want 3", n)
+	}
+
+	upd := one.Clone()
+	upd.Name, upd.UpdatedAt = "Renamed", ptr(at(50))
+	must(t, s.UpdateCampaignTemplate(ctx, upd))
+	got, err = s.GetCampaignTemplate(ctx, a, one.ID)
+	must(t, err)
+	diff(t, "updated", upd, got)
+	clash := upd.Clone()
+	clash.Name = "Template 002"
+	wantErr(t, "update to a taken name", s.UpdateCampaignTemplate(ctx, clash), promotype.ErrDuplicateFound)
+	missing := campaignTemplate(a, 9, campaign.DiscountCoupons)
+	wantErr(t, "update a missing one", s.UpdateCampaignTemplate(ctx, missing), promotype.ErrNotFound)
+
+	must(t, s.DeleteCampaignTemplate(ctx, a, one.ID))
+	_, err = s.GetCampaignTemplate(ctx, a, one.ID)
+	wantErr(t, "deleted", err, promotype.ErrNotFound)
+	wantErr(t, "delete twice", s.DeleteCampaignTemplate(ctx, a, one.ID), promotype.ErrNotFound)
+	wantErr(t, "delete another project's", s.DeleteCampaignTemplate(ctx, a, "camp_tpl_004"), promotype.ErrNotFound)
+	reused := campaignTemplate(a, 7, campaign.DiscountCoupons)
+	reused.Name = "Renamed"
+	must(t, s.InsertCampaignTemplate(ctx, reused)) // the deleted one's name is free
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/promoengine/promo/campaign"
+	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/storage"
 	"github.com/promoengine/promo/voucher"
 
@@ -873,4 +874,66 @@ func testCampaignOffers(t *testing.T, s storage.Store, p, other string) {
 	must(t, err)
 	diff(t, "after a publication", []string{"camp_012:v_021", "camp_002:v_b1_0000"}, offers(p, nil, 10))
 	diff(t, "another project", []string{}, offers(other, nil, 10))
+}
+
+// testCampaignTotals: a campaign's totals count its redemptions (failed
+// ones too) and rollbacks, sum the orders, discounts, credits and points
+// of the successful redemptions and, apart, of those rolled back since,
+// count its publications, all within the window; other campaigns' and
+// projects' rows count nothing.
+func testCampaignTotals(t *testing.T, newStore Factory) {
+	s := newStore(t)
+	a, b := newProject(t, s, "proj_a"), newProject(t, s, "proj_b")
+	v := discountVoucher(a, "camp_1", 1)
+	must(t, s.InsertVoucher(ctx, v))
+	row := func(n int, result, status string, amount, discount, credits int64, campaignID string) *redemption.Redemption {
+		r := ledgerRow(a, n, v, "", redemption.Spend{})
+		r.Result, r.Status, r.Ledger.CampaignID = result, status, campaignID
+		r.Order = &order.Order{Amount: amount, TotalAppliedDiscountAmount: discount}
+		if credits != 0 {
+			r.Gift = &redemption.GiftAmount{Amount: credits}
+		}
+		return r
+	}
+	rolled := row(1, redemption.ResultSuccess, redemption.StatusRolledBack, 2000, 300, 0, "camp_1")
+	kept := row(2, redemption.ResultSuccess, redemption.StatusSucceeded, 1000, 100, 500, "camp_1")
+	failed := row(3, redemption.ResultFailure, redemption.StatusFailed, 0, 0, 0, "camp_1")
+	failed.ID, failed.Order = "rf_003", nil
+	back := row(4, redemption.ResultSuccess, redemption.StatusSucceeded, 2000, 0, 0, "camp_1")
+	back.ID, back.Object, back.Order = "rr_004", redemption.ObjectRollback, nil
+	other := row(5, redemption.ResultSuccess, redemption.StatusSucceeded, 9000, 900, 0, "camp_2")
+	late := row(50, redemption.ResultSuccess, redemption.StatusSucceeded, 7000, 700, 0, "camp_1")
+	must(t, s.InsertRedemptions(ctx, rolled, kept, failed, back, other, late))
+	pb := ledgerRow(b, 6, v, "", redemption.Spend{})
+	pb.Ledger.CampaignID = "camp_1"
+	must(t, s.InsertRedemptions(ctx, pb))
+	must(t, s.InsertPublication(ctx, pubRow(a, 7, "cust_1", ptr("camp_1"), "C1")))
+	failedPub := pubRow(a, 8, "cust_2", ptr("camp_1"), "C2")
+	failedPub.Result = "FAILURE"
+	must(t, s.InsertPublication(ctx, failedPub))
+	must(t, s.InsertPublication(ctx, pubRow(a, 9, "cust_3", ptr("camp_2"), "C3")))
+
+	all := redemption.CampaignTotals{Redemptions: 4, RedemptionsSucceeded: 3, Rollbacks: 1, RollbacksSucceeded: 1,
+		OrdersAmount: 10000, DiscountedAmount: 1100, GiftAmount: 500, OrdersRolledBack: 2000, DiscountedRolledBack: 300,
+		Publications: 2, PublicationsSucceeded: 1}
+	got, err := s.CampaignTotals(ctx, a, "camp_1", nil, nil)
+	must(t, err)
+	diff(t, "all", all, got)
+	upTo := redemption.CampaignTotals{Redemptions: 3, RedemptionsSucceeded: 2, Rollbacks: 1, RollbacksSucceeded: 1,
+		OrdersAmount: 3000, DiscountedAmount: 400, GiftAmount: 500, OrdersRolledBack: 2000, DiscountedRolledBack: 300,
+		Publications: 2, PublicationsSucceeded: 1}
+	from, to := at(1), at(9)
+	got, err = s.CampaignTotals(ctx, a, "camp_1", &from, &to)
+	must(t, err)
+	diff(t, "minutes 1 to 9", upTo, got)
+	from = at(10)
+	got, err = s.CampaignTotals(ctx, a, "camp_1", &from, nil)
+	must(t, err)
+	diff(t, "from minute 10", redemption.CampaignTotals{Redemptions: 1, RedemptionsSucceeded: 1, OrdersAmount: 7000, DiscountedAmount: 700}, got)
+	got, err = s.CampaignTotals(ctx, b, "camp_1", nil, nil)
+	must(t, err)
+	diff(t, "project b", redemption.CampaignTotals{Redemptions: 1, RedemptionsSucceeded: 1}, got)
+	got, err = s.CampaignTotals(ctx, a, "camp_missing", nil, nil)
+	must(t, err)
+	diff(t, "missing campaign", redemption.CampaignTotals{}, got)
 }

@@ -60,6 +60,9 @@ func Run(t *testing.T, newStore Factory) {
 		{"RedemptionLedger", testRedemptionLedger},
 		{"VoucherSpend", testVoucherSpend},
 		{"RedemptionCounters", testRedemptionCounters},
+		{"CampaignTotals", testCampaignTotals},
+		{"BinEntries", testBinEntries}, // bin.go
+		{"CampaignTemplates", testCampaignTemplates},
 		{"RedemptionConcurrency", testRedemptionConcurrency},
 		{"VoucherTransactions", testVoucherTransactions},
 		{"VoucherTransactionConcurrency", testVoucherTransactionConcurrency},
