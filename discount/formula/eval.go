@@ -1,0 +1,390 @@
+package formula
+
+import "strings"
+
+func constant(v value) eval {
+	return func(*Env) (value, error) { return v, nil }
+}
+
+func arith(l, r eval, f func(a, b Number) (Number, error)) eval {
+	return func(e *Env) (value, error) {
+		a, err := l(e)
+		if err != nil {
+			return value{}, err
+		}
+		b, err := r(e)
+		if err != nil {
+			return value{}, err
+		}
+		x, err := a.number()
+		if err != nil {
+			return value{}, err
+		}
+		y, err := b.number()
+		if err != nil {
+			return value{}, err
+		}
+		n, err := f(x, y)
+		return value{k: kindNumber, n: n}, err
+	}
+}
+
+// logic is l OR r (or) or l AND r, evaluating r only when it decides.
+func logic(l, r eval, or bool) eval {
+	return func(e *Env) (value, error) {
+		a, err := l(e)
+		if err != nil {
+			return value{}, err
+		}
+		ta, err := a.truth()
+		if err != nil {
+			return value{}, err
+		}
+		if ta == or {
+			return boolValue(ta), nil
+		}
+		b, err := r(e)
+		if err != nil {
+			return value{}, err
+		}
+		tb, err := b.truth()
+		return boolValue(tb), err
+	}
+}
+
+// equal compares two values: numbers (and text that reads as one) by
+// value, text exactly, booleans as booleans.
+func equal(a, b value) bool {
+	if a.k == kindNumber || b.k == kindNumber {
+		x, errA := a.number()
+		y, errB := b.number()
+		return errA == nil && errB == nil && x == y
+	}
+	if a.k != b.k || a.k == kindList {
+		return false
+	}
+	return a.s == b.s && a.n == b.n
+}
+
+func comparator(op string, l, r eval) eval {
+	var test func(a, b value) (bool, error)
+	switch op {
+	case "=":
+		test = func(a, b value) (bool, error) { return equal(a, b), nil }
+	case "!=":
+		test = func(a, b value) (bool, error) { return !equal(a, b), nil }
+	case ">", "<", ">=", "<=":
+		test = func(a, b value) (bool, error) {
+			x, err := a.number()
+			if err != nil {
+				return false, err
+			}
+			y, err := b.number()
+			if err != nil {
+				return false, err
+			}
+			switch op {
+			case ">":
+				return x > y, nil
+			case "<":
+				return x < y, nil
+			case ">=":
+				return x >= y, nil
+			}
+			return x <= y, nil
+		}
+	case "is", "isnot", "startswith", "endswith":
+		test = func(a, b value) (bool, error) {
+			x, err := a.text()
+			if err != nil {
+				return false, err
+			}
+			y, err := b.text()
+			if err != nil {
+				return false, err
+			}
+			switch op {
+			case "is":
+				return x == y, nil
+			case "isnot":
+				return x != y, nil
+			case "startswith":
+				return strings.HasPrefix(x, y), nil
+			}
+			return strings.HasSuffix(x, y), nil
+		}
+	case "contains":
+		test = func(a, b value) (bool, error) {
+			y, err := b.text()
+			if err != nil {
+				return false, err
+			}
+			if a.k == kindList {
+				return inList(a.l, y), nil
+			}
+			x, err := a.text()
+			return strings.Contains(x, y), err
+		}
+	default: // in, notin
+		test = func(a, b value) (bool, error) {
+			x, err := a.text()
+			if err != nil {
+				return false, err
+			}
+			var in bool
+			if b.k == kindList {
+				in = inList(b.l, x)
+			} else {
+				list, err := b.text()
+				if err != nil {
+					return false, err
+				}
+				in = inCommaList(list, x)
+			}
+			return in == (op == "in"), nil
+		}
+	}
+	return func(e *Env) (value, error) {
+		a, err := l(e)
+		if err != nil {
+			return value{}, err
+		}
+		b, err := r(e)
+		if err != nil {
+			return value{}, err
+		}
+		ok, err := test(a, b)
+		return boolValue(ok), err
+	}
+}
+
+// inList reports whether a metadata array holds s (elements compared as
+// text; numbers in their shortest form).
+func inList(l []any, s string) bool {
+	for _, x := range l {
+		v, err := fromAny(x)
+		if err != nil {
+			continue
+		}
+		if t, err := v.text(); err == nil && t == s {
+			return true
+		}
+	}
+	return false
+}
+
+// inCommaList reports whether "a,b,c" holds s (parts trimmed of spaces).
+func inCommaList(list, s string) bool {
+	for list != "" {
+		var part string
+		part, list, _ = strings.Cut(list, ",")
+		if strings.TrimSpace(part) == s {
+			return true
+		}
+	}
+	return false
+}
+
+// operand is a name without arguments.
+type operand struct {
+	eval  eval
+	reads Reads
+}
+
+func money(n int64) (value, error) {
+	x, err := fromMinor(n)
+	return value{k: kindNumber, n: x}, err
+}
+
+func count(n int64) (value, error) {
+	x, err := FromInt(n)
+	return value{k: kindNumber, n: x}, err
+}
+
+// itemOperands are the operands of one line, read through pick.
+func itemOperands(prefix string, reads Reads, pick func(*Env) *Item, into map[string]operand) {
+	field := func(f func(*Item) (value, error)) eval {
+		return func(e *Env) (value, error) {
+			it := pick(e)
+			if it == nil {
+				return value{}, ErrMissing
+			}
+			return f(it)
+		}
+	}
+	into[prefix+"PRICE"] = operand{field(func(it *Item) (value, error) {
+		if !it.HasPrice {
+			return value{}, ErrMissing
+		}
+		return money(it.Price)
+	}), reads}
+	into[prefix+"AMOUNT"] = operand{field(func(it *Item) (value, error) { return money(it.Amount) }), reads}
+	into[prefix+"SUBTOTAL"] = operand{field(func(it *Item) (value, error) { return money(it.Subtotal) }), reads}
+	into[prefix+"UNITS_QUANTITY"] = operand{field(func(it *Item) (value, error) { return count(it.Quantity) }), reads}
+}
+
+var operands = func() map[string]operand {
+	m := map[string]operand{
+		"ORDER_AMOUNT":         {func(e *Env) (value, error) { return money(e.OrderAmount) }, 0},
+		"ORDER_ITEMS_QUANTITY": {func(e *Env) (value, error) { return count(e.OrderItemsQuantity) }, ReadsOrderCounts},
+		"ORDER_UNITS_QUANTITY": {func(e *Env) (value, error) { return count(e.OrderUnitsQuantity) }, ReadsOrderCounts},
+	}
+	itemOperands("ORDER_ITEM_", ReadsItem, func(e *Env) *Item { return e.Item }, m)
+	itemOperands("CHEAPEST_ORDER_ITEM_", ReadsCheapest, func(e *Env) *Item { return e.Cheapest }, m)
+	itemOperands("MOST_EXPENSIVE_ORDER_ITEM_", ReadsMostExpensive, func(e *Env) *Item { return e.MostExpensive }, m)
+	return m
+}()
+
+// metadataOperand is NAME("key"): of returns the metadata it reads.
+type metadataOperand struct {
+	of    func(*Env) map[string]any
+	reads Reads
+}
+
+func itemMetadata(pick func(*Env) *Item, product bool) func(*Env) map[string]any {
+	return func(e *Env) map[string]any {
+		it := pick(e)
+		switch {
+		case it == nil:
+			return nil
+		case product:
+			return it.ProductMetadata
+		}
+		return it.Metadata
+	}
+}
+
+var metadataOperands = map[string]metadataOperand{
+	"ORDER_METADATA":      {func(e *Env) map[string]any { return e.OrderMetadata }, 0},
+	"CUSTOMER_METADATA":   {func(e *Env) map[string]any { return e.CustomerMetadata }, 0},
+	"REDEMPTION_METADATA": {func(e *Env) map[string]any { return e.RedemptionMetadata }, 0},
+	"REDEEMABLE_METADATA": {func(e *Env) map[string]any { return e.RedeemableMetadata }, 0},
+
+	"ORDER_ITEM_METADATA":                        {itemMetadata(func(e *Env) *Item { return e.Item }, false), ReadsItem},
+	"ORDER_ITEM_PRODUCT_METADATA":                {itemMetadata(func(e *Env) *Item { return e.Item }, true), ReadsItem},
+	"CHEAPEST_ORDER_ITEM_METADATA":               {itemMetadata(func(e *Env) *Item { return e.Cheapest }, false), ReadsCheapest},
+	"CHEAPEST_ORDER_ITEM_PRODUCT_METADATA":       {itemMetadata(func(e *Env) *Item { return e.Cheapest }, true), ReadsCheapest},
+	"MOST_EXPENSIVE_ORDER_ITEM_METADATA":         {itemMetadata(func(e *Env) *Item { return e.MostExpensive }, false), ReadsMostExpensive},
+	"MOST_EXPENSIVE_ORDER_ITEM_PRODUCT_METADATA": {itemMetadata(func(e *Env) *Item { return e.MostExpensive }, true), ReadsMostExpensive},
+}
+
+func metadata(of func(*Env) map[string]any, key string) eval {
+	return func(e *Env) (value, error) {
+		v, ok := of(e)[key]
+		if !ok {
+			return value{}, ErrMissing
+		}
+		return fromAny(v)
+	}
+}
+
+// unsupported are names of the hosted language this engine does not
+// evaluate (dates, publication metadata, voucher and tier facts): a
+// formula naming one is refused at parse time, never silently wrong.
+var unsupported = map[string]bool{
+	"PUBLICATION_METADATA": true, "VOUCHER_REDEMPTION_QUANTITY": true, "VOUCHER_REDEEMED_QUANTITY": true,
+	"VOUCHER_PUBLISH_COUNT": true, "VOUCHER_START_DATE": true, "VOUCHER_EXPIRATION_DATE": true,
+	"PROMOTION_TIER_START_DATE": true, "PROMOTION_TIER_EXPIRATION_DATE": true, "CUSTOMER_BIRTHDATE": true,
+	"DAY_OF_MONTH": true, "MONTH": true, "YEAR": true, "TODAY": true, "NOW": true, "DATE": true,
+	"DATE_TIME": true, "DAYS_SINCE": true, "MONTHS_SINCE": true, "YEARS_SINCE": true, "DAYS_UNTIL": true,
+	"MONTHS_UNTIL": true, "DATE_IS": true, "DATE_IS_NOT": true, "IS_AFTER": true, "IS_BEFORE": true,
+}
+
+// function is a call with a number of arguments in [min, max] (max 0:
+// any number from min).
+type function struct {
+	min, max int
+	arity    string
+	build    func(args []eval) eval
+}
+
+var functions = map[string]function{
+	"IF": {3, 3, "3 arguments (condition; value if true; value if false)", func(a []eval) eval {
+		cond, yes, no := a[0], a[1], a[2]
+		return func(e *Env) (value, error) {
+			c, err := cond(e)
+			if err != nil {
+				return value{}, err
+			}
+			t, err := c.truth()
+			if err != nil {
+				return value{}, err
+			}
+			if t {
+				return yes(e)
+			}
+			return no(e)
+		}
+	}},
+	"MIN":        {1, 0, "at least 1 argument", func(a []eval) eval { return extreme(a, true) }},
+	"MAX":        {1, 0, "at least 1 argument", func(a []eval) eval { return extreme(a, false) }},
+	"POW":        {2, 2, "2 arguments (number; power)", func(a []eval) eval { return arith(a[0], a[1], pow) }},
+	"ROUND":      {1, 2, "1 or 2 arguments (number; precision)", func(a []eval) eval { return rounding(a, roundHalf) }},
+	"FLOOR":      {1, 2, "1 or 2 arguments (number; precision)", func(a []eval) eval { return rounding(a, roundFloor) }},
+	"CEIL":       {1, 2, "1 or 2 arguments (number; precision)", func(a []eval) eval { return rounding(a, roundCeil) }},
+	"DEFAULT_TO": {2, 0, "at least 2 arguments", defaultTo},
+}
+
+func extreme(args []eval, lowest bool) eval {
+	return func(e *Env) (value, error) {
+		var best Number
+		for i, a := range args {
+			v, err := a(e)
+			if err != nil {
+				return value{}, err
+			}
+			n, err := v.number()
+			if err != nil {
+				return value{}, err
+			}
+			if i == 0 || (n < best) == lowest && n != best {
+				best = n
+			}
+		}
+		return value{k: kindNumber, n: best}, nil
+	}
+}
+
+func rounding(args []eval, mode int) eval {
+	places := constant(value{k: kindNumber})
+	if len(args) == 2 {
+		places = args[1]
+	}
+	return arith(args[0], places, func(a, p Number) (Number, error) { return roundTo(a, p, mode) })
+}
+
+// defaultTo returns the first argument that evaluates without an error.
+func defaultTo(args []eval) eval {
+	return func(e *Env) (value, error) {
+		var err error
+		for _, a := range args {
+			var v value
+			if v, err = a(e); err == nil {
+				return v, nil
+			}
+		}
+		return value{}, err
+	}
+}
+
+func switchOf(subject eval, cases [][2]eval, otherwise eval) eval {
+	return func(e *Env) (value, error) {
+		s, err := subject(e)
+		if err != nil {
+			return value{}, err
+		}
+		for _, c := range cases {
+			v, err := c[0](e)
+			if err != nil {
+				return value{}, err
+			}
+			if equal(s, v) {
+				return c[1](e)
+			}
+		}
+		if otherwise == nil {
+			return value{}, ErrNoCase
+		}
+		return otherwise(e)
+	}
+}
