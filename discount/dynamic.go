@@ -1,0 +1,171 @@
+package discount
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/promoengine/promo/discount/formula"
+	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotype"
+)
+
+// Facts are what a discount's formulas read besides the order: the
+// metadata of the customer, of the redemption request and of the
+// redeemable (the voucher or promotion tier). A nil *Facts reads as empty.
+type Facts struct {
+	Customer   promotype.Metadata
+	Redemption promotype.Metadata
+	Redeemable promotype.Metadata
+}
+
+// programs caches parsed formulas by their text, so that a formula is
+// parsed once per process however many discounts and requests carry it;
+// past maxPrograms distinct texts, further ones are parsed at each use.
+var (
+	programs    sync.Map // string → *formula.Program
+	programsLen atomic.Int64
+)
+
+const maxPrograms = 1 << 14
+
+// program returns the parsed formula src.
+func program(src string) (*formula.Program, error) {
+	if p, ok := programs.Load(src); ok {
+		return p.(*formula.Program), nil
+	}
+	p, err := formula.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	if programsLen.Load() < maxPrograms {
+		if _, loaded := programs.LoadOrStore(src, p); !loaded {
+			programsLen.Add(1)
+		}
+	}
+	return p, nil
+}
+
+// CheckFormula parses a formula as a request gives it; the error says
+// what is wrong and where (docs/formulas.md is the language).
+func CheckFormula(src string) error {
+	_, err := program(src)
+	return err
+}
+
+// evalFormula evaluates src over o (line ≥ 0: the order line a product
+// discount is pricing) and f. ok is false when the formula cannot be
+// computed: the caller then uses the static value.
+func evalFormula(src string, o *order.Order, f *Facts, line int) (n formula.Number, ok bool) {
+	p, err := program(src)
+	if err != nil {
+		return 0, false
+	}
+	env := formula.Env{OrderAmount: o.Amount, OrderMetadata: o.Metadata}
+	if f != nil {
+		env.CustomerMetadata, env.RedemptionMetadata, env.RedeemableMetadata = f.Customer, f.Redemption, f.Redeemable
+	}
+	reads := p.Reads()
+	if reads&formula.ReadsOrderCounts != 0 {
+		env.OrderItemsQuantity = int64(len(o.Items))
+		for i := range o.Items {
+			env.OrderUnitsQuantity += o.Items[i].Quantity
+		}
+	}
+	var item, cheapest, dearest formula.Item
+	if reads&formula.ReadsItem != 0 && line >= 0 && line < len(o.Items) {
+		item = formulaItem(&o.Items[line])
+		env.Item = &item
+	}
+	if reads&(formula.ReadsCheapest|formula.ReadsMostExpensive) != 0 {
+		for i := range o.Items {
+			if o.Items[i].Price == nil {
+				continue
+			}
+			it := formulaItem(&o.Items[i])
+			if env.Cheapest == nil || formula.Better(&it, &cheapest, true) {
+				cheapest, env.Cheapest = it, &cheapest
+			}
+			if env.MostExpensive == nil || formula.Better(&it, &dearest, false) {
+				dearest, env.MostExpensive = it, &dearest
+			}
+		}
+	}
+	n, err = p.Eval(&env)
+	return n, err == nil
+}
+
+func formulaItem(it *order.Item) formula.Item {
+	out := formula.Item{Amount: it.Amount, Subtotal: it.SubtotalAmount, Quantity: it.Quantity, Metadata: it.Metadata}
+	if it.Price != nil {
+		out.Price, out.HasPrice = *it.Price, true
+	}
+	if it.Product != nil {
+		out.ProductMetadata = it.Product.Metadata
+	}
+	return out
+}
+
+// money is an amount formula's result in minor units, or the static value
+// when there is no formula, it fails or its result is negative or above
+// order.MaxAmount.
+func money(src *string, static int64, o *order.Order, f *Facts, line int) int64 {
+	if src == nil {
+		return static
+	}
+	n, ok := evalFormula(*src, o, f, line)
+	if !ok || n < 0 {
+		return static
+	}
+	if m := n.MinorUnits(); m <= order.MaxAmount {
+		return m
+	}
+	return static
+}
+
+// amountOff is the amount_off for line (−1: the order).
+func (d *Discount) amountOff(o *order.Order, f *Facts, line int) int64 {
+	return money(d.AmountOffFormula, order.RoundUnits(d.AmountOff.Decimal), o, f, line)
+}
+
+// fixedAmount is the fixed_amount for line (−1: the order).
+func (d *Discount) fixedAmount(o *order.Order, f *Facts, line int) int64 {
+	return money(d.FixedAmountFormula, order.RoundUnits(d.FixedAmount.Decimal), o, f, line)
+}
+
+// percentOff is the percent_off for line (−1: the order): a formula's
+// result outside 0..100 falls back to the static value.
+func (d *Discount) percentOff(o *order.Order, f *Facts, line int) decimal.Decimal {
+	if d.PercentOffFormula != nil {
+		if n, ok := evalFormula(*d.PercentOffFormula, o, f, line); ok && n >= 0 && n <= 100_000_000 {
+			return decimal.New(n.Millionths(), -6)
+		}
+	}
+	return d.PercentOff.Decimal
+}
+
+// unitCount is unit_off, or its formula's result rounded half away from
+// zero to a whole number of units when that is 1..order.MaxAmount.
+func unitCount(static *int64, src *string, o *order.Order, f *Facts) int64 {
+	n := unitOff(static)
+	if src == nil {
+		return n
+	}
+	if v, ok := evalFormula(*src, o, f, -1); ok {
+		if u := v.Integer(); u >= 1 && u <= order.MaxAmount {
+			return u
+		}
+	}
+	return n
+}
+
+// newPrice is the new unit price of a FIXED item discount on line under
+// entry e: the entry's price_formula, else its price, else fixed_amount
+// (and its formula).
+func (d *Discount) newPrice(o *order.Order, f *Facts, e *Target, line int) int64 {
+	if e.Price == nil {
+		return money(e.PriceFormula, d.fixedAmount(o, f, line), o, f, line)
+	}
+	return money(e.PriceFormula, *e.Price, o, f, line)
+}
