@@ -48,7 +48,9 @@ func (p *parser) expr() (eval, error) {
 	return l, nil
 }
 
-func (p *parser) isWord(w string) bool { return p.tok.kind == tokName && strings.EqualFold(p.tok.text, w) }
+func (p *parser) isWord(w string) bool {
+	return p.tok.kind == tokName && strings.EqualFold(p.tok.text, w)
+}
 
 func (p *parser) and() (eval, error) {
 	l, err := p.compare()
