@@ -91,7 +91,7 @@ func applyToOrder(o *order.Order, d *Discount, f *Facts) {
 	case Amount:
 		off = d.amountOff(o, f, -1)
 	case Percent:
-		off = order.PercentOf(o.TotalAmount, d.percentOff(o, f, -1))
+		off = d.percentOf(o.TotalAmount, o, f, -1)
 		if d.AmountLimit != nil {
 			off = min(off, order.RoundUnits(d.AmountLimit.Decimal))
 		}
@@ -364,7 +364,7 @@ func itemDiscount(o *order.Order, d *Discount, eff Effect, s selection, f *Facts
 		}
 		return off
 	case Percent:
-		return order.PercentOf(base(o, s), d.percentOff(o, f, s.line))
+		return d.percentOf(base(o, s), o, f, s.line)
 	case Fixed:
 		newPrice := d.newPrice(o, f, s.entry, s.line)
 		if it.Price == nil || *it.Price <= newPrice {

@@ -4,8 +4,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/promoengine/promo/discount/formula"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
@@ -54,6 +52,15 @@ func CheckFormula(src string) error {
 	return err
 }
 
+// scratch is the memory of one evaluation, pooled: an Env handed to the
+// program's closures would otherwise move to the heap at every call.
+type evalScratch struct {
+	env                     formula.Env
+	item, cheapest, dearest formula.Item
+}
+
+var scratches = sync.Pool{New: func() any { return new(evalScratch) }}
+
 // evalFormula evaluates src over o (line ≥ 0: the order line a product
 // discount is pricing) and f. ok is false when the formula cannot be
 // computed: the caller then uses the static value.
@@ -62,7 +69,13 @@ func evalFormula(src string, o *order.Order, f *Facts, line int) (n formula.Numb
 	if err != nil {
 		return 0, false
 	}
-	env := formula.Env{OrderAmount: o.Amount, OrderMetadata: o.Metadata}
+	sc := scratches.Get().(*evalScratch)
+	defer func() {
+		*sc = evalScratch{} // keep no order or metadata alive in the pool
+		scratches.Put(sc)
+	}()
+	env := &sc.env
+	env.OrderAmount, env.OrderMetadata = o.Amount, o.Metadata
 	if f != nil {
 		env.CustomerMetadata, env.RedemptionMetadata, env.RedeemableMetadata = f.Customer, f.Redemption, f.Redeemable
 	}
@@ -73,10 +86,9 @@ func evalFormula(src string, o *order.Order, f *Facts, line int) (n formula.Numb
 			env.OrderUnitsQuantity += o.Items[i].Quantity
 		}
 	}
-	var item, cheapest, dearest formula.Item
 	if reads&formula.ReadsItem != 0 && line >= 0 && line < len(o.Items) {
-		item = formulaItem(&o.Items[line])
-		env.Item = &item
+		sc.item = formulaItem(&o.Items[line])
+		env.Item = &sc.item
 	}
 	if reads&(formula.ReadsCheapest|formula.ReadsMostExpensive) != 0 {
 		for i := range o.Items {
@@ -84,15 +96,15 @@ func evalFormula(src string, o *order.Order, f *Facts, line int) (n formula.Numb
 				continue
 			}
 			it := formulaItem(&o.Items[i])
-			if env.Cheapest == nil || formula.Better(&it, &cheapest, true) {
-				cheapest, env.Cheapest = it, &cheapest
+			if env.Cheapest == nil || formula.Better(&it, &sc.cheapest, true) {
+				sc.cheapest, env.Cheapest = it, &sc.cheapest
 			}
-			if env.MostExpensive == nil || formula.Better(&it, &dearest, false) {
-				dearest, env.MostExpensive = it, &dearest
+			if env.MostExpensive == nil || formula.Better(&it, &sc.dearest, false) {
+				sc.dearest, env.MostExpensive = it, &sc.dearest
 			}
 		}
 	}
-	n, err = p.Eval(&env)
+	n, err = p.Eval(env)
 	return n, err == nil
 }
 
@@ -134,15 +146,19 @@ func (d *Discount) fixedAmount(o *order.Order, f *Facts, line int) int64 {
 	return money(d.FixedAmountFormula, order.RoundUnits(d.FixedAmount.Decimal), o, f, line)
 }
 
-// percentOff is the percent_off for line (−1: the order): a formula's
-// result outside 0..100 falls back to the static value.
-func (d *Discount) percentOff(o *order.Order, f *Facts, line int) decimal.Decimal {
+// percentOf is percent_off percent of amount (for line; −1: the order),
+// rounded half-up like order.PercentOf; a formula's result outside 0..100
+// falls back to the static percent_off.
+func (d *Discount) percentOf(amount int64, o *order.Order, f *Facts, line int) int64 {
 	if d.PercentOffFormula != nil {
 		if n, ok := evalFormula(*d.PercentOffFormula, o, f, line); ok && n >= 0 && n <= 100_000_000 {
-			return decimal.New(n.Millionths(), -6)
+			if amount <= 0 || n == 0 {
+				return 0
+			}
+			return order.Ratio(amount, n.Millionths(), 100_000_000) // millionths of a percent
 		}
 	}
-	return d.PercentOff.Decimal
+	return order.PercentOf(amount, d.PercentOff.Decimal)
 }
 
 // unitCount is unit_off, or its formula's result rounded half away from
