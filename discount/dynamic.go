@@ -3,6 +3,7 @@ package discount
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/promoengine/promo/discount/formula"
 	"github.com/promoengine/promo/order"
@@ -28,15 +29,31 @@ var (
 
 const maxPrograms = 1 << 14
 
+// recent is a direct-mapped cache in front of programs, indexed by where
+// the formula's text lives: the discount objects of a snapshot keep their
+// text in place, so a lookup costs a pointer load and a string comparison
+// whose pointers are equal. A slot holding another text only misses.
+var recent [256]atomic.Pointer[formula.Program]
+
+func recentSlot(src string) *atomic.Pointer[formula.Program] {
+	return &recent[(uintptr(unsafe.Pointer(unsafe.StringData(src)))>>4)%uintptr(len(recent))]
+}
+
 // program returns the parsed formula src.
 func program(src string) (*formula.Program, error) {
+	slot := recentSlot(src)
+	if p := slot.Load(); p != nil && p.Source() == src {
+		return p, nil
+	}
 	if p, ok := programs.Load(src); ok {
+		slot.Store(p.(*formula.Program))
 		return p.(*formula.Program), nil
 	}
 	p, err := formula.Parse(src)
 	if err != nil {
 		return nil, err
 	}
+	slot.Store(p)
 	if programsLen.Load() < maxPrograms {
 		if _, loaded := programs.LoadOrStore(src, p); !loaded {
 			programsLen.Add(1)
@@ -70,14 +87,12 @@ func evalFormula(src string, o *order.Order, f *Facts, line int) (n formula.Numb
 		return 0, false
 	}
 	sc := scratches.Get().(*evalScratch)
-	defer func() {
-		*sc = evalScratch{} // keep no order or metadata alive in the pool
-		scratches.Put(sc)
-	}()
 	env := &sc.env
-	env.OrderAmount, env.OrderMetadata = o.Amount, o.Metadata
 	if f != nil {
-		env.CustomerMetadata, env.RedemptionMetadata, env.RedeemableMetadata = f.Customer, f.Redemption, f.Redeemable
+		*env = formula.Env{OrderAmount: o.Amount, OrderMetadata: o.Metadata,
+			CustomerMetadata: f.Customer, RedemptionMetadata: f.Redemption, RedeemableMetadata: f.Redeemable}
+	} else {
+		*env = formula.Env{OrderAmount: o.Amount, OrderMetadata: o.Metadata}
 	}
 	reads := p.Reads()
 	if reads&formula.ReadsOrderCounts != 0 {
@@ -105,6 +120,15 @@ func evalFormula(src string, o *order.Order, f *Facts, line int) (n formula.Numb
 		}
 	}
 	n, err = p.Eval(env)
+	// Keep no order or metadata alive in the pool: clear what was set.
+	*env = formula.Env{}
+	if reads&formula.ReadsItem != 0 {
+		sc.item = formula.Item{}
+	}
+	if reads&(formula.ReadsCheapest|formula.ReadsMostExpensive) != 0 {
+		sc.cheapest, sc.dearest = formula.Item{}, formula.Item{}
+	}
+	scratches.Put(sc)
 	return n, err == nil
 }
 

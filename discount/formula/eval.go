@@ -29,6 +29,26 @@ func arith(l, r eval, f func(a, b Number) (Number, error)) eval {
 	}
 }
 
+// arithConst is arith with a constant right side.
+func arithConst(l eval, k value, f func(a, b Number) (Number, error)) eval {
+	y, kerr := k.number()
+	return func(e *Env) (value, error) {
+		a, err := l(e)
+		if err != nil {
+			return value{}, err
+		}
+		if kerr != nil {
+			return value{}, kerr
+		}
+		x, err := a.number()
+		if err != nil {
+			return value{}, err
+		}
+		n, err := f(x, y)
+		return value{k: kindNumber, n: n}, err
+	}
+}
+
 // logic is l OR r (or) or l AND r, evaluating r only when it decides.
 func logic(l, r eval, or bool) eval {
 	return func(e *Env) (value, error) {
@@ -66,82 +86,38 @@ func equal(a, b value) bool {
 	return a.s == b.s && a.n == b.n
 }
 
-func comparator(op string, l, r eval) eval {
-	var test func(a, b value) (bool, error)
-	switch op {
-	case "=":
-		test = func(a, b value) (bool, error) { return equal(a, b), nil }
-	case "!=":
-		test = func(a, b value) (bool, error) { return !equal(a, b), nil }
-	case ">", "<", ">=", "<=":
-		test = func(a, b value) (bool, error) {
-			x, err := a.number()
+// comparison codes: one closure switches on them (cheaper than a second
+// indirect call per evaluation).
+const (
+	cmpEq = iota
+	cmpNe
+	cmpGt
+	cmpLt
+	cmpGe
+	cmpLe
+	cmpIs
+	cmpIsNot
+	cmpStarts
+	cmpEnds
+	cmpContains
+	cmpIn
+	cmpNotIn
+)
+
+var comparisonCodes = map[string]int{"=": cmpEq, "!=": cmpNe, ">": cmpGt, "<": cmpLt, ">=": cmpGe, "<=": cmpLe,
+	"is": cmpIs, "isnot": cmpIsNot, "startswith": cmpStarts, "endswith": cmpEnds, "contains": cmpContains,
+	"in": cmpIn, "notin": cmpNotIn}
+
+func comparator(op string, l, r eval, constant bool, k value) eval {
+	code := comparisonCodes[op]
+	if constant {
+		return func(e *Env) (value, error) {
+			a, err := l(e)
 			if err != nil {
-				return false, err
+				return value{}, err
 			}
-			y, err := b.number()
-			if err != nil {
-				return false, err
-			}
-			switch op {
-			case ">":
-				return x > y, nil
-			case "<":
-				return x < y, nil
-			case ">=":
-				return x >= y, nil
-			}
-			return x <= y, nil
-		}
-	case "is", "isnot", "startswith", "endswith":
-		test = func(a, b value) (bool, error) {
-			x, err := a.text()
-			if err != nil {
-				return false, err
-			}
-			y, err := b.text()
-			if err != nil {
-				return false, err
-			}
-			switch op {
-			case "is":
-				return x == y, nil
-			case "isnot":
-				return x != y, nil
-			case "startswith":
-				return strings.HasPrefix(x, y), nil
-			}
-			return strings.HasSuffix(x, y), nil
-		}
-	case "contains":
-		test = func(a, b value) (bool, error) {
-			y, err := b.text()
-			if err != nil {
-				return false, err
-			}
-			if a.k == kindList {
-				return inList(a.l, y), nil
-			}
-			x, err := a.text()
-			return strings.Contains(x, y), err
-		}
-	default: // in, notin
-		test = func(a, b value) (bool, error) {
-			x, err := a.text()
-			if err != nil {
-				return false, err
-			}
-			var in bool
-			if b.k == kindList {
-				in = inList(b.l, x)
-			} else {
-				list, err := b.text()
-				if err != nil {
-					return false, err
-				}
-				in = inCommaList(list, x)
-			}
-			return in == (op == "in"), nil
+			ok, err := compareValues(code, a, k)
+			return boolValue(ok), err
 		}
 	}
 	return func(e *Env) (value, error) {
@@ -153,9 +129,79 @@ func comparator(op string, l, r eval) eval {
 		if err != nil {
 			return value{}, err
 		}
-		ok, err := test(a, b)
+		ok, err := compareValues(code, a, b)
 		return boolValue(ok), err
 	}
+}
+
+func compareValues(code int, a, b value) (bool, error) {
+	switch code {
+	case cmpEq:
+		return equal(a, b), nil
+	case cmpNe:
+		return !equal(a, b), nil
+	case cmpGt, cmpLt, cmpGe, cmpLe:
+		x, err := a.number()
+		if err != nil {
+			return false, err
+		}
+		y, err := b.number()
+		if err != nil {
+			return false, err
+		}
+		switch code {
+		case cmpGt:
+			return x > y, nil
+		case cmpLt:
+			return x < y, nil
+		case cmpGe:
+			return x >= y, nil
+		}
+		return x <= y, nil
+	case cmpContains:
+		y, err := b.text()
+		if err != nil {
+			return false, err
+		}
+		if a.k == kindList {
+			return inList(a.l, y), nil
+		}
+		x, err := a.text()
+		return strings.Contains(x, y), err
+	case cmpIn, cmpNotIn:
+		x, err := a.text()
+		if err != nil {
+			return false, err
+		}
+		var in bool
+		if b.k == kindList {
+			in = inList(b.l, x)
+		} else {
+			list, err := b.text()
+			if err != nil {
+				return false, err
+			}
+			in = inCommaList(list, x)
+		}
+		return in == (code == cmpIn), nil
+	}
+	x, err := a.text()
+	if err != nil {
+		return false, err
+	}
+	y, err := b.text()
+	if err != nil {
+		return false, err
+	}
+	switch code {
+	case cmpIs:
+		return x == y, nil
+	case cmpIsNot:
+		return x != y, nil
+	case cmpStarts:
+		return strings.HasPrefix(x, y), nil
+	}
+	return strings.HasSuffix(x, y), nil
 }
 
 // inList reports whether a metadata array holds s (elements compared as

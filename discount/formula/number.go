@@ -17,6 +17,9 @@ type Number int64
 // scale is one in millionths.
 const scale = 1_000_000
 
+// minNumber is the lowest Number, which has no opposite.
+const minNumber = Number(math.MinInt64)
+
 // Evaluation errors. An evaluation that fails returns one of these, and
 // the discount falls back to its static value.
 var (

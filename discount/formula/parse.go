@@ -10,6 +10,10 @@ type parser struct {
 	tok   token
 	depth int
 	reads Reads
+	// lit and litV: the expression just parsed is the literal litV (so an
+	// operator can take it as a constant instead of calling it).
+	lit  bool
+	litV value
 }
 
 func (p *parser) next() { p.tok = p.lx.next() }
@@ -43,7 +47,7 @@ func (p *parser) expr() (eval, error) {
 		if err != nil {
 			return nil, err
 		}
-		l = logic(l, r, true)
+		l, p.lit = logic(l, r, true), false
 	}
 	return l, nil
 }
@@ -63,7 +67,7 @@ func (p *parser) and() (eval, error) {
 		if err != nil {
 			return nil, err
 		}
-		l = logic(l, r, false)
+		l, p.lit = logic(l, r, false), false
 	}
 	return l, nil
 }
@@ -105,7 +109,9 @@ func (p *parser) compare() (eval, error) {
 	if _, again := p.comparison(); again {
 		return nil, p.errorf("comparisons do not chain: use AND")
 	}
-	return comparator(op, l, r), nil
+	rl, rv := p.lit, p.litV
+	p.lit = false
+	return comparator(op, l, r, rl, rv), nil
 }
 
 func (p *parser) sum() (eval, error) {
@@ -120,11 +126,11 @@ func (p *parser) sum() (eval, error) {
 		if err != nil {
 			return nil, err
 		}
-		if op == "+" {
-			l = arith(l, r, add)
-		} else {
-			l = arith(l, r, sub)
+		f := add
+		if op == "-" {
+			f = sub
 		}
+		l = p.binary(l, r, f)
 	}
 	return l, nil
 }
@@ -141,14 +147,14 @@ func (p *parser) product() (eval, error) {
 		if err != nil {
 			return nil, err
 		}
+		f := mul
 		switch op {
-		case "*":
-			l = arith(l, r, mul)
 		case "/":
-			l = arith(l, r, div)
-		default:
-			l = arith(l, r, mod)
+			f = div
+		case "%":
+			f = mod
 		}
+		l = p.binary(l, r, f)
 	}
 	return l, nil
 }
@@ -164,17 +170,35 @@ func (p *parser) unary() (eval, error) {
 	if err != nil || !neg {
 		return x, err
 	}
+	if p.lit && p.litV.k == kindNumber && p.litV.n != minNumber { // fold -literal
+		p.litV.n = -p.litV.n
+		return constant(p.litV), nil
+	}
+	p.lit = false
 	return arith(constant(value{k: kindNumber}), x, sub), nil
 }
 
+// binary builds l op r, with r as a constant when it is a literal.
+func (p *parser) binary(l, r eval, f func(a, b Number) (Number, error)) eval {
+	rl, rv := p.lit, p.litV
+	p.lit = false
+	if rl {
+		return arithConst(l, rv, f)
+	}
+	return arith(l, r, f)
+}
+
 func (p *parser) primary() (eval, error) {
+	p.lit = false
 	switch t := p.tok; t.kind {
 	case tokNumber:
 		p.next()
-		return constant(value{k: kindNumber, n: t.num}), nil
+		p.lit, p.litV = true, value{k: kindNumber, n: t.num}
+		return constant(p.litV), nil
 	case tokText:
 		p.next()
-		return constant(value{k: kindText, s: t.text}), nil
+		p.lit, p.litV = true, value{k: kindText, s: t.text}
+		return constant(p.litV), nil
 	case tokLParen:
 		p.next()
 		x, err := p.expr()
@@ -183,7 +207,9 @@ func (p *parser) primary() (eval, error) {
 		}
 		return x, p.expect(tokRParen, `")"`)
 	case tokName:
-		return p.name()
+		x, err := p.name()
+		p.lit = false
+		return x, err
 	case tokBad:
 		return nil, p.errorf("unexpected %s", t.describe())
 	}
