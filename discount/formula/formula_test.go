@@ -309,11 +309,13 @@ func BenchmarkEval(b *testing.B) {
 	}
 	env := testEnv()
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		if _, err := p.Eval(env); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkEvalMetadata reads customer metadata and compares text.
@@ -324,9 +326,11 @@ func BenchmarkEvalMetadata(b *testing.B) {
 	}
 	env := testEnv()
 	b.ReportAllocs()
+	cpu0 := cpuTime()
 	for b.Loop() {
 		if _, err := p.Eval(env); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
