@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/promoengine/promo/discount"
+	"github.com/promoengine/promo/internal/cputime"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
 )
@@ -91,11 +92,11 @@ func BenchmarkValidateFormula(b *testing.B) {
 					b.Fatalf("%d valid tiers taking %d, want %d taking %d", len(res), total(res), c.matching, want)
 				}
 				b.ReportAllocs()
-				cpu0 := cpuTime()
+				cpu0 := cputime.Used()
 				for b.Loop() {
 					snap.Validate(req)
 				}
-				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(cputime.Used()-cpu0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

@@ -6,21 +6,46 @@ func constant(v value) eval {
 	return func(*Env) (value, error) { return v, nil }
 }
 
+// both evaluates l, then r.
+func both(e *Env, l, r eval) (a, b value, err error) {
+	if a, err = l(e); err == nil {
+		b, err = r(e)
+	}
+	return a, b, err
+}
+
+// numbers returns a and b as numbers.
+func numbers(a, b value) (x, y Number, err error) {
+	if x, err = a.number(); err == nil {
+		y, err = b.number()
+	}
+	return x, y, err
+}
+
+// texts returns a and b as text.
+func texts(a, b value) (x, y string, err error) {
+	if x, err = a.text(); err == nil {
+		y, err = b.text()
+	}
+	return x, y, err
+}
+
+// numberOf evaluates ev to a number.
+func numberOf(e *Env, ev eval) (Number, error) {
+	v, err := ev(e)
+	if err != nil {
+		return 0, err
+	}
+	return v.number()
+}
+
 func arith(l, r eval, f func(a, b Number) (Number, error)) eval {
 	return func(e *Env) (value, error) {
-		a, err := l(e)
+		a, b, err := both(e, l, r)
 		if err != nil {
 			return value{}, err
 		}
-		b, err := r(e)
-		if err != nil {
-			return value{}, err
-		}
-		x, err := a.number()
-		if err != nil {
-			return value{}, err
-		}
-		y, err := b.number()
+		x, y, err := numbers(a, b)
 		if err != nil {
 			return value{}, err
 		}
@@ -33,14 +58,10 @@ func arith(l, r eval, f func(a, b Number) (Number, error)) eval {
 func arithConst(l eval, k value, f func(a, b Number) (Number, error)) eval {
 	y, kerr := k.number()
 	return func(e *Env) (value, error) {
-		a, err := l(e)
-		if err != nil {
-			return value{}, err
+		x, err := numberOf(e, l)
+		if err == nil {
+			err = kerr
 		}
-		if kerr != nil {
-			return value{}, kerr
-		}
-		x, err := a.number()
 		if err != nil {
 			return value{}, err
 		}
@@ -121,11 +142,7 @@ func comparator(op string, l, r eval, constant bool, k value) eval {
 		}
 	}
 	return func(e *Env) (value, error) {
-		a, err := l(e)
-		if err != nil {
-			return value{}, err
-		}
-		b, err := r(e)
+		a, b, err := both(e, l, r)
 		if err != nil {
 			return value{}, err
 		}
@@ -141,11 +158,7 @@ func compareValues(code int, a, b value) (bool, error) {
 	case cmpNe:
 		return !equal(a, b), nil
 	case cmpGt, cmpLt, cmpGe, cmpLe:
-		x, err := a.number()
-		if err != nil {
-			return false, err
-		}
-		y, err := b.number()
+		x, y, err := numbers(a, b)
 		if err != nil {
 			return false, err
 		}
@@ -185,11 +198,7 @@ func compareValues(code int, a, b value) (bool, error) {
 		}
 		return in == (code == cmpIn), nil
 	}
-	x, err := a.text()
-	if err != nil {
-		return false, err
-	}
-	y, err := b.text()
+	x, y, err := texts(a, b)
 	if err != nil {
 		return false, err
 	}
@@ -375,11 +384,7 @@ func extreme(args []eval, lowest bool) eval {
 	return func(e *Env) (value, error) {
 		var best Number
 		for i, a := range args {
-			v, err := a(e)
-			if err != nil {
-				return value{}, err
-			}
-			n, err := v.number()
+			n, err := numberOf(e, a)
 			if err != nil {
 				return value{}, err
 			}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/promoengine/promo/internal/cputime"
 )
 
 func testEnv() *Env {
@@ -25,6 +27,16 @@ func testEnv() *Env {
 		Cheapest:           &Item{Price: 2000, HasPrice: true, Amount: 2000, Subtotal: 2000, Quantity: 1},
 		MostExpensive:      &Item{Price: 11000, HasPrice: true, Amount: 22000, Subtotal: 22000, Quantity: 2},
 	}
+}
+
+// parsed parses src, reporting a failure (and returning nil).
+func parsed(t *testing.T, src string) *Program {
+	t.Helper()
+	p, err := Parse(src)
+	if err != nil {
+		t.Errorf("Parse(%q): %v", src, err)
+	}
+	return p
 }
 
 func TestEval(t *testing.T) {
@@ -111,9 +123,8 @@ func TestEval(t *testing.T) {
 	}
 	env := testEnv()
 	for _, tt := range tests {
-		p, err := Parse(tt.src)
-		if err != nil {
-			t.Errorf("Parse(%q): %v", tt.src, err)
+		p := parsed(t, tt.src)
+		if p == nil {
 			continue
 		}
 		got, err := p.Eval(env)
@@ -155,9 +166,8 @@ func TestEvalErrors(t *testing.T) {
 	}
 	env := testEnv()
 	for _, tt := range tests {
-		p, err := Parse(tt.src)
-		if err != nil {
-			t.Errorf("Parse(%q): %v", tt.src, err)
+		p := parsed(t, tt.src)
+		if p == nil {
 			continue
 		}
 		if _, err := p.Eval(env); !errors.Is(err, tt.want) {
@@ -309,13 +319,13 @@ func BenchmarkEval(b *testing.B) {
 	}
 	env := testEnv()
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		if _, err := p.Eval(env); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Used()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkEvalMetadata reads customer metadata and compares text.
@@ -326,11 +336,11 @@ func BenchmarkEvalMetadata(b *testing.B) {
 	}
 	env := testEnv()
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		if _, err := p.Eval(env); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Used()-cpu0)/float64(b.N), "cpu-ns/op")
 }

@@ -108,13 +108,22 @@ func sub(a, b Number) (Number, error) {
 	return s, nil
 }
 
-// mul is a × b, rounded half away from zero to six places.
-func mul(a, b Number) (Number, error) {
+// magnitudes returns |a|, |b| and whether a × b (or a / b) is negative.
+func magnitudes(a, b Number) (ua, ub uint64, neg bool, err error) {
 	if a == math.MinInt64 || b == math.MinInt64 {
-		return 0, ErrOverflow
+		return 0, 0, false, ErrOverflow
 	}
 	ua, na := abs(int64(a))
 	ub, nb := abs(int64(b))
+	return ua, ub, na != nb, nil
+}
+
+// mul is a × b, rounded half away from zero to six places.
+func mul(a, b Number) (Number, error) {
+	ua, ub, neg, err := magnitudes(a, b)
+	if err != nil {
+		return 0, err
+	}
 	hi, lo := bits.Mul64(ua, ub)
 	if hi >= scale {
 		return 0, ErrOverflow
@@ -123,7 +132,7 @@ func mul(a, b Number) (Number, error) {
 	if 2*r >= scale {
 		q++
 	}
-	return signed(q, na != nb)
+	return signed(q, neg)
 }
 
 // div is a / b, rounded half away from zero to six places.
@@ -131,11 +140,10 @@ func div(a, b Number) (Number, error) {
 	if b == 0 {
 		return 0, ErrDivision
 	}
-	if a == math.MinInt64 || b == math.MinInt64 {
-		return 0, ErrOverflow
+	ua, ub, neg, err := magnitudes(a, b)
+	if err != nil {
+		return 0, err
 	}
-	ua, na := abs(int64(a))
-	ub, nb := abs(int64(b))
 	hi, lo := bits.Mul64(ua, scale)
 	if hi >= ub {
 		return 0, ErrOverflow
@@ -144,7 +152,7 @@ func div(a, b Number) (Number, error) {
 	if r >= ub-r { // 2r ≥ ub without overflow
 		q++
 	}
-	return signed(q, na != nb)
+	return signed(q, neg)
 }
 
 // mod is the remainder of a / b truncated towards zero (the sign of a).
