@@ -17,6 +17,16 @@ type Facts struct {
 	Customer   promotype.Metadata
 	Redemption promotype.Metadata
 	Redeemable promotype.Metadata
+	// Voucher is the voucher being validated (VOUCHER_* operands); nil for
+	// a promotion tier.
+	Voucher *VoucherFacts
+}
+
+// VoucherFacts are the counters of a voucher formulas read.
+type VoucherFacts struct {
+	RedemptionQuantity *int64 // nil: unlimited
+	RedeemedQuantity   int64
+	PublishCount       int64
 }
 
 // programs caches parsed formulas by their text, so that a formula is
@@ -74,6 +84,7 @@ func CheckFormula(src string) error {
 type evalScratch struct {
 	env                     formula.Env
 	item, cheapest, dearest formula.Item
+	voucher                 formula.Voucher
 }
 
 var scratches = sync.Pool{New: func() any { return new(evalScratch) }}
@@ -93,6 +104,13 @@ func evalFormula(src string, o *order.Order, f *Facts, line int) (n formula.Numb
 			CustomerMetadata: f.Customer, RedemptionMetadata: f.Redemption, RedeemableMetadata: f.Redeemable}
 	} else {
 		*env = formula.Env{OrderAmount: o.Amount, OrderMetadata: o.Metadata}
+	}
+	if f != nil && f.Voucher != nil {
+		sc.voucher = formula.Voucher{RedeemedQuantity: f.Voucher.RedeemedQuantity, PublishCount: f.Voucher.PublishCount}
+		if q := f.Voucher.RedemptionQuantity; q != nil {
+			sc.voucher.RedemptionQuantity, sc.voucher.HasRedemptionQuantity = *q, true
+		}
+		env.Voucher = &sc.voucher
 	}
 	reads := p.Reads()
 	if reads&formula.ReadsOrderCounts != 0 {

@@ -54,6 +54,7 @@ func TestFormulaFallback(t *testing.T) {
 		Customer:   promotype.Metadata{"age": 40.0, "tier": "VIP", "zero": 0.0},
 		Redemption: promotype.Metadata{"store": "Boston"},
 		Redeemable: promotype.Metadata{"bonus": 3.0},
+		Voucher:    &VoucherFacts{RedeemedQuantity: 2, PublishCount: 1},
 	}
 	tests := []struct {
 		name string
@@ -68,6 +69,8 @@ func TestFormulaFallback(t *testing.T) {
 		{"amount, fraction of a cent", Discount{Type: Amount, AmountOff: dec("100"), AmountOffFormula: str(`0.125`)}, nil, 13},
 		{"amount by the redeemable's metadata", Discount{Type: Amount, AmountOff: dec("100"), AmountOffFormula: str(`REDEEMABLE_METADATA("bonus") * 10`)}, nil, 3000},
 		{"amount by the request's metadata", Discount{Type: Amount, AmountOff: dec("100"), AmountOffFormula: str(`IF(REDEMPTION_METADATA("store") is "Boston";1;2)`)}, nil, 100},
+		{"amount by publication (the hosted example)", Discount{Type: Amount, AmountOff: dec("100"), AmountOffFormula: str("IF(VOUCHER_PUBLISH_COUNT = 1;25;5)")}, nil, 2500},
+		{"amount, unlimited voucher's limit", Discount{Type: Amount, AmountOff: dec("100"), AmountOffFormula: str("VOUCHER_REDEMPTION_QUANTITY")}, nil, 100},
 		{"percent by order amount", Discount{Type: Percent, PercentOff: dec("5"), PercentOffFormula: str("IF(ORDER_AMOUNT > 300;15;5)")}, nil, 10815},
 		{"percent above 100", Discount{Type: Percent, PercentOff: dec("5"), PercentOffFormula: str("150")}, nil, 3605},
 		{"percent with a fraction", Discount{Type: Percent, PercentOff: dec("5"), PercentOffFormula: str("100 / 3")}, nil, 24033},

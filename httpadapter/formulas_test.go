@@ -86,6 +86,19 @@ func TestDiscountFormulas(t *testing.T) {
 		t.Errorf("discount.is_dynamic of a formula discount = %v, want true", dyn)
 	}
 
+	// The hosted example on a voucher's publications: 5 before, 25 once
+	// published.
+	h.mustDo(req{method: http.MethodPost, target: "/v1/vouchers/PUBLISHED",
+		body: `{"discount":{"type":"AMOUNT","amount_off":100,"amount_off_formula":"IF(VOUCHER_PUBLISH_COUNT = 1;25;5)"}}`}, http.StatusOK)
+	for _, want := range []float64{500, 2500} {
+		got := h.mustDo(req{method: http.MethodPost, target: "/v1/validations",
+			body: `{"redeemables":[{"object":"voucher","id":"PUBLISHED"}],"customer":{"source_id":"ann"},"order":{"amount":46500}}`}, http.StatusOK)
+		if d := got["order"].(map[string]any)["total_discount_amount"]; d != want {
+			t.Errorf("IF(VOUCHER_PUBLISH_COUNT = 1;25;5): total_discount_amount %v, want %v", d, want)
+		}
+		h.mustDo(req{method: http.MethodPost, target: "/v1/publications", body: `{"voucher":"PUBLISHED","customer":{"source_id":"ann"}}`}, http.StatusOK)
+	}
+
 	// A formula that does not parse is refused wherever a discount or an
 	// applicable_to is created, naming the field and what is wrong.
 	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Promo","campaign_type":"PROMOTION"}`}, http.StatusOK)

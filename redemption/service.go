@@ -618,6 +618,7 @@ func (r *resolver) resolveVoucher(ctx context.Context, v *voucher.Voucher, p Red
 	}
 	sh.metadata, sh.discount, sh.voucher = v.Metadata, v.Discount, v
 	c.Metadata = v.Metadata
+	c.Voucher = &discount.VoucherFacts{RedemptionQuantity: v.RedemptionQuantity, RedeemedQuantity: v.RedeemedQuantity, PublishCount: v.PublishCount}
 	if p.Reward != nil {
 		sh.rewardID = p.Reward.ID
 	}

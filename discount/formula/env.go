@@ -19,9 +19,20 @@ type Env struct {
 	// one (order discounts, unit discounts).
 	Item *Item
 	// Cheapest and MostExpensive are the order's cheapest and most
-	// expensive lines (CheapestAndMostExpensive picks them); nil when the
-	// order has no line with a price.
+	// expensive lines (Better picks them); nil when the order has no line
+	// with a price.
 	Cheapest, MostExpensive *Item
+
+	// Voucher is the voucher being validated; nil for a promotion tier.
+	Voucher *Voucher
+}
+
+// Voucher is what VOUCHER_* operands read.
+type Voucher struct {
+	RedemptionQuantity    int64 // its redemption limit
+	HasRedemptionQuantity bool  // false: unlimited (the operand has no value)
+	RedeemedQuantity      int64
+	PublishCount          int64
 }
 
 // Item is an order line as a formula reads it. Amounts are minor units.

@@ -284,6 +284,22 @@ var operands = func() map[string]operand {
 		"ORDER_ITEMS_QUANTITY": {func(e *Env) (value, error) { return count(e.OrderItemsQuantity) }, ReadsOrderCounts},
 		"ORDER_UNITS_QUANTITY": {func(e *Env) (value, error) { return count(e.OrderUnitsQuantity) }, ReadsOrderCounts},
 	}
+	voucher := func(f func(v *Voucher) (value, error)) eval {
+		return func(e *Env) (value, error) {
+			if e.Voucher == nil {
+				return value{}, ErrMissing
+			}
+			return f(e.Voucher)
+		}
+	}
+	m["VOUCHER_REDEMPTION_QUANTITY"] = operand{voucher(func(v *Voucher) (value, error) {
+		if !v.HasRedemptionQuantity {
+			return value{}, ErrMissing
+		}
+		return count(v.RedemptionQuantity)
+	}), 0}
+	m["VOUCHER_REDEEMED_QUANTITY"] = operand{voucher(func(v *Voucher) (value, error) { return count(v.RedeemedQuantity) }), 0}
+	m["VOUCHER_PUBLISH_COUNT"] = operand{voucher(func(v *Voucher) (value, error) { return count(v.PublishCount) }), 0}
 	itemOperands("ORDER_ITEM_", ReadsItem, func(e *Env) *Item { return e.Item }, m)
 	itemOperands("CHEAPEST_ORDER_ITEM_", ReadsCheapest, func(e *Env) *Item { return e.Cheapest }, m)
 	itemOperands("MOST_EXPENSIVE_ORDER_ITEM_", ReadsMostExpensive, func(e *Env) *Item { return e.MostExpensive }, m)
@@ -334,11 +350,10 @@ func metadata(of func(*Env) map[string]any, key string) eval {
 }
 
 // unsupported are names of the hosted language this engine does not
-// evaluate (dates, publication metadata, voucher and tier facts): a
+// evaluate (dates, publication metadata): a
 // formula naming one is refused at parse time, never silently wrong.
 var unsupported = map[string]bool{
-	"PUBLICATION_METADATA": true, "VOUCHER_REDEMPTION_QUANTITY": true, "VOUCHER_REDEEMED_QUANTITY": true,
-	"VOUCHER_PUBLISH_COUNT": true, "VOUCHER_START_DATE": true, "VOUCHER_EXPIRATION_DATE": true,
+	"PUBLICATION_METADATA": true, "VOUCHER_START_DATE": true, "VOUCHER_EXPIRATION_DATE": true,
 	"PROMOTION_TIER_START_DATE": true, "PROMOTION_TIER_EXPIRATION_DATE": true, "CUSTOMER_BIRTHDATE": true,
 	"DAY_OF_MONTH": true, "MONTH": true, "YEAR": true, "TODAY": true, "NOW": true, "DATE": true,
 	"DATE_TIME": true, "DAYS_SINCE": true, "MONTHS_SINCE": true, "YEARS_SINCE": true, "DAYS_UNTIL": true,

@@ -26,6 +26,7 @@ func testEnv() *Env {
 		Item:               pink,
 		Cheapest:           &Item{Price: 2000, HasPrice: true, Amount: 2000, Subtotal: 2000, Quantity: 1},
 		MostExpensive:      &Item{Price: 11000, HasPrice: true, Amount: 22000, Subtotal: 22000, Quantity: 2},
+		Voucher:            &Voucher{RedemptionQuantity: 10, HasRedemptionQuantity: true, RedeemedQuantity: 4, PublishCount: 1},
 	}
 }
 
@@ -116,6 +117,8 @@ func TestEval(t *testing.T) {
 		{`IF(ORDER_ITEM_PRODUCT_METADATA("category") = "sweaters";ORDER_ITEM_AMOUNT - ORDER_ITEM_SUBTOTAL;9)`, "0"},
 		{"CHEAPEST_ORDER_ITEM_PRICE + MOST_EXPENSIVE_ORDER_ITEM_AMOUNT", "240"},
 		{"MOST_EXPENSIVE_ORDER_ITEM_UNITS_QUANTITY * CHEAPEST_ORDER_ITEM_SUBTOTAL", "40"},
+		{"IF(VOUCHER_PUBLISH_COUNT = 1;25;5)", "25"},
+		{"VOUCHER_REDEMPTION_QUANTITY - VOUCHER_REDEEMED_QUANTITY", "6"},
 		{"0.1 + 0.2", "0.3"},
 		{".5 * 4", "2"},
 		{"1.0000005", "1.000001"},
@@ -182,6 +185,15 @@ func TestEvalErrors(t *testing.T) {
 	if _, err := p.Eval(&Env{Item: &Item{Amount: 100, Quantity: 1}}); !errors.Is(err, ErrMissing) {
 		t.Errorf("ORDER_ITEM_PRICE of a line without a price: error = %v, want ErrMissing", err)
 	}
+	// Voucher operands for a promotion tier, a limit on an unlimited voucher.
+	p, _ = Parse("VOUCHER_PUBLISH_COUNT")
+	if _, err := p.Eval(&Env{}); !errors.Is(err, ErrMissing) {
+		t.Errorf("VOUCHER_PUBLISH_COUNT without a voucher: error = %v, want ErrMissing", err)
+	}
+	p, _ = Parse("VOUCHER_REDEMPTION_QUANTITY")
+	if _, err := p.Eval(&Env{Voucher: &Voucher{}}); !errors.Is(err, ErrMissing) {
+		t.Errorf("VOUCHER_REDEMPTION_QUANTITY of an unlimited voucher: error = %v, want ErrMissing", err)
+	}
 }
 
 func TestParseErrors(t *testing.T) {
@@ -196,7 +208,7 @@ func TestParseErrors(t *testing.T) {
 		{"1 2", `unexpected "2" (at position 2)`},
 		{"FOO(1)", "unknown name FOO (at position 0)"},
 		{"ORDER_TOTAL", "unknown name ORDER_TOTAL (at position 0)"},
-		{"VOUCHER_PUBLISH_COUNT", "VOUCHER_PUBLISH_COUNT is not supported by this engine (at position 0)"},
+		{"VOUCHER_START_DATE", "VOUCHER_START_DATE is not supported by this engine (at position 0)"},
 		{`IF(PUBLICATION_METADATA("year") > 1;1;2)`, "PUBLICATION_METADATA is not supported by this engine (at position 3)"},
 		{"IF(1;2)", "IF takes 3 arguments (condition; value if true; value if false) (at position 0)"},
 		{"POW(1)", "POW takes 2 arguments (number; power) (at position 0)"},
