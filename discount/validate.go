@@ -94,6 +94,9 @@ func (d *Discount) Validate(path string) error {
 		}
 	}
 	d.IsDynamic = d.AmountOffFormula != nil || d.PercentOffFormula != nil || d.FixedAmountFormula != nil || d.UnitOffFormula != nil
+	for _, u := range d.Units {
+		d.IsDynamic = d.IsDynamic || u.UnitOffFormula != nil
+	}
 	return nil
 }
 
@@ -127,7 +130,6 @@ func (d *Discount) validateUnits(path string) error {
 				if err := CheckFormula(*u.UnitOffFormula); err != nil {
 					return bad(".units[%d].unit_off_formula is not a valid formula: %v", i, err)
 				}
-				d.UnitOffFormula = u.UnitOffFormula // marks the discount dynamic
 			}
 		}
 		return nil
