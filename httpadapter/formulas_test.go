@@ -99,6 +99,21 @@ func TestDiscountFormulas(t *testing.T) {
 		h.mustDo(req{method: http.MethodPost, target: "/v1/publications", body: `{"voucher":"PUBLISHED","customer":{"source_id":"ann"}}`}, http.StatusOK)
 	}
 
+	// A promotion tier: 15% above 300 (currency units), else 5%, and its
+	// own metadata.
+	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Spend more","campaign_type":"PROMOTION","promotion":{"tiers":[` +
+		`{"name":"By amount","metadata":{"extra":2},"action":{"discount":{"type":"PERCENT","percent_off":1,"percent_off_formula":"IF(ORDER_AMOUNT > 300;15;5) + REDEEMABLE_METADATA(\"extra\")"}}}]}}`}, http.StatusOK)
+	for _, tc := range []struct {
+		amount string
+		want   float64
+	}{{"46500", 7905}, {"20000", 1400}} {
+		got := h.mustDo(req{method: http.MethodPost, target: "/v1/promotions/validation", body: `{"customer":{"source_id":"ann"},"order":{"amount":` + tc.amount + `}}`}, http.StatusOK)
+		promos, _ := got["promotions"].([]any)
+		if len(promos) != 1 || promos[0].(map[string]any)["discount_amount"] != tc.want {
+			t.Errorf("tier with a percent formula on %s: %v, want discount_amount %v", tc.amount, promos, tc.want)
+		}
+	}
+
 	// A formula that does not parse is refused wherever a discount or an
 	// applicable_to is created, naming the field and what is wrong.
 	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Promo","campaign_type":"PROMOTION"}`}, http.StatusOK)
