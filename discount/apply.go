@@ -53,8 +53,12 @@ func ApplyIndexed(o *order.Order, d *Discount, app *Applicability, cat Catalog, 
 // price_formula) gives the value where it can be computed; the static
 // value is the fallback (docs/formulas.md). Formulas reading an order item
 // are evaluated for each line the discount prices.
-func ApplyWith(o *order.Order, d *Discount, app *Applicability, cat Catalog, ls *Lines, f *Facts) (int64, error) {
+func ApplyWith(o *order.Order, d *Discount, app *Applicability, cat Catalog, ls *Lines, facts *Facts) (int64, error) {
 	before := o.TotalAppliedDiscountAmount
+	f := &evalEnv{}
+	if facts != nil {
+		f.facts = *facts // a copy: the caller's Facts stays on its stack
+	}
 	switch eff := d.EffectFor(app); eff {
 	case ApplyToOrder:
 		applyToOrder(o, d, f)
@@ -72,6 +76,7 @@ func ApplyWith(o *order.Order, d *Discount, app *Applicability, cat Catalog, ls 
 		sc := &scratch{}
 		if ls != nil {
 			sc = &ls.sc
+			f.es = &ls.sc.eval // formulas evaluate in the validation's scratch, else in a pooled one
 		}
 		applyToItems(o, d, eff, pick(o, app, ls, sc), sc, f)
 	}
@@ -85,7 +90,7 @@ func unitOff(p *int64) int64 {
 	return *p
 }
 
-func applyToOrder(o *order.Order, d *Discount, f *Facts) {
+func applyToOrder(o *order.Order, d *Discount, f *evalEnv) {
 	var off int64
 	switch d.Type {
 	case Amount:
@@ -264,7 +269,7 @@ func base(o *order.Order, s selection) int64 {
 	return min(satMul(price(it), s.units), max(it.SubtotalAmount, 0))
 }
 
-func applyToItems(o *order.Order, d *Discount, eff Effect, sel []selection, sc *scratch, f *Facts) {
+func applyToItems(o *order.Order, d *Discount, eff Effect, sel []selection, sc *scratch, f *evalEnv) {
 	if len(sel) == 0 {
 		return
 	}
@@ -354,7 +359,7 @@ func (u *usage) add(e *Target, n int64) {
 }
 
 // itemDiscount is the discount one selection asks for before caps.
-func itemDiscount(o *order.Order, d *Discount, eff Effect, s selection, f *Facts) int64 {
+func itemDiscount(o *order.Order, d *Discount, eff Effect, s selection, f *evalEnv) int64 {
 	it := &o.Items[s.line]
 	switch d.Type {
 	case Amount:

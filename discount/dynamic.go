@@ -89,25 +89,32 @@ type evalScratch struct {
 
 var scratches = sync.Pool{New: func() any { return new(evalScratch) }}
 
+// evalEnv is what the calculation's formulas read besides the order: the
+// facts, and the scratch to evaluate in (nil: one from the pool).
+type evalEnv struct {
+	facts Facts
+	es    *evalScratch
+}
+
 // evalFormula evaluates src over o (line ≥ 0: the order line a product
-// discount is pricing) and f. ok is false when the formula cannot be
+// discount is pricing) and f's facts. ok is false when the formula cannot be
 // computed: the caller then uses the static value.
-func evalFormula(src string, o *order.Order, f *Facts, line int) (n formula.Number, ok bool) {
+func evalFormula(src string, o *order.Order, f *evalEnv, line int) (n formula.Number, ok bool) {
 	p, err := program(src)
 	if err != nil {
 		return 0, false
 	}
-	sc := scratches.Get().(*evalScratch)
-	env := &sc.env
-	if f != nil {
-		*env = formula.Env{OrderAmount: o.Amount, OrderMetadata: o.Metadata,
-			CustomerMetadata: f.Customer, RedemptionMetadata: f.Redemption, RedeemableMetadata: f.Redeemable}
-	} else {
-		*env = formula.Env{OrderAmount: o.Amount, OrderMetadata: o.Metadata}
+	sc, pooled := f.es, false
+	if sc == nil {
+		sc, pooled = scratches.Get().(*evalScratch), true
 	}
-	if f != nil && f.Voucher != nil {
-		sc.voucher = formula.Voucher{RedeemedQuantity: f.Voucher.RedeemedQuantity, PublishCount: f.Voucher.PublishCount}
-		if q := f.Voucher.RedemptionQuantity; q != nil {
+	env := &sc.env
+	facts := &f.facts
+	*env = formula.Env{OrderAmount: o.Amount, OrderMetadata: o.Metadata,
+		CustomerMetadata: facts.Customer, RedemptionMetadata: facts.Redemption, RedeemableMetadata: facts.Redeemable}
+	if facts.Voucher != nil {
+		sc.voucher = formula.Voucher{RedeemedQuantity: facts.Voucher.RedeemedQuantity, PublishCount: facts.Voucher.PublishCount}
+		if q := facts.Voucher.RedemptionQuantity; q != nil {
 			sc.voucher.RedemptionQuantity, sc.voucher.HasRedemptionQuantity = *q, true
 		}
 		env.Voucher = &sc.voucher
@@ -146,7 +153,9 @@ func evalFormula(src string, o *order.Order, f *Facts, line int) (n formula.Numb
 	if reads&(formula.ReadsCheapest|formula.ReadsMostExpensive) != 0 {
 		sc.cheapest, sc.dearest = formula.Item{}, formula.Item{}
 	}
-	scratches.Put(sc)
+	if pooled {
+		scratches.Put(sc)
+	}
 	return n, err == nil
 }
 
@@ -164,7 +173,7 @@ func formulaItem(it *order.Item) formula.Item {
 // money is an amount formula's result in minor units, or the static value
 // when there is no formula, it fails or its result is negative or above
 // order.MaxAmount.
-func money(src *string, static int64, o *order.Order, f *Facts, line int) int64 {
+func money(src *string, static int64, o *order.Order, f *evalEnv, line int) int64 {
 	if src == nil {
 		return static
 	}
@@ -179,19 +188,19 @@ func money(src *string, static int64, o *order.Order, f *Facts, line int) int64 
 }
 
 // amountOff is the amount_off for line (−1: the order).
-func (d *Discount) amountOff(o *order.Order, f *Facts, line int) int64 {
+func (d *Discount) amountOff(o *order.Order, f *evalEnv, line int) int64 {
 	return money(d.AmountOffFormula, order.RoundUnits(d.AmountOff.Decimal), o, f, line)
 }
 
 // fixedAmount is the fixed_amount for line (−1: the order).
-func (d *Discount) fixedAmount(o *order.Order, f *Facts, line int) int64 {
+func (d *Discount) fixedAmount(o *order.Order, f *evalEnv, line int) int64 {
 	return money(d.FixedAmountFormula, order.RoundUnits(d.FixedAmount.Decimal), o, f, line)
 }
 
 // percentOf is percent_off percent of amount (for line; −1: the order),
 // rounded half-up like order.PercentOf; a formula's result outside 0..100
 // falls back to the static percent_off.
-func (d *Discount) percentOf(amount int64, o *order.Order, f *Facts, line int) int64 {
+func (d *Discount) percentOf(amount int64, o *order.Order, f *evalEnv, line int) int64 {
 	if d.PercentOffFormula != nil {
 		if n, ok := evalFormula(*d.PercentOffFormula, o, f, line); ok && n >= 0 && n <= 100_000_000 {
 			if amount <= 0 || n == 0 {
@@ -205,7 +214,7 @@ func (d *Discount) percentOf(amount int64, o *order.Order, f *Facts, line int) i
 
 // unitCount is unit_off, or its formula's result rounded half away from
 // zero to a whole number of units when that is 1..order.MaxAmount.
-func unitCount(static *int64, src *string, o *order.Order, f *Facts) int64 {
+func unitCount(static *int64, src *string, o *order.Order, f *evalEnv) int64 {
 	n := unitOff(static)
 	if src == nil {
 		return n
@@ -221,7 +230,7 @@ func unitCount(static *int64, src *string, o *order.Order, f *Facts) int64 {
 // newPrice is the new unit price of a FIXED item discount on line under
 // entry e: the entry's price_formula, else its price, else fixed_amount
 // (and its formula).
-func (d *Discount) newPrice(o *order.Order, f *Facts, e *Target, line int) int64 {
+func (d *Discount) newPrice(o *order.Order, f *evalEnv, e *Target, line int) int64 {
 	if e.Price == nil {
 		return money(e.PriceFormula, d.fixedAmount(o, f, line), o, f, line)
 	}
