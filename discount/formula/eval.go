@@ -256,27 +256,57 @@ func count(n int64) (value, error) {
 	return value{k: kindNumber, n: x}, err
 }
 
-// itemOperands are the operands of one line, read through pick.
-func itemOperands(prefix string, reads Reads, pick func(*Env) *Item, into map[string]operand) {
-	field := func(f func(*Item) (value, error)) eval {
-		return func(e *Env) (value, error) {
-			it := pick(e)
-			if it == nil {
-				return value{}, ErrMissing
-			}
-			return f(it)
-		}
+// The lines an order item operand reads, and what it reads of them.
+const (
+	lineItem = iota
+	lineCheapest
+	lineMostExpensive
+)
+
+const (
+	fieldPrice = iota
+	fieldAmount
+	fieldSubtotal
+	fieldQuantity
+)
+
+func lineOf(e *Env, line int) *Item {
+	switch line {
+	case lineItem:
+		return e.Item
+	case lineCheapest:
+		return e.Cheapest
 	}
-	into[prefix+"PRICE"] = operand{field(func(it *Item) (value, error) {
-		if !it.HasPrice {
+	return e.MostExpensive
+}
+
+// itemOperand reads field of a line (a switch, not a chain of closures).
+func itemOperand(line, field int) eval {
+	return func(e *Env) (value, error) {
+		it := lineOf(e, line)
+		if it == nil {
 			return value{}, ErrMissing
 		}
-		return money(it.Price)
-	}), reads}
-	into[prefix+"AMOUNT"] = operand{field(func(it *Item) (value, error) { return money(it.Amount) }), reads}
-	into[prefix+"SUBTOTAL"] = operand{field(func(it *Item) (value, error) { return money(it.Subtotal) }), reads}
-	into[prefix+"UNITS_QUANTITY"] = operand{field(func(it *Item) (value, error) { return count(it.Quantity) }), reads}
+		switch field {
+		case fieldPrice:
+			if !it.HasPrice {
+				return value{}, ErrMissing
+			}
+			return money(it.Price)
+		case fieldAmount:
+			return money(it.Amount)
+		case fieldSubtotal:
+			return money(it.Subtotal)
+		}
+		return count(it.Quantity)
+	}
 }
+
+// linePrefixes name the lines: the operand's prefix and what it reads.
+var linePrefixes = []struct {
+	prefix string
+	reads  Reads
+}{lineItem: {"ORDER_ITEM_", ReadsItem}, lineCheapest: {"CHEAPEST_ORDER_ITEM_", ReadsCheapest}, lineMostExpensive: {"MOST_EXPENSIVE_ORDER_ITEM_", ReadsMostExpensive}}
 
 var operands = func() map[string]operand {
 	m := map[string]operand{
@@ -300,48 +330,69 @@ var operands = func() map[string]operand {
 	}), 0}
 	m["VOUCHER_REDEEMED_QUANTITY"] = operand{voucher(func(v *Voucher) (value, error) { return count(v.RedeemedQuantity) }), 0}
 	m["VOUCHER_PUBLISH_COUNT"] = operand{voucher(func(v *Voucher) (value, error) { return count(v.PublishCount) }), 0}
-	itemOperands("ORDER_ITEM_", ReadsItem, func(e *Env) *Item { return e.Item }, m)
-	itemOperands("CHEAPEST_ORDER_ITEM_", ReadsCheapest, func(e *Env) *Item { return e.Cheapest }, m)
-	itemOperands("MOST_EXPENSIVE_ORDER_ITEM_", ReadsMostExpensive, func(e *Env) *Item { return e.MostExpensive }, m)
+	for line, l := range linePrefixes {
+		for field, name := range []string{fieldPrice: "PRICE", fieldAmount: "AMOUNT", fieldSubtotal: "SUBTOTAL", fieldQuantity: "UNITS_QUANTITY"} {
+			m[l.prefix+name] = operand{itemOperand(line, field), l.reads}
+		}
+	}
 	return m
 }()
 
-// metadataOperand is NAME("key"): of returns the metadata it reads.
+// Where a metadata operand reads: the order, the customer, the request,
+// the redeemable, then a line's or its product's (metaLine + 2 × line +
+// 1 for the product).
+const (
+	metaOrder = iota
+	metaCustomer
+	metaRedemption
+	metaRedeemable
+	metaLine
+)
+
+func metadataOf(e *Env, src int) map[string]any {
+	switch src {
+	case metaOrder:
+		return e.OrderMetadata
+	case metaCustomer:
+		return e.CustomerMetadata
+	case metaRedemption:
+		return e.RedemptionMetadata
+	case metaRedeemable:
+		return e.RedeemableMetadata
+	}
+	it := lineOf(e, (src-metaLine)/2)
+	switch {
+	case it == nil:
+		return nil
+	case (src-metaLine)%2 == 1:
+		return it.ProductMetadata
+	}
+	return it.Metadata
+}
+
+// metadataOperand is NAME("key"), reading the metadata of src.
 type metadataOperand struct {
-	of    func(*Env) map[string]any
+	src   int
 	reads Reads
 }
 
-func itemMetadata(pick func(*Env) *Item, product bool) func(*Env) map[string]any {
-	return func(e *Env) map[string]any {
-		it := pick(e)
-		switch {
-		case it == nil:
-			return nil
-		case product:
-			return it.ProductMetadata
-		}
-		return it.Metadata
+var metadataOperands = func() map[string]metadataOperand {
+	m := map[string]metadataOperand{
+		"ORDER_METADATA":      {metaOrder, 0},
+		"CUSTOMER_METADATA":   {metaCustomer, 0},
+		"REDEMPTION_METADATA": {metaRedemption, 0},
+		"REDEEMABLE_METADATA": {metaRedeemable, 0},
 	}
-}
+	for line, l := range linePrefixes {
+		m[l.prefix+"METADATA"] = metadataOperand{metaLine + 2*line, l.reads}
+		m[l.prefix+"PRODUCT_METADATA"] = metadataOperand{metaLine + 2*line + 1, l.reads}
+	}
+	return m
+}()
 
-var metadataOperands = map[string]metadataOperand{
-	"ORDER_METADATA":      {func(e *Env) map[string]any { return e.OrderMetadata }, 0},
-	"CUSTOMER_METADATA":   {func(e *Env) map[string]any { return e.CustomerMetadata }, 0},
-	"REDEMPTION_METADATA": {func(e *Env) map[string]any { return e.RedemptionMetadata }, 0},
-	"REDEEMABLE_METADATA": {func(e *Env) map[string]any { return e.RedeemableMetadata }, 0},
-
-	"ORDER_ITEM_METADATA":                        {itemMetadata(func(e *Env) *Item { return e.Item }, false), ReadsItem},
-	"ORDER_ITEM_PRODUCT_METADATA":                {itemMetadata(func(e *Env) *Item { return e.Item }, true), ReadsItem},
-	"CHEAPEST_ORDER_ITEM_METADATA":               {itemMetadata(func(e *Env) *Item { return e.Cheapest }, false), ReadsCheapest},
-	"CHEAPEST_ORDER_ITEM_PRODUCT_METADATA":       {itemMetadata(func(e *Env) *Item { return e.Cheapest }, true), ReadsCheapest},
-	"MOST_EXPENSIVE_ORDER_ITEM_METADATA":         {itemMetadata(func(e *Env) *Item { return e.MostExpensive }, false), ReadsMostExpensive},
-	"MOST_EXPENSIVE_ORDER_ITEM_PRODUCT_METADATA": {itemMetadata(func(e *Env) *Item { return e.MostExpensive }, true), ReadsMostExpensive},
-}
-
-func metadata(of func(*Env) map[string]any, key string) eval {
+func metadata(src int, key string) eval {
 	return func(e *Env) (value, error) {
-		v, ok := of(e)[key]
+		v, ok := metadataOf(e, src)[key]
 		if !ok {
 			return value{}, ErrMissing
 		}

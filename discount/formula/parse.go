@@ -231,7 +231,7 @@ func (p *parser) name() (eval, error) {
 			return nil, err
 		}
 		p.reads |= m.reads
-		return metadata(m.of, key), nil
+		return metadata(m.src, key), nil
 	}
 	if upper == "SWITCH" {
 		return p.switchCall(t)
