@@ -5,7 +5,8 @@ import "github.com/promoengine/promo/discount"
 // Discount is what a discount voucher or a promotion tier takes off: the
 // discount package's type (validation with Validate, computation with its
 // Apply functions). Money is in the smallest currency unit; percent_off is
-// exact; formulas are stored and echoed.
+// exact; formulas are evaluated at validation, the static value their
+// fallback (docs/formulas.md).
 type Discount = discount.Discount
 
 // DiscountType is the kind of a discount.

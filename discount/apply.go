@@ -44,17 +44,31 @@ func Apply(o *order.Order, d *Discount, app *Applicability, cat Catalog) (int64,
 // an item discount naming a few products visits their lines only instead
 // of every line of the order. ls may be nil.
 func ApplyIndexed(o *order.Order, d *Discount, app *Applicability, cat Catalog, ls *Lines) (int64, error) {
+	return ApplyWith(o, d, app, cat, ls, nil)
+}
+
+// ApplyWith is ApplyIndexed with the facts d's formulas read besides the
+// order (nil: none). A formula (amount_off_formula, percent_off_formula,
+// fixed_amount_formula, unit_off_formula, an applicable_to entry's
+// price_formula) gives the value where it can be computed; the static
+// value is the fallback (docs/formulas.md). Formulas reading an order item
+// are evaluated for each line the discount prices.
+func ApplyWith(o *order.Order, d *Discount, app *Applicability, cat Catalog, ls *Lines, facts *Facts) (int64, error) {
 	before := o.TotalAppliedDiscountAmount
+	f := &evalEnv{}
+	if facts != nil {
+		f.facts = *facts // a copy: the caller's Facts stays on its stack
+	}
 	switch eff := d.EffectFor(app); eff {
 	case ApplyToOrder:
-		applyToOrder(o, d)
+		applyToOrder(o, d, f)
 	case AddMissingItems, AddNewItems:
-		if err := addUnits(o, d.UnitType, unitOff(d.UnitOff), eff, cat); err != nil {
+		if err := addUnits(o, d.UnitType, unitCount(d.UnitOff, d.UnitOffFormula, o, f), eff, cat); err != nil {
 			return 0, err
 		}
 	case AddManyItems:
 		for _, u := range d.Units {
-			if err := addUnits(o, u.UnitType, unitOff(u.UnitOff), u.Effect, cat); err != nil {
+			if err := addUnits(o, u.UnitType, unitCount(u.UnitOff, u.UnitOffFormula, o, f), u.Effect, cat); err != nil {
 				return 0, err
 			}
 		}
@@ -62,8 +76,9 @@ func ApplyIndexed(o *order.Order, d *Discount, app *Applicability, cat Catalog, 
 		sc := &scratch{}
 		if ls != nil {
 			sc = &ls.sc
+			f.es = &ls.sc.eval // formulas evaluate in the validation's scratch, else in a pooled one
 		}
-		applyToItems(o, d, eff, pick(o, app, ls, sc), sc)
+		applyToItems(o, d, eff, pick(o, app, ls, sc), sc, f)
 	}
 	return o.TotalAppliedDiscountAmount - before, nil
 }
@@ -75,18 +90,18 @@ func unitOff(p *int64) int64 {
 	return *p
 }
 
-func applyToOrder(o *order.Order, d *Discount) {
+func applyToOrder(o *order.Order, d *Discount, f *evalEnv) {
 	var off int64
 	switch d.Type {
 	case Amount:
-		off = order.RoundUnits(d.AmountOff.Decimal)
+		off = d.amountOff(o, f, -1)
 	case Percent:
-		off = order.PercentOf(o.TotalAmount, d.PercentOff.Decimal)
+		off = d.percentOf(o.TotalAmount, o, f, -1)
 		if d.AmountLimit != nil {
 			off = min(off, order.RoundUnits(d.AmountLimit.Decimal))
 		}
 	case Fixed:
-		off = o.TotalAmount - order.RoundUnits(d.FixedAmount.Decimal)
+		off = o.TotalAmount - d.fixedAmount(o, f, -1)
 	}
 	o.ApplyOrderDiscount(off)
 }
@@ -254,7 +269,7 @@ func base(o *order.Order, s selection) int64 {
 	return min(satMul(price(it), s.units), max(it.SubtotalAmount, 0))
 }
 
-func applyToItems(o *order.Order, d *Discount, eff Effect, sel []selection, sc *scratch) {
+func applyToItems(o *order.Order, d *Discount, eff Effect, sel []selection, sc *scratch, f *evalEnv) {
 	if len(sel) == 0 {
 		return
 	}
@@ -273,14 +288,14 @@ func applyToItems(o *order.Order, d *Discount, eff Effect, sel []selection, sc *
 				weights[i] = s.units
 			}
 		}
-		total := min(order.RoundUnits(d.AmountOff.Decimal), room)
+		total := min(d.amountOff(o, f, -1), room)
 		if d.AggregatedAmountLimit != nil {
 			total = min(total, *d.AggregatedAmountLimit)
 		}
 		raw = order.Split(total, weights)
 	default:
 		for i, s := range sel {
-			raw[i] = itemDiscount(o, d, eff, s)
+			raw[i] = itemDiscount(o, d, eff, s, f)
 		}
 	}
 	// Caps: the entry's amount_limit per line, a percentage's amount_limit
@@ -344,22 +359,19 @@ func (u *usage) add(e *Target, n int64) {
 }
 
 // itemDiscount is the discount one selection asks for before caps.
-func itemDiscount(o *order.Order, d *Discount, eff Effect, s selection) int64 {
+func itemDiscount(o *order.Order, d *Discount, eff Effect, s selection, f *evalEnv) int64 {
 	it := &o.Items[s.line]
 	switch d.Type {
 	case Amount:
-		off := order.RoundUnits(d.AmountOff.Decimal)
+		off := d.amountOff(o, f, s.line)
 		if eff == ApplyToItemsByQuantity || s.entry.Target == TargetUnit {
 			return satMul(off, s.units)
 		}
 		return off
 	case Percent:
-		return order.PercentOf(base(o, s), d.PercentOff.Decimal)
+		return d.percentOf(base(o, s), o, f, s.line)
 	case Fixed:
-		newPrice := order.RoundUnits(d.FixedAmount.Decimal)
-		if s.entry.Price != nil {
-			newPrice = *s.entry.Price
-		}
+		newPrice := d.newPrice(o, f, s.entry, s.line)
 		if it.Price == nil || *it.Price <= newPrice {
 			return 0
 		}

@@ -30,8 +30,9 @@ const (
 	AddSameItems                         Effect = "ADD_SAME_ITEMS"
 )
 
-// Discount is the discount object (request and response shape). Formulas
-// are stored and echoed; the static value is what the engine applies.
+// Discount is the discount object (request and response shape). A
+// formula (docs/formulas.md) computes its value at validation; the static
+// value is the fallback when the formula cannot be computed.
 type Discount struct {
 	Type                  Type               `json:"type"`
 	AmountOff             *promotype.Decimal `json:"amount_off,omitempty"`

@@ -26,6 +26,7 @@ type scratch struct {
 	groups []group
 	sel    []selection
 	raw    []int64
+	eval   evalScratch // formulas' Env
 }
 
 // lineKey is one identity of a line.

@@ -81,7 +81,22 @@ func (d *Discount) Validate(path string) error {
 	if d.AggregatedAmountLimit != nil && *d.AggregatedAmountLimit > order.MaxAmount {
 		return bad(".aggregated_amount_limit must be <= %d", order.MaxAmount)
 	}
+	for _, fm := range []struct {
+		name string
+		src  *string
+	}{{"amount_off_formula", d.AmountOffFormula}, {"percent_off_formula", d.PercentOffFormula},
+		{"fixed_amount_formula", d.FixedAmountFormula}, {"unit_off_formula", d.UnitOffFormula}} {
+		if fm.src == nil {
+			continue
+		}
+		if err := CheckFormula(*fm.src); err != nil {
+			return bad(".%s is not a valid formula: %v", fm.name, err)
+		}
+	}
 	d.IsDynamic = d.AmountOffFormula != nil || d.PercentOffFormula != nil || d.FixedAmountFormula != nil || d.UnitOffFormula != nil
+	for _, u := range d.Units {
+		d.IsDynamic = d.IsDynamic || u.UnitOffFormula != nil
+	}
 	return nil
 }
 
@@ -112,7 +127,9 @@ func (d *Discount) validateUnits(path string) error {
 				return bad(".units[%d].effect must be equal to one of the allowed values: ADD_MISSING_ITEMS, ADD_NEW_ITEMS", i)
 			}
 			if u.UnitOffFormula != nil {
-				d.UnitOffFormula = u.UnitOffFormula // marks the discount dynamic
+				if err := CheckFormula(*u.UnitOffFormula); err != nil {
+					return bad(".units[%d].unit_off_formula is not a valid formula: %v", i, err)
+				}
 			}
 		}
 		return nil

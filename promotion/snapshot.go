@@ -141,7 +141,7 @@ func (s *Snapshot) Open(t *Tier, now time.Time) bool {
 // the request's order, and checks its rules on the total after it.
 func (s *Snapshot) price(t *Tier, req Request, in *rule.Input, ws *order.Workspace, lines *discount.Lines) (Result, bool) {
 	o := ws.Order()
-	got, err := discount.ApplyIndexed(o, t.Discount, t.Applicability, s.catalog, lines)
+	got, err := discount.ApplyWith(o, t.Discount, t.Applicability, s.catalog, lines, t.facts(req))
 	if err != nil {
 		ws.Reset()
 		return Result{}, false

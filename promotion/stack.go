@@ -31,7 +31,7 @@ func (s *Snapshot) Stack(ids []string, req Request) ([]StackStep, *order.Order) 
 			if s.rulesPass(t, req, in, false) {
 				next := o.Fork()
 				next.ResetApplied()
-				got, err := discount.Apply(next, t.Discount, t.Applicability, s.catalog)
+				got, err := discount.ApplyWith(next, t.Discount, t.Applicability, s.catalog, nil, t.facts(req))
 				in.TotalAmount = next.TotalAmount
 				if err == nil && (!s.needsTotal(t) || s.rulesPass(t, req, in, true)) {
 					o, step.Valid, step.DiscountAmount = next, true, got

@@ -28,6 +28,11 @@ type Tier struct {
 	Applicability *discount.Applicability
 }
 
+// facts are what t's discount formulas read besides the order.
+func (t *Tier) facts(req Request) *discount.Facts {
+	return &discount.Facts{Customer: req.Customer, Redemption: req.Redemption, Redeemable: t.Metadata}
+}
+
 // CampaignInfo is what a tier needs of its campaign.
 type CampaignInfo struct {
 	ID       string

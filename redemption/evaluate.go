@@ -50,6 +50,8 @@ type Candidate struct {
 
 	Programs      []*rule.Program
 	Discount      *discount.Discount
+	Metadata      promotype.Metadata     // the voucher's or tier's, which discount formulas read
+	Voucher       *discount.VoucherFacts // a voucher's counters, which discount formulas read
 	Applicability *discount.Applicability
 	Catalog       discount.Catalog     // the lines unit discounts add
 	Collections   *catalog.Collections // the project's product collections its rules may name
@@ -522,8 +524,9 @@ func (ev *evaluator) rulesPass(c *Candidate, in *rule.Input, totals bool) *promo
 func (ev *evaluator) applyDiscount(o *order.Order, c *Candidate) *promotype.Error {
 	initial := ev.initialMode(c)
 	once := ev.rules.RedeemablesProductsApplicationMode == ProductsOnce
+	facts := &discount.Facts{Customer: ev.req.Customer, Redemption: ev.req.Redemption, Redeemable: c.Metadata, Voucher: c.Voucher}
 	if c.Discount.Type == discount.Unit || (!initial && !once) {
-		if _, err := discount.Apply(o, c.Discount, c.Applicability, c.Catalog); err != nil {
+		if _, err := discount.ApplyWith(o, c.Discount, c.Applicability, c.Catalog, nil, facts); err != nil {
 			return promotype.BadRequest("invalid_order", "Invalid order", "%s cannot be priced: %v", c.ID, err)
 		}
 		return nil
@@ -534,7 +537,7 @@ func (ev *evaluator) applyDiscount(o *order.Order, c *Candidate) *promotype.Erro
 	}
 	work := src.Fork()
 	work.ResetApplied()
-	if _, err := discount.Apply(work, c.Discount, c.Applicability, c.Catalog); err != nil {
+	if _, err := discount.ApplyWith(work, c.Discount, c.Applicability, c.Catalog, nil, facts); err != nil {
 		return promotype.BadRequest("invalid_order", "Invalid order", "%s cannot be priced: %v", c.ID, err)
 	}
 	// Under INITIAL_AMOUNT the scratch order is the request's: lines an

@@ -566,7 +566,7 @@ func (r *resolver) tier(ctx context.Context, id string) error {
 			c.Explanation = explainTierWindow(t.Campaign.Validity, t.Validity, r.now, loc, c.Err.Key)
 		}
 	}
-	c.Programs, c.Discount, c.Applicability, c.Catalog = t.Programs, t.Discount, t.Applicability, r.snap.Catalog()
+	c.Programs, c.Discount, c.Applicability, c.Catalog, c.Metadata = t.Programs, t.Discount, t.Applicability, r.snap.Catalog(), t.Metadata
 	c.Collections = r.snap.Collections()
 	c.scopes = newScopes(ObjectPromotionTier, id, t.Campaign.ID)
 	sh.discount, sh.metadata, sh.name, sh.campaignID = t.Discount, t.Metadata, t.Name, t.Campaign.ID
@@ -629,6 +629,8 @@ func (r *resolver) resolveVoucher(ctx context.Context, v *voucher.Voucher, p Red
 		return err
 	}
 	sh.metadata, sh.discount, sh.voucher = v.Metadata, v.Discount, v
+	c.Metadata = v.Metadata
+	c.Voucher = &discount.VoucherFacts{RedemptionQuantity: v.RedemptionQuantity, RedeemedQuantity: v.RedeemedQuantity, PublishCount: v.PublishCount}
 	if p.Reward != nil {
 		sh.rewardID = p.Reward.ID
 	}

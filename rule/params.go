@@ -113,6 +113,11 @@ func checkApplicability(a *discount.Applicability) error {
 					return at(".%s must be >= 0", name)
 				}
 			}
+			if t.PriceFormula != nil {
+				if err := discount.CheckFormula(*t.PriceFormula); err != nil {
+					return at(".price_formula is not a valid formula: %v", err)
+				}
+			}
 		}
 		return nil
 	}

@@ -1,19 +1,12 @@
-//go:build unix
-
 package httpadapter_test
 
 import (
-	"syscall"
 	"time"
+
+	"github.com/promoengine/promo/internal/cputime"
 )
 
 // cpuTime is the CPU (user + system) the test process has used so far:
 // benchmarks divide it by their operations, a figure other processes
 // loading the machine distort far less than wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func cpuTime() time.Duration { return cputime.Used() }
