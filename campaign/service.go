@@ -150,8 +150,14 @@ func (s *Service) Update(ctx context.Context, st Store, projectID, ref string, i
 	if err != nil {
 		return nil, err
 	}
+	before := c.Clone()
 	if err := in.apply(c); err != nil {
 		return nil, err
+	}
+	if in.ReferralProgram != nil {
+		if err := c.ReferralProgram.check(s.env.IDs); err != nil {
+			return nil, err
+		}
 	}
 	if in.Category != nil || in.CategoryID != nil {
 		cat, err := s.ResolveCategory(ctx, st, projectID, in.CategoryID, in.Category)
@@ -167,6 +173,9 @@ func (s *Service) Update(ctx context.Context, st Store, projectID, ref string, i
 		return nil, err
 	}
 	if err := s.EmitCampaign(ctx, st, EventCampaignUpdated, c, nil); err != nil {
+		return nil, err
+	}
+	if err := s.emitReferralTiers(ctx, st, before, c); err != nil {
 		return nil, err
 	}
 	return c.Clone(), nil

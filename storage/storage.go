@@ -34,6 +34,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/referral"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/segment"
@@ -62,6 +63,7 @@ type Tx interface {
 	publication.Store
 	loyalty.Store
 	segment.Store
+	referral.Store
 	imports.Store
 	export.Store
 	webhook.Store

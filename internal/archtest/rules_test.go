@@ -45,7 +45,7 @@ func domain(lower ...string) []string {
 // first.
 var (
 	base   = []string{"catalog", "customer", "location", "auth", "webhook", "async"}
-	layers = [][]string{{"order", "segment"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication", "imports"}, {"export", "loyalty"}}
+	layers = [][]string{{"order", "segment"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication", "imports"}, {"export", "loyalty", "referral"}}
 )
 
 // upTo returns the base layer and every layer up to the one holding pkg.
@@ -118,6 +118,9 @@ var layerRules = []rule{
 
 	{pkg: "loyalty", allow: append(domain(upTo("publication")...), "internal/startstop"),
 		why: "loyalty imports only the domain layers below it (it earns and spends through redemption and publishes cards through publication; not export, its neighbour)"},
+
+	{pkg: "referral", allow: domain(upTo("publication")...),
+		why: "referral imports only the domain layers below it (it credits rewards through redemption and publishes cards through publication; not loyalty or export, its neighbours)"},
 
 	{pkg: "imports", allow: domain(upTo("project")...),
 		why: "imports imports only the domain layers below it (not redemption or publication, its neighbours)"},

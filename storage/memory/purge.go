@@ -61,6 +61,9 @@ func (d *data) dropProject(u *undo, project string) {
 	dropTable(u, &d.segments.segments, project)
 	dropWhere(u, d.segments.members, func(k [2]string, _ map[string]promotype.Time) bool { return k[0] == project })
 	dropTable(u, &d.loyalty.claims, project)
+	dropTable(u, &d.referrals.conversions, project)
+	dropTable(u, &d.referrals.holders, project)
+	dropIndex(u, d.referrals.holderKeys, project)
 	dropTable(u, &d.loyalty.tiers, project)
 	dropTable(u, &d.loyalty.pending, project)
 
