@@ -20,7 +20,6 @@ type ClientRequest struct {
 	Customer *customer.Params
 }
 
-
 // CheckClient refuses (ClientDisabled, 403) a client-side request of
 // project id that its client settings disable. The Go API and the
 // server-side API are not gated: the settings are the client-side API's.

@@ -14,7 +14,6 @@ const (
 	RoleReferee  = "REFEREE"
 )
 
-
 // Related object types of a conversion: what converted the referee.
 const (
 	RelatedRedemption  = "redemption"
