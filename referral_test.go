@@ -1,6 +1,7 @@
 package promo_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -220,4 +221,78 @@ func TestReferralConversionByCustomEvent(t *testing.T) {
 			t.Errorf("a refused event created its customer")
 		}
 	})
+}
+
+// Referral tiers tell their changes with their campaign's
+// (campaign.referral_tier.created, updated, deleted), and every reward of
+// a conversion is a customer.rewarded event, in the outbox of the
+// transaction that made it.
+func TestReferralEvents(t *testing.T) {
+	f := newOutboxFixture(t)
+	s := newReferral(t, f.fixture, "", `[{"id":"rt_a","parameters":{"criteria":{"type":"EACH_REFEREE"},"reward":{"related_object_parent":{"id":"%[1]s"},"type":"GIFT_VOUCHER","amount":10}}},
+		{"id":"rt_b","parameters":{"criteria":{"type":"MINIMUM_REFEREES","referees":1},"reward":{"related_object_parent":{"id":"%[1]s"},"type":"GIFT_VOUCHER","amount":20}}}]`)
+	tier := func(id string, amount int) campaign.ReferralTier {
+		return campaign.ReferralTier{ID: id, Parameters: campaign.ReferralTierParameters{
+			Criteria: campaign.ReferralTierCriteria{Type: campaign.TierEachReferee},
+			Reward: campaign.RefereeReward{RelatedObjectParent: &campaign.RelatedObjectParent{ID: &s.gifts.ID},
+				Type: promo.Ptr(campaign.RewardGiftVoucher), Amount: promo.Ptr[int64](int64(amount))}}}
+	}
+	from := f.count()
+	rp := s.program.ReferralProgram.Clone()
+	rp.ReferralTiers = []campaign.ReferralTier{tier("rt_a", 15), tier("rt_c", 5)}
+	must[*campaign.Campaign](t)(f.eng.Campaigns().Update(ctx, f.project, s.program.ID, campaign.UpdateParams{ReferralProgram: rp}))
+	diff(t, "tier events of an update", []outboxEvent{
+		ev("campaign.updated", s.program.ID, "campaign"),
+		ev("campaign.referral_tier.updated", "rt_a", "campaign", "referral_tier="),
+		ev("campaign.referral_tier.created", "rt_c", "campaign", "referral_tier="),
+		ev("campaign.referral_tier.deleted", "rt_b", "campaign", "referral_tier="),
+	}, f.since(t, from))
+
+	from = f.count()
+	must[*redemption.Redemptions](t)(redeemCode(f.fixture, s.code, "bob"))
+	var rewarded []string
+	for _, e := range f.store.Events(f.project)[from:] {
+		if e.Type == customer.ActivityRewarded {
+			var data struct {
+				Customer     struct{ ID string }        `json:"customer"`
+				ReferralTier *campaign.SimpleReferralTier `json:"referral_tier"`
+			}
+			must0(t, json.Unmarshal(e.Data, &data))
+			who := "referee"
+			if data.ReferralTier != nil {
+				who = data.ReferralTier.ID
+			}
+			rewarded = append(rewarded, who)
+		}
+	}
+	diff(t, "customer.rewarded of a conversion", []string{"referee", "rt_a", "rt_c"}, rewarded)
+}
+
+// A referral program the engine could not run is refused when created.
+func TestReferralProgramRefusals(t *testing.T) {
+	f := newOutboxFixture(t).fixture
+	for _, tc := range []struct{ name, program, details string }{
+		{"unknown conversion", `{"conversion_event_type":"signup"}`,
+			"Property 'referral_program.conversion_event_type' must be one of redemption, custom_event"},
+		{"custom event without its name", `{"conversion_event_type":"custom_event"}`,
+			"Property 'referral_program.custom_event' is required when conversion_event_type is custom_event"},
+		{"referee reward without campaign", `{"referee_reward":{"type":"LOYALTY_CARD","amount":5}}`,
+			"Property 'referral_program.referee_reward.related_object_parent.id' is required"},
+		{"referee reward without amount", `{"referee_reward":{"related_object_parent":{"id":"camp_1"},"type":"GIFT_VOUCHER"}}`,
+			"Property 'referral_program.referee_reward.amount' must be a positive integer"},
+		{"tier of unknown criteria", `{"referral_tiers":[{"parameters":{"criteria":{"type":"SOMETIMES"},"reward":{"related_object_parent":{"id":"camp_1"},"type":"GIFT_VOUCHER","amount":5}}}]}`,
+			"Property 'referral_program.referral_tiers[0].parameters.criteria.type' must be one of EACH_REFEREE, MINIMUM_REFEREES"},
+		{"tier at 0 referees", `{"referral_tiers":[{"parameters":{"criteria":{"type":"MINIMUM_REFEREES"},"reward":{"related_object_parent":{"id":"camp_1"},"type":"GIFT_VOUCHER","amount":5}}}]}`,
+			"Property 'referral_program.referral_tiers[0].parameters.criteria.referees' must be at least 1"},
+	} {
+		_, err := f.eng.Campaigns().Create(ctx, f.project, decode[campaign.Params](t, `{"name":"R","campaign_type":"REFERRAL_PROGRAM",
+			"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"PERCENT","percent_off":5}},"referral_program":`+tc.program+`}`))
+		if e := wantErr(t, err, 400, "invalid_campaign"); e.Details != tc.details {
+			t.Errorf("%s: %s", tc.name, e.Details)
+		}
+	}
+	l := must[*promotype.List[*campaign.Campaign]](t)(f.eng.Campaigns().List(ctx, f.project, campaign.ListParams{}))
+	if len(l.Data) != 0 {
+		t.Errorf("refused creates stored %d campaigns", len(l.Data))
+	}
 }
