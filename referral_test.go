@@ -291,8 +291,19 @@ func TestReferralProgramRefusals(t *testing.T) {
 			t.Errorf("%s: %s", tc.name, e.Details)
 		}
 	}
+	club := newProgram(t, f, "Club", true)
+	create := func(reward string) error {
+		_, err := f.eng.Campaigns().Create(ctx, f.project, decode[campaign.Params](t, `{"name":"R","campaign_type":"REFERRAL_PROGRAM",
+			"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"PERCENT","percent_off":5}},"referral_program":{"referee_reward":`+reward+`}}`))
+		return err
+	}
+	wantErr(t, create(`{"related_object_parent":{"id":"camp_nope"},"type":"LOYALTY_CARD","amount":5}`), 404, "not_found")
+	if e := wantErr(t, create(`{"related_object_parent":{"id":"`+club.ID+`"},"type":"GIFT_VOUCHER","amount":5}`), 400, "invalid_campaign"); e.Details !=
+		"Property 'referral_program.referee_reward.related_object_parent.id' must name a GIFT_VOUCHERS campaign for a GIFT_VOUCHER reward" {
+		t.Errorf("reward of another type: %s", e.Details)
+	}
 	l := must[*promotype.List[*campaign.Campaign]](t)(f.eng.Campaigns().List(ctx, f.project, campaign.ListParams{}))
-	if len(l.Data) != 0 {
-		t.Errorf("refused creates stored %d campaigns", len(l.Data))
+	if len(l.Data) != 1 {
+		t.Errorf("refused creates stored %d campaigns besides Club", len(l.Data)-1)
 	}
 }

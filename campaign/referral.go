@@ -213,3 +213,48 @@ func (s *Service) emitReferralTiers(ctx context.Context, st Store, before, after
 	}
 	return nil
 }
+
+// RewardCampaignType is the type of campaign a referral reward of type
+// typ comes from ("" for an unknown type).
+func RewardCampaignType(typ string) CampaignType {
+	switch typ {
+	case RewardLoyaltyCard:
+		return LoyaltyProgram
+	case RewardGiftVoucher:
+		return GiftVouchers
+	case RewardDiscountVoucher:
+		return DiscountCoupons
+	}
+	return ""
+}
+
+// checkReferralRewards refuses a referral program whose rewards name a
+// campaign that does not exist (404) or is not of the reward's type (400
+// invalid_campaign), reading them through st.
+func (s *Service) checkReferralRewards(ctx context.Context, st Store, c *Campaign) error {
+	rp := c.ReferralProgram
+	if rp == nil {
+		return nil
+	}
+	check := func(path string, r *RefereeReward) error {
+		from, err := s.Resolve(ctx, st, c.ProjectID, *r.RelatedObjectParent.ID)
+		if err != nil {
+			return err
+		}
+		if want := RewardCampaignType(*r.Type); from.CampaignType != want {
+			return InvalidCampaign("Property '%s.related_object_parent.id' must name a %s campaign for a %s reward", path, want, *r.Type)
+		}
+		return nil
+	}
+	if rp.RefereeReward != nil {
+		if err := check("referral_program.referee_reward", rp.RefereeReward); err != nil {
+			return err
+		}
+	}
+	for i := range rp.ReferralTiers {
+		if err := check(fmt.Sprintf("referral_program.referral_tiers[%d].parameters.reward", i), &rp.ReferralTiers[i].Parameters.Reward); err != nil {
+			return err
+		}
+	}
+	return nil
+}

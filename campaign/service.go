@@ -68,6 +68,9 @@ func (s *Service) Create(ctx context.Context, st Store, projectID string, in Par
 	if err != nil {
 		return nil, 0, err
 	}
+	if err := s.checkReferralRewards(ctx, st, c); err != nil {
+		return nil, 0, err
+	}
 	cat, err := s.ResolveCategory(ctx, st, projectID, in.CategoryID, in.Category)
 	if err != nil {
 		return nil, 0, err
@@ -156,6 +159,9 @@ func (s *Service) Update(ctx context.Context, st Store, projectID, ref string, i
 	}
 	if in.ReferralProgram != nil {
 		if err := c.ReferralProgram.check(s.env.IDs); err != nil {
+			return nil, err
+		}
+		if err := s.checkReferralRewards(ctx, st, c); err != nil {
 			return nil, err
 		}
 	}

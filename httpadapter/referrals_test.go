@@ -97,3 +97,31 @@ func init() {
 			"/v1/referrals/{campaignId}/members/{memberId}/holders/{holderId}", ""},
 	)
 }
+
+// A program converting on a custom event: POST /v1/events naming a
+// referral code converts the event's customer once.
+func TestReferralCustomEvents(t *testing.T) {
+	h := newHarness(t)
+	h.mustDo(req{method: http.MethodPost, target: "/management/v1/projects/" + h.project.ID + "/custom-event-schemas",
+		body: `{"name":"signed_up","schema":{"properties":{}}}`}, http.StatusOK)
+	gifts := h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Gift cards","type":"AUTO_UPDATE",
+		"campaign_type":"GIFT_VOUCHERS","voucher":{"type":"GIFT_VOUCHER","gift":{"amount":1}}}`}, http.StatusOK)
+	c := h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Sign-ups","type":"AUTO_UPDATE","campaign_type":"REFERRAL_PROGRAM",
+		"voucher":{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":500},"is_referral_code":true},
+		"referral_program":{"conversion_event_type":"custom_event","custom_event":{"name":"signed_up"},
+			"referee_reward":{"related_object_parent":{"id":"` + gifts["id"].(string) + `","object":"CAMPAIGN"},"type":"GIFT_VOUCHER","amount":2500}}}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns/" + c["id"].(string) + "/vouchers/REF-EVE", body: `{}`}, http.StatusOK)
+	h.mustDo(req{method: http.MethodPost, target: "/v1/publications", body: `{"customer":{"source_id":"ref-eve"},"voucher":"REF-EVE"}`}, http.StatusOK)
+	event := func(who, referral string) string {
+		return `{"event":"signed_up","customer":{"source_id":"` + who + `"},"referral":` + referral + `}`
+	}
+	h.run(t, "referrals/custom_events", []step{
+		{"track", req{method: http.MethodPost, target: "/v1/events", body: event("ref-fay", `{"code":"REF-EVE"}`)}, 200},
+		{"track_again", req{method: http.MethodPost, target: "/v1/events", body: event("ref-fay", `{"code":"REF-EVE"}`)}, 200},
+		{"referee", req{method: http.MethodGet, target: "/v1/customers/ref-fay"}, 200},
+		{"referee_gift_card", req{method: http.MethodGet, target: "/v1/vouchers?campaign=Gift%20cards"}, 200},
+		{"unknown_code", req{method: http.MethodPost, target: "/v1/events", body: event("ref-gus", `{"code":"NOPE"}`)}, 404},
+		{"by_the_referrer", req{method: http.MethodPost, target: "/v1/events", body: event("ref-eve", `{"code":"REF-EVE"}`)}, 400},
+		{"without_code", req{method: http.MethodPost, target: "/v1/events", body: event("ref-gus", `{"referrer_id":"cust_x"}`)}, 400},
+	})
+}

@@ -188,16 +188,23 @@ func (s *Service) convert(ctx context.Context, st ServiceStore, c conversion) er
 // give gives reward r of conversion c to customerID (the referee, or the
 // referrer for tier): points or credits on the customer's card of the
 // reward's campaign (published first when it has none), or a coupon of
-// it; then it writes customer.rewarded.
+// it; then it writes customer.rewarded. A reward whose campaign is gone
+// gives nothing.
 func (s *Service) give(ctx context.Context, st ServiceStore, c conversion, customerID string, r campaign.RefereeReward, tier *campaign.ReferralTier) error {
 	projectID := c.camp.ProjectID
-	from, err := s.deps.Campaigns.Resolve(ctx, st, projectID, *r.RelatedObjectParent.ID)
-	if err != nil {
-		return err
-	}
 	typ := ""
 	if r.Type != nil {
 		typ = *r.Type
+	}
+	from, err := s.deps.Campaigns.Resolve(ctx, st, projectID, *r.RelatedObjectParent.ID)
+	if errors.Is(err, promotype.ErrNotFound) {
+		return nil // deleted since the program named it: nothing to give
+	}
+	if err != nil {
+		return err
+	}
+	if from.CampaignType != campaign.RewardCampaignType(typ) {
+		return nil // checked when the program was written; changed since
 	}
 	var card *voucher.Voucher
 	var bal *redemption.Balance
