@@ -119,7 +119,6 @@ func TestReferralCustomEvents(t *testing.T) {
 		{"track", req{method: http.MethodPost, target: "/v1/events", body: event("ref-fay", `{"code":"REF-EVE"}`)}, 200},
 		{"track_again", req{method: http.MethodPost, target: "/v1/events", body: event("ref-fay", `{"code":"REF-EVE"}`)}, 200},
 		{"referee", req{method: http.MethodGet, target: "/v1/customers/ref-fay"}, 200},
-		{"referee_gift_card", req{method: http.MethodGet, target: "/v1/vouchers?campaign=Gift%20cards"}, 200},
 		{"unknown_code", req{method: http.MethodPost, target: "/v1/events", body: event("ref-gus", `{"code":"NOPE"}`)}, 404},
 		{"by_the_referrer", req{method: http.MethodPost, target: "/v1/events", body: event("ref-eve", `{"code":"REF-EVE"}`)}, 400},
 		{"without_code", req{method: http.MethodPost, target: "/v1/events", body: event("ref-gus", `{"referrer_id":"cust_x"}`)}, 400},
