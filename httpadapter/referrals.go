@@ -14,19 +14,12 @@ func (s *server) referralRoutes() []route {
 		return refs.AddHolders(c.ctx(), c.projectID, c.path("campaignId"), c.path("memberId"), in)
 	})
 	list := withoutBody(func(c *call) (*referral.HolderList, error) {
-		q, err := parseQuery(c.r.URL.RawQuery)
+		limit, order, after, err := idPageQuery(c)
 		if err != nil {
 			return nil, err
-		}
-		limit, err := intParam(q, "limit")
-		if err != nil {
-			return nil, err
-		}
-		if q.Has("limit") && limit == 0 {
-			limit = -1 // refused by the range check
 		}
 		return refs.Holders(c.ctx(), c.projectID, c.path("campaignId"), c.path("memberId"),
-			referral.HolderListParams{Limit: limit, Order: q.Get("order"), StartingAfterID: q.Get("starting_after_id")})
+			referral.HolderListParams{Limit: limit, Order: order, StartingAfterID: after})
 	})
 	remove := noContent(func(c *call) error {
 		return refs.RemoveHolder(c.ctx(), c.projectID, c.path("campaignId"), c.path("memberId"), c.path("holderId"))

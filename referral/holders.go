@@ -175,20 +175,9 @@ func duplicateHolder(customerID string) error {
 // campaignRef when it is not ""): its referrer and its referees, in id
 // order.
 func (s *Service) Holders(ctx context.Context, projectID, campaignRef, memberID string, in HolderListParams) (*HolderList, error) {
-	limit := in.Limit
-	switch {
-	case limit == 0:
-		limit = 10
-	case limit < 1 || limit > 100:
-		return nil, promotype.InvalidQueryParams("Query parameter limit must be between 1 and 100")
-	}
-	desc := false
-	switch in.Order {
-	case "", "id":
-	case "-id":
-		desc = true
-	default:
-		return nil, promotype.InvalidQueryParams("Query parameter order must be one of id, -id")
+	limit, desc, err := promotype.IDPage(in.Limit, in.Order)
+	if err != nil {
+		return nil, err
 	}
 	v, err := s.code(ctx, s.store, projectID, campaignRef, memberID)
 	if err != nil {
