@@ -254,7 +254,7 @@ func TestReferralEvents(t *testing.T) {
 	for _, e := range f.store.Events(f.project)[from:] {
 		if e.Type == customer.ActivityRewarded {
 			var data struct {
-				Customer     struct{ ID string }        `json:"customer"`
+				Customer     struct{ ID string }          `json:"customer"`
 				ReferralTier *campaign.SimpleReferralTier `json:"referral_tier"`
 			}
 			must0(t, json.Unmarshal(e.Data, &data))
