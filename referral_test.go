@@ -254,10 +254,13 @@ func TestReferralEvents(t *testing.T) {
 	for _, e := range f.store.Events(f.project)[from:] {
 		if e.Type == customer.ActivityRewarded {
 			var data struct {
-				Customer     struct{ ID string }          `json:"customer"`
+				Campaign     struct{ Object, ID string }  `json:"campaign"`
 				ReferralTier *campaign.SimpleReferralTier `json:"referral_tier"`
 			}
 			must0(t, json.Unmarshal(e.Data, &data))
+			if data.Campaign.Object != "campaign" || data.Campaign.ID != s.program.ID {
+				t.Errorf("customer.rewarded names the campaign %+v", data.Campaign)
+			}
 			who := "referee"
 			if data.ReferralTier != nil {
 				who = data.ReferralTier.ID

@@ -233,10 +233,14 @@ func (s *Service) give(ctx context.Context, st ServiceStore, c conversion, custo
 			return err
 		}
 	}
+	shown, err := s.deps.Campaigns.PresentFull(ctx, st, c.camp.Clone())
+	if err != nil {
+		return err
+	}
 	data := map[string]any{
 		"customer": map[string]any{"id": customerID, "object": "customer"},
 		"holder":   map[string]any{"id": referrerOf(c.code), "object": "customer"},
-		"voucher":  card, "campaign": c.camp.Clone(), "reward": r, "balance": bal,
+		"voucher":  card, "campaign": shown, "reward": r, "balance": bal,
 		"referral_tier": nil, "redemption": nil, "custom_event": nil,
 	}
 	if tier != nil {
