@@ -18,8 +18,16 @@ func (s *server) referralRoutes() []route {
 		if err != nil {
 			return nil, err
 		}
+		q, err := parseQuery(c.r.URL.RawQuery)
+		if err != nil {
+			return nil, err
+		}
+		f, err := parseFilters(q)
+		if err != nil {
+			return nil, err
+		}
 		return refs.Holders(c.ctx(), c.projectID, c.path("campaignId"), c.path("memberId"),
-			referral.HolderListParams{Limit: limit, Order: order, StartingAfterID: after})
+			referral.HolderListParams{Limit: limit, Order: order, StartingAfterID: after, Filter: f})
 	})
 	remove := noContent(func(c *call) error {
 		return refs.RemoveHolder(c.ctx(), c.projectID, c.path("campaignId"), c.path("memberId"), c.path("holderId"))

@@ -48,6 +48,8 @@ func TestReferrals(t *testing.T) {
 		{"list_holders", req{method: http.MethodGet, target: byCode}, 200},
 		{"list_holders_in_campaign_page", req{method: http.MethodGet, target: inCamp + "?limit=2&order=-id"}, 200},
 		{"list_holders_after", req{method: http.MethodGet, target: byCode + "?limit=2&starting_after_id=rh_00000000000000000010"}, 200},
+		{"list_referees_filtered", req{method: http.MethodGet, target: byCode + "?filters[holder_role][conditions][$is]=REFEREE&limit=1"}, 200},
+		{"list_referrer_filtered", req{method: http.MethodGet, target: byCode + "?filters[holder_role][conditions][$in][0]=REFERRER"}, 200},
 		{"remove_holder", req{method: http.MethodDelete, target: byCode + "/rh_00000000000000000010"}, 204},
 		{"remove_holder_in_campaign", req{method: http.MethodDelete, target: inCamp + "/rh_00000000000000000014"}, 204},
 		{"list_after_remove", req{method: http.MethodGet, target: byCode}, 200},
@@ -68,6 +70,7 @@ func TestReferrals(t *testing.T) {
 		{"remove_referrer", req{method: http.MethodDelete, target: byCode + "/rh_00000000000000000008"}, 403},
 		{"remove_unknown", req{method: http.MethodDelete, target: byCode + "/rh_nope"}, 404},
 		{"bad_order", req{method: http.MethodGet, target: byCode + "?order=created_at"}, 400},
+		{"bad_filter", req{method: http.MethodGet, target: byCode + "?filters[shoe_size][conditions][$is]=42"}, 400},
 		{"bad_limit", req{method: http.MethodGet, target: byCode + "?limit=0"}, 400},
 		{"unauthorized", req{method: http.MethodGet, target: byCode, creds: credsNone}, 401},
 	})

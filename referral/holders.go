@@ -31,12 +31,40 @@ type AddedHolders struct {
 }
 
 // HolderListParams are the query of GET /v1/referrals/.../holders: limit
-// (1 to 100, default 10), order (id or -id) and the cursor.
+// (1 to 100, default 10), order (id or -id), the cursor and the filters
+// (on the fields of HolderFields).
 type HolderListParams struct {
 	Limit           int
 	Order           string
 	StartingAfterID string
+	Filter          promotype.Filter
 }
+
+// HolderFields are the fields a holders list filters on.
+var HolderFields = map[string]promotype.FieldKind{
+	"id":          promotype.FieldString,
+	"created_at":  promotype.FieldTime,
+	"holder_role": promotype.FieldString,
+	"customer_id": promotype.FieldString,
+}
+
+// Field returns the value of a filterable field of h.
+func (h *Holder) Field(name string) promotype.Value {
+	switch name {
+	case "id":
+		return promotype.Value{Str: h.ID}
+	case "created_at":
+		return promotype.Value{Time: h.CreatedAt}
+	case "holder_role":
+		return promotype.Value{Str: h.HolderRole}
+	case "customer_id":
+		return promotype.Value{Str: h.CustomerID}
+	}
+	return promotype.Value{Null: true}
+}
+
+// holdersPage is how many referees a filtered list reads at a time.
+const holdersPage = 100
 
 // HolderList is a page of a referral code's holders.
 type HolderList struct {
@@ -183,25 +211,23 @@ func (s *Service) Holders(ctx context.Context, projectID, campaignRef, memberID 
 	if err != nil {
 		return nil, err
 	}
-	rows, total, err := s.store.ListReferees(ctx, projectID, v.ID, in.StartingAfterID, desc, limit+1)
-	if err != nil {
-		return nil, err
-	}
 	ref, err := s.referrerRow(ctx, s.store, v)
 	if err != nil {
 		return nil, err
 	}
-	if ref != nil {
-		total++
-		after := in.StartingAfterID == "" || (!desc && ref.ID > in.StartingAfterID) || (desc && ref.ID < in.StartingAfterID)
-		if after {
-			rows = append(rows, ref)
-			slices.SortFunc(rows, func(a, b *Holder) int {
-				if desc {
-					return strings.Compare(b.ID, a.ID)
-				}
-				return strings.Compare(a.ID, b.ID)
-			})
+	var rows []*Holder
+	var total int
+	if len(in.Filter.Conditions) > 0 {
+		if rows, total, err = s.filteredHolders(ctx, v, ref, in, desc, limit); err != nil {
+			return nil, err
+		}
+	} else {
+		if rows, total, err = s.store.ListReferees(ctx, projectID, v.ID, in.StartingAfterID, desc, limit+1); err != nil {
+			return nil, err
+		}
+		if ref != nil {
+			total++
+			rows = withReferrer(rows, ref, in.StartingAfterID, desc)
 		}
 	}
 	out := &HolderList{Object: "list", DataRef: "data", Data: rows, Total: total}
@@ -211,6 +237,64 @@ func (s *Service) Holders(ctx context.Context, projectID, campaignRef, memberID 
 		out.MoreStartingAfter = &last
 	}
 	return out, nil
+}
+
+// withReferrer adds the referrer row ref to rows (a page in id order,
+// descending with desc) when it comes after the cursor after.
+func withReferrer(rows []*Holder, ref *Holder, after string, desc bool) []*Holder {
+	if after != "" && ((!desc && ref.ID <= after) || (desc && ref.ID >= after)) {
+		return rows
+	}
+	rows = append(rows, ref)
+	slices.SortFunc(rows, func(a, b *Holder) int {
+		if desc {
+			return strings.Compare(b.ID, a.ID)
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return rows
+}
+
+// filteredHolders is the page (limit+1 rows at most) of the holders of
+// code v (ref its referrer row, nil without) that in's filter matches,
+// and how many match: the referees are read a page at a time and matched
+// here.
+func (s *Service) filteredHolders(ctx context.Context, v *voucher.Voucher, ref *Holder, in HolderListParams, desc bool, limit int) ([]*Holder, int, error) {
+	f, err := in.Filter.Resolve(HolderFields, s.env.Clock.Now())
+	if err != nil {
+		return nil, 0, err
+	}
+	q := promotype.Query{Filter: f}
+	var matched []*Holder
+	if ref != nil && q.Match(ref.Field) {
+		matched = append(matched, ref)
+	}
+	for after := ""; ; {
+		page, _, err := s.store.ListReferees(ctx, v.ProjectID, v.ID, after, false, holdersPage)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, h := range page {
+			if q.Match(h.Field) {
+				matched = append(matched, h)
+			}
+		}
+		if len(page) < holdersPage {
+			break
+		}
+		after = page[len(page)-1].ID
+	}
+	total := len(matched)
+	slices.SortFunc(matched, func(a, b *Holder) int {
+		if desc {
+			return strings.Compare(b.ID, a.ID)
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	if a := in.StartingAfterID; a != "" {
+		matched = slices.DeleteFunc(matched, func(h *Holder) bool { return (!desc && h.ID <= a) || (desc && h.ID >= a) })
+	}
+	return matched[:min(len(matched), limit+1)], total, nil
 }
 
 // RemoveHolder removes referee holderID from the referral code memberID
