@@ -239,6 +239,16 @@ func (s *Service) Holders(ctx context.Context, projectID, campaignRef, memberID 
 	return out, nil
 }
 
+// byID orders holders by id, descending with desc.
+func byID(desc bool) func(a, b *Holder) int {
+	return func(a, b *Holder) int {
+		if desc {
+			return strings.Compare(b.ID, a.ID)
+		}
+		return strings.Compare(a.ID, b.ID)
+	}
+}
+
 // withReferrer adds the referrer row ref to rows (a page in id order,
 // descending with desc) when it comes after the cursor after.
 func withReferrer(rows []*Holder, ref *Holder, after string, desc bool) []*Holder {
@@ -246,12 +256,7 @@ func withReferrer(rows []*Holder, ref *Holder, after string, desc bool) []*Holde
 		return rows
 	}
 	rows = append(rows, ref)
-	slices.SortFunc(rows, func(a, b *Holder) int {
-		if desc {
-			return strings.Compare(b.ID, a.ID)
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(rows, byID(desc))
 	return rows
 }
 
@@ -285,12 +290,7 @@ func (s *Service) filteredHolders(ctx context.Context, v *voucher.Voucher, ref *
 		after = page[len(page)-1].ID
 	}
 	total := len(matched)
-	slices.SortFunc(matched, func(a, b *Holder) int {
-		if desc {
-			return strings.Compare(b.ID, a.ID)
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(matched, byID(desc))
 	if a := in.StartingAfterID; a != "" {
 		matched = slices.DeleteFunc(matched, func(h *Holder) bool { return (!desc && h.ID <= a) || (desc && h.ID >= a) })
 	}
