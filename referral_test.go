@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/async"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
@@ -248,6 +249,20 @@ func TestReferralEvents(t *testing.T) {
 		ev("campaign.referral_tier.deleted", "rt_b", "campaign", "referral_tier="),
 	}, f.since(t, from))
 
+	defer func() { // a deleted program's tiers are deleted with it
+		from := f.count()
+		must[*async.Ref](t)(f.eng.Campaigns().Delete(ctx, f.project, s.program.ID, false))
+		var tiers []outboxEvent
+		for _, e := range f.since(t, from) {
+			if strings.HasPrefix(e.Type, "campaign.referral_tier.") {
+				tiers = append(tiers, e)
+			}
+		}
+		diff(t, "tier events of a delete", []outboxEvent{
+			ev("campaign.referral_tier.deleted", "rt_a", "campaign", "referral_tier="),
+			ev("campaign.referral_tier.deleted", "rt_c", "campaign", "referral_tier="),
+		}, tiers)
+	}()
 	from = f.count()
 	must[*redemption.Redemptions](t)(redeemCode(f.fixture, s.code, "bob"))
 	var rewarded []string

@@ -231,6 +231,13 @@ func (s *Service) Remove(ctx context.Context, st Store, projectID, ref string) (
 	if err := emit(ctx, st, s.env, projectID, EventCampaignDeleted, c.ID, map[string]any{"campaign": pc, "deleted_at": now}); err != nil {
 		return nil, err
 	}
+	if len(referralTiers(c)) > 0 { // its referral tiers go with it
+		gone := c.Clone()
+		gone.ReferralProgram.ReferralTiers = nil
+		if err := s.emitReferralTiers(ctx, st, c, gone); err != nil {
+			return nil, err
+		}
+	}
 	if err := st.BinCampaign(ctx, projectID, c.ID, now); err != nil {
 		return nil, err
 	}
