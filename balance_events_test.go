@@ -59,7 +59,7 @@ func TestBalanceEvents(t *testing.T) {
 	}
 	diff(t, "redemption: its transaction", ev("voucher.gift.transaction.created", ids[2], "voucher", "transaction="), got[0])
 	from = f.count()
-	must[*redemption.Redemption](t)(red.Rollback(ctx, p, r.Redemptions[0].ID, redemption.RollbackParams{}))
+	must[*redemption.RollbackStack](t)(red.Rollback(ctx, p, r.Redemptions[0].ID, redemption.RollbackParams{}))
 	list()
 	got = f.since(t, from)
 	if len(got) != 2 || got[1].Type != "redemption.rollback.succeeded" {

@@ -65,7 +65,7 @@ func TestExportNeutralisesFormulas(t *testing.T) {
 		r := must[*redemption.Redemptions](t)(f.eng.Redemptions().Redeem(ctx, f.project,
 			js[redemption.ValidationParams](t, `{"redeemables":[{"object":"voucher","id":"GIFT-1"}],"order":{"amount":1550}}`), redemption.RedeemOptions{}))
 		f.clock.Advance(1000)
-		must[*redemption.Redemption](t)(f.eng.Redemptions().Rollback(ctx, f.project, r.Redemptions[0].ID, redemption.RollbackParams{}))
+		must[*redemption.RollbackStack](t)(f.eng.Redemptions().Rollback(ctx, f.project, r.Redemptions[0].ID, redemption.RollbackParams{}))
 		diff(t, "redemptions export", [][]string{{"Object", "Gift Amount"}, {"redemption", "15.50"}, {"redemption_rollback", "-15.50"}},
 			exportDone(t, f, "redemption", "created_at", "object", "gift_amount"))
 	})

@@ -9,4 +9,12 @@
 //	eng, _ := promo.New(memory.New())
 //	p, _ := eng.Projects().Create(ctx, project.Params{Name: "shop"})
 //	prod, _ := eng.Catalog().CreateProduct(ctx, p.ID, catalog.ProductParams{Name: promo.Ptr("T-shirt")})
+//
+// The checkout loop goes through three services: Engine.Validations()
+// (Validate: which codes and promotions apply, and what the order costs
+// with them), Engine.Redemptions() (Redeem spends them; Rollback undoes a
+// redemption, single or stacked) and Engine.Customers(). Example_checkout
+// walks it from an empty project; the other examples show vouchers, code
+// generation (Engine.AsyncActions().Wait), validation rules, promotion
+// tiers and stacks, and loyalty programs.
 package promo

@@ -113,7 +113,7 @@ type step struct {
 }
 
 // Every operation with an event name appends its event in its transaction,
-// with the data keys platform.md §6 lists; a bulk generation appends only
+// with the data keys the hosted service documents for it; a bulk generation appends only
 // the campaign.vouchers.* events, not one voucher.created per voucher.
 func TestEventsEmittedByOperations(t *testing.T) {
 	f := newOutboxFixture(t)

@@ -68,7 +68,7 @@ func TestHistoryRulePerCustomerConcurrent(t *testing.T) {
 			t.Errorf("validation at the limit: valid %v, %+v", v.Valid, v.InapplicableRedeemables)
 		}
 		// A rollback gives one back.
-		must[*redemption.Redemption](t)(f.eng.Redemptions().Rollback(ctx, f.project, ids[0], redemption.RollbackParams{}))
+		must[*redemption.RollbackStack](t)(f.eng.Redemptions().Rollback(ctx, f.project, ids[0], redemption.RollbackParams{}))
 		must[*redemption.Redemptions](t)(f.eng.Redemptions().Redeem(ctx, f.project, js[redemption.ValidationParams](t, redeemBody("PERCUST", "alice")), redemption.RedeemOptions{}))
 		_, err = f.eng.Redemptions().Redeem(ctx, f.project, js[redemption.ValidationParams](t, redeemBody("PERCUST", "alice")), redemption.RedeemOptions{})
 		wantErr(t, err, 400, "redemption_rules_violated")
@@ -128,7 +128,7 @@ func TestHistoryRuleCampaignCounters(t *testing.T) {
 		_, err := redeem("TWOCUST", "c")
 		wantErr(t, err, 400, "redemption_rules_violated")
 		// a's first redemption undone: a still has one, c still cannot.
-		must[*redemption.Redemption](t)(f.eng.Redemptions().Rollback(ctx, f.project, a1.Redemptions[0].ID, redemption.RollbackParams{}))
+		must[*redemption.RollbackStack](t)(f.eng.Redemptions().Rollback(ctx, f.project, a1.Redemptions[0].ID, redemption.RollbackParams{}))
 		_, err = redeem("TWOCUST", "c")
 		wantErr(t, err, 400, "redemption_rules_violated")
 

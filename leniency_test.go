@@ -16,7 +16,8 @@ import (
 	"github.com/promoengine/promo/voucher"
 )
 
-// TestLeniencyGoAPI checks the inferences of DECISIONS.md "Leniency"
+// TestLeniencyGoAPI checks the inferences the hosted service makes instead
+// of refusing (docs/behaviour.md, "Hosted-service compatibility")
 // through the Go API, on every store.
 func TestLeniencyGoAPI(t *testing.T) {
 	ctx := context.Background()

@@ -48,7 +48,7 @@ func derefStr(p *string) string {
 	return *p
 }
 
-// Worked example E1 of loyalty.md §4: program rule MONTH 3 END_OF_QUARTER;
+// Worked example E1 (points expiry by buckets): program rule MONTH 3 END_OF_QUARTER;
 // 100 points on 2024-02-10 expire on 2024-06-30, 50 on 2024-04-20 on
 // 2024-09-30; a reward of 120 on 2024-05-01 takes the June bucket first;
 // on 2024-10-01 the 30 left expire: balance 0 = 150 − 30 − 0 − 120.

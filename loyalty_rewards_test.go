@@ -43,8 +43,8 @@ func redeemReward(f fixture, card *voucher.Voucher, rewardID string) (*redemptio
 		Reward: &redemption.RewardParams{ID: rewardID}}, redemption.RedeemOptions{})
 }
 
-// checkCard checks a card's balance and the balance invariant of
-// loyalty.md §1.
+// checkCard checks a card's balance and the balance invariant (balance
+// = points earned − points spent − points expired).
 func checkCard(t *testing.T, f fixture, code string, balance int64) *voucher.Voucher {
 	t.Helper()
 	got := must[*voucher.Voucher](t)(f.eng.Loyalties().Member(ctx, f.project, "", code))
@@ -125,7 +125,7 @@ func TestLoyaltyRewardEffects(t *testing.T) {
 		}
 		checkCard(t, f, card.Code, 981)
 
-		rollback := must[*redemption.Redemption](t)(f.eng.Redemptions().Rollback(ctx, f.project, r.ID, redemption.RollbackParams{}))
+		rollback := must[*redemption.RollbackStack](t)(f.eng.Redemptions().Rollback(ctx, f.project, r.ID, redemption.RollbackParams{})).Head()
 		if rollback.Result != "SUCCESS" {
 			t.Errorf("rollback %s", rollback.Result)
 		}

@@ -47,7 +47,7 @@ func cardOf(t *testing.T, f fixture, c *campaign.Campaign, customerID string) *v
 	return l.Data[0]
 }
 
-// The worked examples of loyalty.md §3.4 (X1–X4, X6, X7's formula on
+// The worked examples of earning rules (X1–X4, X6, X7's formula on
 // order.paid): each rule alone in its program, one order paid, the
 // points the customer's card gets.
 func TestLoyaltyEarningWorkedExamples(t *testing.T) {
@@ -253,7 +253,7 @@ func deref(p *int64) int64 {
 	return *p
 }
 
-// Worked example X5 of loyalty.md §3.4: a rule on the custom event
+// Worked example X5: a rule on the custom event
 // page_view gives 2 points per volume_number of the event's metadata to
 // the card the event names (loyalty.code); without a code, the customer's
 // card of each program with a rule on the event (joining one with
@@ -284,7 +284,7 @@ func TestLoyaltyCustomEventEarning(t *testing.T) {
 	})
 }
 
-// Worked examples T1 and X8 of loyalty.md §6.4 and §3.4: an order.paid
+// Worked examples T1 and X8 (loyalty tiers): an order.paid
 // rule giving 20 points gives a member 5 in the Bottom tier (CUSTOM 5), 20
 // in Middle (not mapped) and 200 in Top (CUSTOM 200); a Bottom member at
 // 240 earns 5 (245, still Bottom), and a manual 20 more moves them to
@@ -340,7 +340,7 @@ func TestLoyaltyTiersT1(t *testing.T) {
 	})
 }
 
-// Worked example X9 of loyalty.md §3.4 and the states of §5: a FIXED 1000
+// Worked example X9 (pending points): a FIXED 1000
 // rule with pending_points 3 days, an order paid 2026-01-15 gives a
 // pending entry due 2026-01-18 (card pending_points 1000, balance 0);
 // activated by hand it becomes a PENDING_POINTS_ACTIVATION; another is

@@ -9,7 +9,7 @@ import (
 	"github.com/promoengine/promo/voucher"
 )
 
-// Worked example T2 of loyalty.md §8: card B (700) receives 200 from A1
+// Worked example T2 (a transfer between cards): card B (700) receives 200 from A1
 // (250): A1 ends at 50 with a POINTS_TRANSFER_OUT, B at 900 with a
 // POINTS_TRANSFER_IN, each naming the other; a transfer beyond a source's
 // balance moves nothing.

@@ -297,7 +297,7 @@ func TestOrderResolve(t *testing.T) {
 	})
 }
 
-// The reference's cart (promotion-engine.md §1.5, the cart of E1–E5) through
+// The documented cart of the discount examples (E1–E5) through
 // the Go API on each store: six lines, a SKU priced below its product,
 // quantities as numbers and as a string, amount 72100.
 func TestOrderReferenceCart(t *testing.T) {

@@ -162,6 +162,7 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 		Rewards: e.rewards, Customers: e.customers})
 	e.redemptions.SetRewardEffect(e.giveReward)
 	e.redemptions.SetPointsEffect(e.pointsChanged)
+	e.validations.SetRewardCost(e.loyalty.RewardCost)
 	e.referrals = referral.NewService(store, storage.TxFor(store, func(s storage.Tx) referral.ServiceStore { return s }), e.env, referral.Deps{
 		Campaigns: e.campaigns, Vouchers: e.vouchers, Publications: e.publications, Redemptions: e.redemptions})
 	e.redemptions.SetConversionEffect(e.converted)

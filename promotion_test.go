@@ -35,7 +35,7 @@ func promotionCampaign(t *testing.T, f fixture, name string) *campaign.Campaign 
 		decode[campaign.Params](t, `{"name":"`+name+`","campaign_type":"PROMOTION"}`)))
 }
 
-// cart72100 is the six-line cart of the reference's examples (72100).
+// cart72100 is the six-line cart of the hosted service's documented examples (72100).
 const cart72100 = `{"items":[{"price":2900,"quantity":1},{"price":3100,"quantity":1},{"price":2900,"quantity":1},` +
 	`{"price":1700,"quantity":1},{"price":1500,"quantity":1},{"price":60000,"quantity":1}]}`
 
@@ -260,7 +260,7 @@ func TestEvaluateStackRunningTotals(t *testing.T) {
 }
 
 // TestValidatePromotionsExpandCategory fills a valid tier's categories only
-// when options.expand asks for "category" (reference §1.1).
+// when options.expand asks for "category".
 func TestValidatePromotionsExpandCategory(t *testing.T) {
 	eachStore(t, func(t *testing.T, f fixture) {
 		cat := must[*campaign.Category](t)(f.eng.Campaigns().CreateCategory(ctx, f.project, decode[campaign.CategoryParams](t, `{"name":"Summer","hierarchy":1}`)))

@@ -184,7 +184,7 @@ func TestPublish(t *testing.T) {
 
 // A publication appends voucher.published for each voucher and one
 // publication.succeeded, in its transaction, with the data keys
-// platform.md §6 lists for voucher.published; a refused publication
+// the hosted service documents for voucher.published; a refused publication
 // appends none.
 func TestPublicationEvents(t *testing.T) {
 	f := newOutboxFixture(t)

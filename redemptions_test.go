@@ -77,7 +77,7 @@ func TestRedeemWorkedExamples(t *testing.T) {
 
 // TestRollback reproduces W4 (a gift card redeemed then rolled back: its
 // credits and unit back, the order CANCELED), W6 (a rolled-back
-// single-use voucher redeems again) and the refusals of reference §3.1.
+// single-use voucher redeems again) and the refusals of a rollback.
 func TestRollback(t *testing.T) {
 	for name, newStore := range storeFactories {
 		t.Run(name, func(t *testing.T) {
@@ -97,7 +97,7 @@ func TestRollback(t *testing.T) {
 				t.Errorf("W4: a single redemption has no parent and a voucher entry; got %+v", got.Order.Redemptions)
 			}
 
-			rb := must[*redemption.Redemption](t)(red.Rollback(ctx, f.project, r.ID, redemption.RollbackParams{Reason: ptrTo("wrong card")}))
+			rb := must[*redemption.RollbackStack](t)(red.Rollback(ctx, f.project, r.ID, redemption.RollbackParams{Reason: ptrTo("wrong card")})).Head()
 			v = rb.Voucher
 			diff(t, "W4 rollback", []int64{-2000, -2000, 2000, 0, 0, 6000, 6000},
 				[]int64{rb.Amount, rb.Gift.Amount, v.Gift.Balance, v.Redemption.RedeemedQuantity, *v.Redemption.RedeemedAmount, rb.Order.Amount, rb.Order.TotalAmount})
@@ -124,32 +124,33 @@ func TestRollback(t *testing.T) {
 			first := must[*redemption.Redemptions](t)(red.Redeem(ctx, f.project, once, redemption.RedeemOptions{}))
 			_, err = red.Redeem(ctx, f.project, once, redemption.RedeemOptions{})
 			wantErr(t, err, 400, "quantity_exceeded")
-			must[*redemption.Redemption](t)(red.Rollback(ctx, f.project, first.Redemptions[0].ID, redemption.RollbackParams{}))
+			must[*redemption.RollbackStack](t)(red.Rollback(ctx, f.project, first.Redemptions[0].ID, redemption.RollbackParams{}))
 			must[*redemption.Redemptions](t)(red.Redeem(ctx, f.project, once, redemption.RedeemOptions{}))
 
-			// A stack: the single endpoint refuses the parent and the
-			// children; the stack endpoint rolls every child back.
+			// A stack: SingleOnly (the hosted single endpoint) refuses the
+			// parent; a child is refused alone; Rollback rolls every child
+			// back.
 			stack := must[*redemption.Redemptions](t)(red.Redeem(ctx, f.project, js[redemption.ValidationParams](t,
 				`{"redeemables":[{"object":"voucher","id":"dBj56oqJ","gift":{"credits":100}},{"object":"voucher","id":"39vnjyS8"}],"order":{"amount":1000}}`), redemption.RedeemOptions{}))
-			_, err = red.Rollback(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{})
+			_, err = red.Rollback(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{}, redemption.SingleOnly())
 			wantErr(t, err, 400, "invalid_redemption")
+			_, err = red.Rollback(ctx, f.project, stack.Redemptions[0].ID, redemption.RollbackParams{}, redemption.SingleOnly())
+			wantErr(t, err, 400, "invalid_redemption_parent")
 			_, err = red.Rollback(ctx, f.project, stack.Redemptions[0].ID, redemption.RollbackParams{})
 			wantErr(t, err, 400, "invalid_redemption_parent")
-			_, err = red.RollbackStack(ctx, f.project, stack.Redemptions[0].ID, redemption.RollbackParams{})
-			wantErr(t, err, 400, "invalid_redemption_parent")
-			_, err = red.RollbackStack(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{Customer: js[*customer.Params](t, `{"source_id":"nobody"}`)})
+			_, err = red.Rollback(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{Customer: js[*customer.Params](t, `{"source_id":"nobody"}`)})
 			wantErr(t, err, 404, "not_found")
-			_, err = red.RollbackStack(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{Order: &redemption.OrderRef{ID: ptrTo(f.ids["order"])}})
+			_, err = red.Rollback(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{Order: &redemption.OrderRef{ID: ptrTo(f.ids["order"])}})
 			wantErr(t, err, 400, "invalid_order")
-			all := must[*redemption.RollbackStack](t)(red.RollbackStack(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{}))
-			if len(all.Rollbacks) != 2 || all.ParentRollback == nil || all.Order.Status != order.StatusCanceled || len(all.Order.Redemptions[stack.ParentRedemption.ID].RollbackStacked) != 2 {
+			all := must[*redemption.RollbackStack](t)(red.Rollback(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{}))
+			if len(all.Rollbacks) != 2 || all.ParentRollback == nil || all.Head() != all.ParentRollback || all.Order.Status != order.StatusCanceled || len(all.Order.Redemptions[stack.ParentRedemption.ID].RollbackStacked) != 2 {
 				t.Errorf("stack rollback: %d rollbacks, parent %v, order %+v", len(all.Rollbacks), all.ParentRollback != nil, all.Order)
 			}
 			card := must[*voucher.Voucher](t)(f.store.FindVoucherByCode(ctx, f.project, "dBj56oqJ"))
 			if card.Gift.Balance != 20500 || card.RedeemedQuantity != 0 {
 				t.Errorf("card after the stack rollback: balance %d, redeemed %d", card.Gift.Balance, card.RedeemedQuantity)
 			}
-			_, err = red.RollbackStack(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{})
+			_, err = red.Rollback(ctx, f.project, stack.ParentRedemption.ID, redemption.RollbackParams{})
 			wantErr(t, err, 400, "already_rolled_back")
 			_, err = red.Rollback(ctx, f.project, "r_none", redemption.RollbackParams{})
 			wantErr(t, err, 404, "not_found")
@@ -216,7 +217,7 @@ func TestRedeemTotalsEqualValidation(t *testing.T) {
 		if got.ParentRedemption != nil {
 			id = got.ParentRedemption.ID
 		}
-		must[*redemption.RollbackStack](t)(f.eng.Redemptions().RollbackStack(ctx, f.project, id, redemption.RollbackParams{}))
+		must[*redemption.RollbackStack](t)(f.eng.Redemptions().Rollback(ctx, f.project, id, redemption.RollbackParams{}))
 	}
 	if checked < 20 {
 		t.Errorf("only %d of 60 random requests were valid; the property needs more", checked)
@@ -390,7 +391,7 @@ func TestCustomerSummaryW9(t *testing.T) {
 					first = r.Redemptions[0].ID
 				}
 			}
-			must[*redemption.Redemption](t)(red.Rollback(ctx, f.project, first, redemption.RollbackParams{}))
+			must[*redemption.RollbackStack](t)(red.Rollback(ctx, f.project, first, redemption.RollbackParams{}))
 			c := must[*customer.Customer](t)(f.eng.Customers().Get(ctx, f.project, "w9"))
 			got := c.Summary.Redemptions
 			diff(t, "W9", []int64{4, 4, 0, 1, 1}, []int64{got.TotalRedeemed, got.TotalSucceeded, got.TotalFailed, got.TotalRolledBack, got.TotalRollbackSucceeded})
@@ -404,7 +405,7 @@ func TestCustomerSummaryW9(t *testing.T) {
 
 // TestRedemptionEvents: a redemption, a failed attempt, a rollback and a
 // refused rollback each append their event in their transaction, with the
-// data keys of platform.md §6.
+// data keys the hosted service documents.
 func TestRedemptionEvents(t *testing.T) {
 	f := newOutboxFixture(t)
 	e, p := f.eng, f.project
@@ -434,7 +435,7 @@ func TestRedemptionEvents(t *testing.T) {
 	diff(t, "failed", []outboxEvent{ev(redemption.EventFailed, failed, "redemption", "customer", "order=null", "voucher=null", "promotion_tier=null", "campaign=null", "created_at=")}, redemptionEvents(n))
 
 	n = f.count()
-	rb := must[*redemption.Redemption](t)(e.Redemptions().Rollback(ctx, p, r.ID, redemption.RollbackParams{}))
+	rb := must[*redemption.RollbackStack](t)(e.Redemptions().Rollback(ctx, p, r.ID, redemption.RollbackParams{})).Head()
 	rbKeys := append([]string{}, keys...)
 	rbKeys[0] = "redemption=redemption_rollback"
 	diff(t, "rollback succeeded", []outboxEvent{ev(redemption.EventRollbackSucceeded, rb.ID, rbKeys...)}, redemptionEvents(n))

@@ -143,7 +143,7 @@ func TestRollbackRetriesTransientFailures(t *testing.T) {
 					t.Errorf("%s: redemption %s after the rollback answered %d", tc.name, rd.Status, rec.Code)
 				}
 				if tc.status == 503 { // nothing changed: a later rollback succeeds
-					must[*redemption.Redemption](t)(eng.Redemptions().Rollback(ctx, p.ID, id, redemption.RollbackParams{}))
+					must[*redemption.RollbackStack](t)(eng.Redemptions().Rollback(ctx, p.ID, id, redemption.RollbackParams{}))
 					if got := balance(code); got != 2000 {
 						t.Errorf("%s: balance %d after a later rollback, want 2000", tc.name, got)
 					}
@@ -228,7 +228,7 @@ func TestRollbacksRacingRedemptions(t *testing.T) {
 						mine = append(mine, res.ParentRedemption.ID)
 					}
 					if len(mine) > 0 {
-						_, err := eng.Redemptions().RollbackStack(ctx, p, mine[0], redemption.RollbackParams{})
+						_, err := eng.Redemptions().Rollback(ctx, p, mine[0], redemption.RollbackParams{})
 						record(err)
 						mine = mine[1:]
 					}

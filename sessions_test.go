@@ -52,8 +52,8 @@ func sessionVoucher(t testing.TB, eng *promo.Engine, p, code, body string) *vouc
 	return must[*voucher.Voucher](t)(eng.Vouchers().Create(ctx, p, in))
 }
 
-// TestSessionsLock walks LOCK sessions through the Go API on every store
-// (reference §2.5): the echo, units and credits held from every other
+// TestSessionsLock walks LOCK sessions through the Go API on every store:
+// the echo, units and credits held from every other
 // request, a key's own unit used by its redemption (once), DELETE, key
 // reuse, expiry on the engine clock and W6 with a session holding the
 // only unit.
@@ -118,8 +118,8 @@ func TestSessionsLock(t *testing.T) {
 	})
 }
 
-// TestSessionsStacked: one key locks every voucher of a stacked call
-// (reference §8 #15); DELETE releases one voucher's lock only; a key's
+// TestSessionsStacked: one key locks every voucher of a stacked call;
+// DELETE releases one voucher's lock only; a key's
 // LOCK that no voucher applies to drops what it held.
 func TestSessionsStacked(t *testing.T) {
 	eachStore(t, func(t *testing.T, f fixture) {

@@ -110,7 +110,7 @@ func (p *stallProxy) close() {
 }
 
 // A database that stops answering fails requests quickly with 503
-// service_unavailable and Retry-After, in the spec's Error shape, instead
+// service_unavailable and Retry-After, in the hosted API's Error shape, instead
 // of holding them for ever.
 func TestStalledDatabaseAnswers503(t *testing.T) {
 	db := bunstoretest.NewDB(t)

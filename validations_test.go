@@ -102,7 +102,7 @@ func newStackFixture(t testing.TB, st storage.Store) *stackFixture {
 }
 
 // TestStackableValidation reproduces W1, W3 and E10 through the Go API on
-// every store, and the per-redeemable errors of reference §0.6 that a
+// every store, and the per-redeemable errors that a
 // validation can meet before redemptions exist.
 func TestStackableValidation(t *testing.T) {
 	for name, newStore := range storeFactories {

@@ -181,7 +181,7 @@ func TestVoucherUpdateEnableDelete(t *testing.T) {
 			t.Errorf("gift after update %+v", g.Gift)
 		}
 
-		// Enable and disable, by code or id: the spec's voucher transition.
+		// Enable and disable, by code or id: the hosted API's voucher transition.
 		if d := must[*voucher.Voucher](t)(f.eng.Vouchers().SetActive(ctx, f.project, "V-1", false)); d.Active {
 			t.Error("disable left the voucher active")
 		}

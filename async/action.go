@@ -1,7 +1,3 @@
-// Package async holds async actions: long work recorded in the caller's
-// transaction (Enqueue), then carried out in chunks by one runner (lease,
-// claim, resume after a crash) through a kind -> worker registry with typed
-// job arguments.
 package async
 
 import (
@@ -12,7 +8,9 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"time"
 
+	"github.com/promoengine/promo/internal/startstop"
 	"github.com/promoengine/promo/promotype"
 )
 
@@ -312,6 +310,42 @@ func (s *Service) Get(ctx context.Context, projectID, id string) (*Action, error
 		a.Result = json.RawMessage("null") // written as null until the action ends
 	}
 	return a, nil
+}
+
+// Wait polls between waitPollMin and waitPollMax for an action that
+// another process carries out.
+const (
+	waitPollMin = 20 * time.Millisecond
+	waitPollMax = DefaultPollInterval
+)
+
+// Wait waits until the action id of the project has ended (DONE or
+// FAILED) and returns it with its result, or returns ctx's error when ctx
+// ends first. It does not run the action: a runner must (the engine's,
+// started by StartAsyncRunner, or one of another process over the same
+// store). It wakes as soon as this process's runner ends an action, and
+// reads the action again at growing intervals (up to a second) for an
+// action another process runs. An unknown id is 404 not_found.
+func (s *Service) Wait(ctx context.Context, projectID, id string) (*Action, error) {
+	for attempt := 1; ; attempt++ {
+		ended := s.runner.ended.wait() // before the read: no end is missed
+		a, err := s.Get(ctx, projectID, id)
+		if err != nil {
+			return nil, err
+		}
+		if a.Ended() {
+			return a, nil
+		}
+		t := time.NewTimer(startstop.Backoff(attempt, waitPollMin, waitPollMax))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-ended:
+		case <-t.C:
+		}
+		t.Stop()
+	}
 }
 
 // List lists the async actions of a project, newest first by default;

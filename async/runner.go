@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"sync"
 	"time"
 
 	"github.com/promoengine/promo/internal/startstop"
@@ -85,6 +86,34 @@ type Runner struct {
 	logger *slog.Logger
 	reg    *Registry
 	base   startstop.Base
+	ended  broadcast // fired each time this runner ends an action
+}
+
+// broadcast wakes every goroutine waiting on its channel: fire closes the
+// channel and the next wait gets a new one.
+type broadcast struct {
+	mu sync.Mutex
+	c  chan struct{}
+}
+
+// wait returns the channel the next fire closes.
+func (b *broadcast) wait() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.c == nil {
+		b.c = make(chan struct{})
+	}
+	return b.c
+}
+
+// fire wakes the goroutines waiting on the current channel.
+func (b *broadcast) fire() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.c != nil {
+		close(b.c)
+		b.c = nil
+	}
 }
 
 func newRunner(store Store, tx promotype.TxFunc[Store], env promotype.Env, logger *slog.Logger, reg *Registry) *Runner {
@@ -186,6 +215,7 @@ func (r *Runner) run(ctx context.Context, h *Handle) error {
 		ctx, end = r.env.Step(ctx, promotype.StepAsyncAction, attrs...)
 	}
 	outcome, err := r.runAction(ctx, h)
+	r.ended.fire() // Service.Wait reads the action again
 	level := slog.LevelInfo
 	if outcome != "done" && outcome != "released" {
 		level = slog.LevelWarn

@@ -306,3 +306,79 @@ func TestRunnerStartStopWake(t *testing.T) {
 		t.Error("Kinds lacks TEST.COUNT")
 	}
 }
+
+// TestWait: Wait answers an ended action at once, an unknown one 404, and
+// ctx's error when ctx ends first; it returns the action DONE once this
+// process's runner ends it, and notices an action another process ended.
+func TestWait(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	release := make(chan struct{})
+	st := &fakeStore{}
+	reg := NewRegistry()
+	Register(reg, WorkFunc[countArgs](func(ctx context.Context, job *Job[countArgs]) error {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		return Finish(ctx, job.Handle, st.tx, CountResult{Message: "counted", DoneCount: job.Args.N}, nil)
+	}))
+	s := NewService(st, st.tx, promotype.DefaultEnv(), nil, reg)
+
+	if _, err := s.Wait(ctx, "proj", "aa_none"); promotype.AsError(err) == nil || promotype.AsError(err).Code != 404 {
+		t.Errorf("Wait of an unknown action = %v, want a 404", err)
+	}
+
+	// Nothing runs the action: Wait gives up with ctx.
+	idle := enqueue(t, s, st, countArgs{N: 1})
+	short, stop := context.WithTimeout(ctx, 50*time.Millisecond)
+	_, err := s.Wait(short, "proj", idle.ID)
+	stop()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Wait with no runner = %v, want context.DeadlineExceeded", err)
+	}
+
+	// The runner (polling once an hour) is woken by Wake, blocks until
+	// released; Wait returns when it ends the action.
+	if err := s.Runner().Start(ctx, Config{PollInterval: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	s.Wake()
+	type waited struct {
+		a   *Action
+		err error
+	}
+	got := make(chan waited, 1)
+	go func() {
+		a, err := s.Wait(ctx, "proj", idle.ID)
+		got <- waited{a, err}
+	}()
+	close(release)
+	w := <-got
+	if w.err != nil || w.a.Status != StatusDone || w.a.OperationStatus != OperationSuccess || string(w.a.Result) != `{"message":"counted","done_count":1}` {
+		t.Fatalf("Wait = %+v, %v; want the action DONE with its result", w.a, w.err)
+	}
+
+	// An ended action answers at once.
+	if a, err := s.Wait(ctx, "proj", idle.ID); err != nil || a.Status != StatusDone {
+		t.Errorf("Wait of an ended action = %+v, %v", a, err)
+	}
+
+	// Another process ends an action (here: the store is changed while
+	// this process's runner is stopped); Wait sees it by reading again.
+	s.Runner().Stop()
+	other := enqueue(t, s, st, otherArgs{})
+	go func() {
+		a, err := s.Wait(ctx, "proj", other.ID)
+		got <- waited{a, err}
+	}()
+	st.mu.Lock()
+	cur, _ := st.find("proj", other.ID)
+	cur.Status, cur.OperationStatus = StatusFailed, OperationFailed
+	st.mu.Unlock()
+	if w := <-got; w.err != nil || w.a.Status != StatusFailed {
+		t.Errorf("Wait of an action ended elsewhere = %+v, %v; want FAILED", w.a, w.err)
+	}
+}

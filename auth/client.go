@@ -18,7 +18,7 @@ type ClientKey struct {
 	ProjectID  string
 	SecretHash []byte // SHA-256 of the token, as for AppKey
 	// Origins are the allowed values of the request's Origin header, each
-	// "scheme://host[:port]" in lower case. The reference says the origin
+	// "scheme://host[:port]" in lower case. The hosted service says the origin
 	// "must be whitelisted"; it documents no wildcard, so none is accepted.
 	Origins   []string
 	CreatedAt promotype.Time
@@ -125,8 +125,8 @@ func (s *Service) DeleteClientKey(ctx context.Context, projectID, appID string) 
 
 // AuthenticateClient checks a client key pair and the request's origin and
 // returns the key's project id. A missing or wrong pair, an unknown id and
-// an origin the key does not allow are all the spec's 401 (the reference
-// names no other answer), with the same work for an unknown id as for a
+// an origin the key does not allow are all the 401 of promotype.Unauthorized (the hosted
+// service names no other answer), with the same work for an unknown id as for a
 // wrong secret. Client keys are read from the store on every call (not
 // cached), so a deleted key stops working at once on every replica.
 func (s *Service) AuthenticateClient(ctx context.Context, appID, token, origin string) (string, error) {

@@ -22,7 +22,7 @@ const (
 	ScopeClientAPI Scope = 5
 )
 
-// scopeNames are the accepted scope values, in the order the spec lists
+// scopeNames are the accepted scope values, in the order the hosted API lists
 // them; a Scope is an index into it.
 var scopeNames = [...]string{
 	"api", "assets", "async-actions", "campaigns", "categories", "client_api", "client_consents",
@@ -60,7 +60,7 @@ func init() {
 	}
 }
 
-// ScopeNames returns the 42 accepted scope values in the spec's order.
+// ScopeNames returns the 42 accepted scope values in the hosted API's order.
 func ScopeNames() []string { return append([]string(nil), scopeNames[:]...) }
 
 // String returns the scope's value ("rewards").
@@ -80,7 +80,7 @@ func (s Scopes) With(sc Scope) Scopes { return s | 1<<sc }
 // Len returns the number of scopes in the set.
 func (s Scopes) Len() int { return bits.OnesCount64(uint64(s)) }
 
-// String returns the set's values separated by spaces, in the spec's order.
+// String returns the set's values separated by spaces, in the hosted API's order.
 func (s Scopes) String() string {
 	var b strings.Builder
 	for i, name := range scopeNames {
@@ -125,7 +125,7 @@ func ParseScope(scope string) (Scopes, string, error) {
 }
 
 // Allows reports whether a bearer token holding scopes may call method on
-// path (a request's URL path, as the router sees it). It is the spec's scope
+// path (a request's URL path, as the router sees it). It is the hosted API's scope
 // table, for every method alike:
 //
 //   - api covers every path under /v1/; client_api every path under

@@ -11,7 +11,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 )
 
-// specScopes is the spec's list of accepted scope values, verbatim.
+// specScopes is the hosted API's list of accepted scope values, verbatim.
 const specScopes = "api, assets, async-actions, campaigns, categories, client_api, client_consents, client_customers, " +
 	"client_events, client_promotions, client_publish, client_qualifications, client_redeem, client_redemptions, " +
 	"client_validate, client_validations, client_vouchers, consents, customers, events, exports, locations, loyalties, " +

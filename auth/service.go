@@ -55,7 +55,7 @@ func (s *Service) DeleteAppKey(ctx context.Context, projectID, appID string) err
 func (s *Service) ForgetProject(projectID string) { s.cache.forgetProject(projectID) }
 
 // AuthenticateApp checks an application key pair and returns its project id.
-// Any failure is the spec's 401. The presented token is hashed and compared
+// Any failure is the hosted API's 401. The presented token is hashed and compared
 // in constant time with the stored hash on every call; the stored hash comes
 // from the cache when the key was seen before. An unknown app id does the
 // same work (against a hash no secret has), so that the answer's timing

@@ -65,7 +65,9 @@ func (s *API) Create(ctx context.Context, projectID string, in Params) (*Campaig
 		return nil, err
 	}
 	var out *Campaign
+	var actionID string
 	err := s.tx(ctx, func(ctx context.Context, tx APIStore) error {
+		actionID = "" // a retried transaction starts again
 		c, count, err := s.campaigns.Create(ctx, tx, projectID, in)
 		if err != nil {
 			return err
@@ -86,9 +88,11 @@ func (s *API) Create(ctx context.Context, projectID string, in Params) (*Campaig
 			// an action (docs/behaviour.md, "Campaigns and categories").
 			if c.CreationStatus != StatusDone {
 				rev := c.Revision
-				if _, err = s.actions.Enqueue(ctx, tx, projectID, GenerateVouchers{CampaignID: c.ID, Count: count, Revision: &rev}); err != nil {
+				a, err := s.actions.Enqueue(ctx, tx, projectID, GenerateVouchers{CampaignID: c.ID, Count: count, Revision: &rev})
+				if err != nil {
 					return err
 				}
+				actionID = a.ID
 			}
 		}
 		// campaign.created, then campaign.promotion_tier.created for each tier.
@@ -100,13 +104,14 @@ func (s *API) Create(ctx context.Context, projectID string, in Params) (*Campaig
 		}
 		return s.tiers.EmitTiers(ctx, tx, EventTierCreated, tiers)
 	})
-	return s.presentWritten(ctx, projectID, out, err)
+	return s.presentWritten(ctx, projectID, out, actionID, err)
 }
 
 // presentWritten answers a create or update that committed (err nil): the
-// runner is woken for the action it enqueued, the change hook is told, and
-// the campaign is returned as the API shows it.
-func (s *API) presentWritten(ctx context.Context, projectID string, c *Campaign, err error) (*Campaign, error) {
+// runner is woken for the action it enqueued (actionID, if any), the
+// change hook is told, and the campaign is returned as the API shows it,
+// with AsyncActionID set.
+func (s *API) presentWritten(ctx context.Context, projectID string, c *Campaign, actionID string, err error) (*Campaign, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +121,7 @@ func (s *API) presentWritten(ctx context.Context, projectID string, c *Campaign,
 	if err != nil {
 		return nil, err
 	}
+	c.AsyncActionID = actionID
 	return FillTiers(ctx, s.store, c)
 }
 
@@ -150,16 +156,21 @@ func (s *API) Update(ctx context.Context, projectID, ref string, in UpdateParams
 		return nil, err
 	}
 	var out *Campaign
+	var actionID string
 	err := s.tx(ctx, func(ctx context.Context, tx APIStore) error {
 		c, err := s.campaigns.Update(ctx, tx, projectID, ref, in)
 		if err != nil {
 			return err
 		}
 		out = c
-		_, err = s.actions.Enqueue(ctx, tx, projectID, UpdateVouchers{CampaignID: c.ID, Revision: c.Revision, Count: c.VouchersCount})
-		return err
+		a, err := s.actions.Enqueue(ctx, tx, projectID, UpdateVouchers{CampaignID: c.ID, Revision: c.Revision, Count: c.VouchersCount})
+		if err != nil {
+			return err
+		}
+		actionID = a.ID
+		return nil
 	})
-	return s.presentWritten(ctx, projectID, out, err)
+	return s.presentWritten(ctx, projectID, out, actionID, err)
 }
 
 // Delete deletes the campaign with id or name ref: it answers 404 at once

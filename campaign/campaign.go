@@ -69,7 +69,7 @@ const (
 )
 
 // Campaign is a set of vouchers (or, for PROMOTION, of promotion tiers)
-// sharing their settings (object "campaign"). Every field of the spec's
+// sharing their settings (object "campaign"). Every field of the hosted API's
 // table is written, null or empty when not set, except readonly and
 // access_settings_assignments (Areas and Stores, an enterprise feature), and
 // the fields the hosted service omits when unset (its OpenAPI declares them
@@ -112,6 +112,14 @@ type Campaign struct {
 	// Revision counts accepted updates; an update's async action sets the
 	// status back to DONE only if no later update came meanwhile.
 	Revision int `json:"-"`
+	// AsyncActionID is the async action the call that returned the
+	// campaign started: on Create, the generation of its vouchers
+	// (CAMPAIGN.VOUCHERS_GENERATE; empty when there is nothing to
+	// generate); on Update, the copy of its settings to its vouchers
+	// (CAMPAIGN.VOUCHERS_UPDATE). Empty on reads; never stored nor sent.
+	// Engine.AsyncActions().Wait(ctx, projectID, c.AsyncActionID) waits
+	// for it.
+	AsyncActionID string `json:"-"`
 }
 
 // MarshalJSON writes the campaign with vouchers_count null for a PROMOTION

@@ -7,7 +7,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 )
 
-// Code generation defaults and limits (reference/platform.md §7).
+// Code generation defaults and limits, as the hosted service has them.
 const (
 	// Alphanumeric is the default charset.
 	Alphanumeric = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -14,7 +14,7 @@ const MaxVouchersCount = 10_000_000
 
 // Params is the body of a campaign create (POST /v1/campaigns). Name is
 // required; campaign_type defaults to DISCOUNT_COUPONS; each type takes the
-// fields the reference lists for it (voucher.discount for DISCOUNT_COUPONS
+// fields the hosted service takes for it (voucher.discount for DISCOUNT_COUPONS
 // and REFERRAL_PROGRAM, voucher.gift for GIFT_VOUCHERS, voucher.loyalty_card
 // for LOYALTY_PROGRAM, no voucher for PROMOTION).
 type Params struct {
@@ -92,7 +92,9 @@ type UpdateParams struct {
 	ReferralProgram        *ReferralSettings `json:"referral_program"`
 	Gift                   *GiftSettings     `json:"gift"`
 	LoyaltyTiersExpiration json.RawMessage   `json:"loyalty_tiers_expiration"`
-	// Options (recalculate_tiers of loyalty tiers) is accepted and ignored.
+	// Options holds recalculate_tiers of a loyalty program: whether its
+	// members' tiers are computed again under the update's settings (the
+	// loyalty service reads it).
 	Options json.RawMessage `json:"options"`
 	// Clear names nullable fields the update removes (their JSON names, from
 	// ClearableFields). In JSON a field given as null is cleared; an absent
@@ -313,7 +315,7 @@ func (in Params) campaignType() CampaignType {
 	return DiscountCoupons
 }
 
-// forceJoinOnce applies the spec's fixed values: always true for loyalty
+// forceJoinOnce applies the hosted API's fixed values: always true for loyalty
 // campaigns, always false for standalone ones.
 func (c *Campaign) forceJoinOnce() {
 	switch {

@@ -96,6 +96,13 @@ const (
 	ActivityVoucherDeleted       = "customer.voucher.deleted"
 	ActivityRewarded             = "customer.rewarded"
 	ActivityRewardedPoints       = "customer.rewarded.loyalty_points"
+	ActivityTierJoined           = "customer.loyalty.tier.joined"
+	ActivityTierLeft             = "customer.loyalty.tier.left"
+	ActivityTierUpgraded         = "customer.loyalty.tier.upgraded"
+	ActivityTierDowngraded       = "customer.loyalty.tier.downgraded"
+	ActivityTierProlonged        = "customer.loyalty.tier.prolonged"
+	ActivitySegmentEntered       = "customer.segment.entered"
+	ActivitySegmentLeft          = "customer.segment.left"
 )
 
 // Activity categories: what the customer (or the API on its behalf) did,
@@ -180,7 +187,8 @@ var recordedActivities = []string{ActivityCreated, ActivityUpdated, ActivityDele
 	ActivityPublicationSucceeded, ActivityRedemptionSucceeded, ActivityRedemptionFailed, ActivityRollbackSucceeded,
 	ActivityRollbackFailed, ActivityOrderCreated, ActivityOrderUpdated, ActivityOrderPaid, ActivityOrderCanceled,
 	ActivityOrderFulfilled, ActivityGiftBalanceAdded, ActivityLoyaltyPointsAdded, ActivityVoucherDeleted,
-	ActivityRewarded, ActivityRewardedPoints}
+	ActivityRewarded, ActivityRewardedPoints, ActivityTierJoined, ActivityTierLeft, ActivityTierUpgraded,
+	ActivityTierDowngraded, ActivityTierProlonged, ActivitySegmentEntered, ActivitySegmentLeft}
 
 // Activities returns a page of the activity log of the customer ref (id or
 // source id), newest first unless p.Order says otherwise, keyset-paged by

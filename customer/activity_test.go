@@ -42,7 +42,8 @@ func TestActivityParamsQuery(t *testing.T) {
 		{"type", ActivityParams{Type: "customer.segment.entered"}, ActivityQuery{Limit: 11, Desc: true, Types: []string{"customer.segment.entered"}}},
 		{"effects", ActivityParams{Category: CategoryEffect}, ActivityQuery{Limit: 11, Desc: true,
 			Types: []string{ActivityPublicationSucceeded, ActivityGiftBalanceAdded, ActivityLoyaltyPointsAdded, ActivityVoucherDeleted,
-				ActivityRewarded, ActivityRewardedPoints}}},
+				ActivityRewarded, ActivityRewardedPoints, ActivityTierJoined, ActivityTierLeft, ActivityTierUpgraded, ActivityTierDowngraded,
+				ActivityTierProlonged, ActivitySegmentEntered, ActivitySegmentLeft}}},
 		{"an action of the effects", ActivityParams{Category: CategoryEffect, Type: ActivityOrderPaid}, ActivityQuery{Limit: 11, Desc: true, Types: []string{}}},
 		{"an action of the actions", ActivityParams{Category: CategoryAction, Type: ActivityOrderPaid}, ActivityQuery{Limit: 11, Desc: true, Types: []string{ActivityOrderPaid}}},
 	} {

@@ -17,7 +17,7 @@ const (
 // Effect says what a discount applies to.
 type Effect string
 
-// Effects (reference §4).
+// Effects: how a discount applies to the order and its items.
 const (
 	ApplyToOrder                         Effect = "APPLY_TO_ORDER"
 	ApplyToItems                         Effect = "APPLY_TO_ITEMS"

@@ -112,7 +112,8 @@ func randomDiscount(r *rand.Rand) (*Discount, *Applicability) {
 	return d, app
 }
 
-// checkInvariants holds the money rules of DECISIONS.md after any discount.
+// checkInvariants holds the money rules after any discount: no amount
+// negative, totals add up, a line discount within its line.
 func checkInvariants(t *testing.T, c *order.Order, applied int64) {
 	t.Helper()
 	var lines int64

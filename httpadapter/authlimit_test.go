@@ -22,7 +22,7 @@ func (f *fakeNow) now() time.Time      { f.mu.Lock(); defer f.mu.Unlock(); retur
 func (f *fakeNow) add(d time.Duration) { f.mu.Lock(); f.t = f.t.Add(d); f.mu.Unlock() }
 
 // Failed authentications are throttled per client: past the burst, the
-// client is answered 429 in the spec's Error shape with Retry-After, right
+// client is answered 429 in the hosted API's Error shape with Retry-After, right
 // credentials included, while other clients are served; time earns
 // attempts back. Unknown ids and wrong secrets count alike.
 func TestAuthFailureLimit(t *testing.T) {

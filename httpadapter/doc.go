@@ -15,11 +15,11 @@
 // (form-encoded for /v1/oauth/*); responses are JSON with
 // `Content-Type: application/json; charset=utf-8`. Every response carries an
 // X-Request-Id header, repeated as request_id in error bodies. Errors are the
-// spec's Error object with the HTTP status in `code`; an unexpected failure
+// hosted API's Error object with the HTTP status in `code`; an unexpected failure
 // is a 500 internal_error whose cause is logged, never sent. A panic in a
 // handler is recovered and answered with a 500.
 //
-// Beyond the spec, the adapter serves POST and DELETE /v1/locations and
+// Beyond the hosted API, the adapter serves POST and DELETE /v1/locations and
 // POST /management/v1/projects, so that a standalone server can be set up
 // through its API.
 package httpadapter

@@ -58,7 +58,7 @@ func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 
 // uniformListShape rewrites every list of a compact JSON body encoded by
 // promotype.List in a hosted shape ("data_ref":"tiers","tiers":[...]) to the
-// spec's ("data_ref":"data","data":[...]): nested lists (a PROMOTION
+// uniform shape ("data_ref":"data","data":[...]): nested lists (a PROMOTION
 // campaign's promotion object) carry their hosted data_ref from the domain.
 // The pattern cannot occur inside a JSON string, whose quotes are escaped.
 func uniformListShape(b []byte) []byte {

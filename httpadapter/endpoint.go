@@ -92,7 +92,7 @@ type dataRefSetter interface{ SetDataRef(ref string) }
 
 // hostedList names the key the hosted service answers a list endpoint's
 // array under (its OpenAPI response schema's data_ref), unless the adapter
-// answers lists in the spec's uniform shape.
+// answers lists in the hosted API's uniform shape.
 func (s *server) hostedList(ref string, h handler) handler {
 	if s.uniformLists {
 		return h

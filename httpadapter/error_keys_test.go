@@ -18,8 +18,7 @@ type errorKey struct {
 	Error   string // error.message: a validation rule's own text
 }
 
-// TestRedemptionErrorKeys: every error key of reference redemption.md
-// §0.6 the checkout loop can give, through POST /v1/redemptions (and the
+// TestRedemptionErrorKeys: every error key the checkout loop can give, through POST /v1/redemptions (and the
 // rollback for invalid_order), with its status, message and details.
 func TestRedemptionErrorKeys(t *testing.T) {
 	h := newHarness(t)

@@ -12,7 +12,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 )
 
-// writeError answers with err as the spec's Error object and its Code as the
+// writeError answers with err as the hosted API's Error object and its Code as the
 // status. An error that is not a *promotype.Error is logged and answered with
 // a bare 500 internal_error: its text may hold internals and is never sent.
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {

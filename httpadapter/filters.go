@@ -14,8 +14,7 @@ import (
 // (filters[f][conditions][$in][i]).
 const maxFilterIndex = 999
 
-// parseFilters reads the deepObject filter parameters of a list query
-// (reference/platform.md §3):
+// parseFilters reads the deepObject filter parameters of a list query:
 //
 //	filters[<field>][conditions][<$op>]=v          one value; repeating the key adds values
 //	filters[<field>][conditions][<$op>][<i>]=v     array form, ordered by i

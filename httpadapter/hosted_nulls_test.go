@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestHostedNullAnswers: where the spec leaves presence or nullness open,
+// TestHostedNullAnswers: where the hosted API leaves presence or nullness open,
 // the answers follow the hosted service's, as the official SDKs' test
 // snapshots record them (issue 29 point 2; docs/behaviour.md "Null, empty
 // or absent: the hosted answers").

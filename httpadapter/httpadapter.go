@@ -21,7 +21,7 @@ type server struct {
 	logger    *slog.Logger
 	maxBody   int64
 	requestID func() string
-	// uniformLists answers every list in the spec's data_ref:"data" shape
+	// uniformLists answers every list in the hosted API's data_ref:"data" shape
 	// instead of the hosted service's shape of its endpoint.
 	uniformLists bool
 	authLimit    *failLimiter // nil: no limit

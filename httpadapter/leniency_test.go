@@ -8,7 +8,7 @@ import (
 )
 
 // TestLeniency checks, through the HTTP API, each inference the hosted
-// service makes instead of refusing (DECISIONS.md "Leniency"): the field
+// service makes instead of refusing (docs/behaviour.md): the field
 // named by pick in the answer of the last request.
 func TestLeniency(t *testing.T) {
 	h := newHarness(t)

@@ -12,7 +12,7 @@ import (
 
 // TestListShapes checks the data_ref of every list endpoint: by default the
 // hosted service's (its OpenAPI response schema's data_ref), with
-// WithUniformLists the spec's "data" everywhere, nested lists included.
+// WithUniformLists the hosted API's "data" everywhere, nested lists included.
 func TestListShapes(t *testing.T) {
 	mp := "/management/v1/projects/{projectId}"
 	tests := []struct {

@@ -177,6 +177,15 @@ func TestLoyaltyTiers(t *testing.T) {
 		{"member_tiers", req{method: http.MethodGet, target: "/v1/loyalties/members/CARD-0001/tiers"}, 200},
 		{"unknown_tier", req{method: http.MethodGet, target: "/v1/loyalties/" + program + "/tiers/ltr_nope"}, 404},
 		{"bad_range", req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/tiers", body: `[{"name":"Upside down","points":{"from":10,"to":5}}]`}, 400},
+		{"tier_event_rule", req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/earning-rules",
+			body: `[{"event":"customer.loyalty.tier.upgraded","loyalty_tier":{"id":"__ANY__"},"loyalty":{"type":"FIXED","points":7}}]`}, 200},
+		{"tier_event_rule_without_tier", req{method: http.MethodPost, target: "/v1/loyalties/" + program + "/earning-rules",
+			body: `[{"event":"customer.loyalty.tier.joined","loyalty":{"type":"FIXED","points":7}}]`}, 400},
+		{"recalculate", req{method: http.MethodPut, target: "/v1/loyalties/" + program, body: `{"loyalty_tiers_expiration":{"qualification_type":"BALANCE",` +
+			`"start_date":{"type":"IMMEDIATE"},"expiration_date":{"type":"CUSTOM","extend":"P3M","rounding":{"type":"MONTH","strategy":"END"}}},` +
+			`"options":{"recalculate_tiers":true}}`}, 200},
+		{"member_tiers_recalculated", req{method: http.MethodGet, target: "/v1/loyalties/members/CARD-0001/tiers"}, 200},
+		{"bad_tiers_expiration", req{method: http.MethodPut, target: "/v1/loyalties/" + program, body: `{"loyalty_tiers_expiration":{"qualification_type":"SOMETIMES"}}`}, 400},
 	})
 }
 

@@ -104,17 +104,17 @@ func TestOpenAPIContract(t *testing.T) {
 // with the reason they are served.
 var notInOpenAPI = map[string]string{
 	"POST /v1/promotions/validation":    "in the spec; the OpenAPI (js.json) has no such operation, its schema is the spec's",
-	"POST /v1/locations":                "extension (DECISIONS.md): the hosted service creates locations only in its dashboard",
-	"DELETE /v1/locations/{locationId}": "extension (DECISIONS.md): the hosted service deletes locations only in its dashboard",
+	"POST /v1/locations":                "extension: the hosted service creates locations only in its dashboard",
+	"DELETE /v1/locations/{locationId}": "extension: the hosted service deletes locations only in its dashboard",
 	"GET /management/v1/projects/{projectId}/webhooks/{webhookId}/sendouts": "extension: the delivery log of a webhook, for operators of the standalone server",
 	"POST /management/v1/projects/{projectId}/client-keys":                  "extension: client key pairs, made in the hosted service's dashboard, for operators of the standalone server",
 	"GET /management/v1/projects/{projectId}/client-keys":                   "extension: client key pairs, made in the hosted service's dashboard, for operators of the standalone server",
 	"DELETE /management/v1/projects/{projectId}/client-keys/{appId}":        "extension: client key pairs, made in the hosted service's dashboard, for operators of the standalone server",
-	"POST /v1/vouchers/{code}/redemption":                                   "legacy single-voucher redemption the SDKs still call (reference redemption.md §3); the current OpenAPI dropped it, its answer is a redemption (§0.3)",
-	"POST /v1/promotions/tiers/{tierId}/redemption":                         "legacy single-tier redemption (reference redemption.md §3); the current OpenAPI dropped it, its answer is a redemption (§0.3)",
-	"GET /v1/loyalties/{programId}/members/{memberId}/activities":           "the JS SDK v2's older name of .../activity (getMemberActivities), which the OpenAPI dropped (loyalty.md §11 #19); same answer",
-	"GET /v1/loyalties/members/{memberId}/activities":                       "the JS SDK v2's older name of .../activity (getMemberActivities), which the OpenAPI dropped (loyalty.md §11 #19); same answer",
-	"POST /v1/vouchers/{code}/validate":                                     "legacy single-voucher validation the SDKs still call (reference redemption.md §3); the current OpenAPI dropped it, the reference's shapes apply",
+	"POST /v1/vouchers/{code}/redemption":                                   "legacy single-voucher redemption the SDKs still call; the current OpenAPI dropped it, its answer is a redemption",
+	"POST /v1/promotions/tiers/{tierId}/redemption":                         "legacy single-tier redemption; the current OpenAPI dropped it, its answer is a redemption",
+	"GET /v1/loyalties/{programId}/members/{memberId}/activities":           "the JS SDK v2's older name of .../activity (getMemberActivities), which the OpenAPI dropped; same answer",
+	"GET /v1/loyalties/members/{memberId}/activities":                       "the JS SDK v2's older name of .../activity (getMemberActivities), which the OpenAPI dropped; same answer",
+	"POST /v1/vouchers/{code}/validate":                                     "legacy single-voucher validation the SDKs still call; the current OpenAPI dropped it, the hosted service's documented shapes apply",
 }
 
 // tolerance is a known error of the official OpenAPI: a schema error at a
@@ -148,11 +148,11 @@ var tolerated = []tolerance{
 	{collectionProducts, "/data/*/attributes", "value must be an array", collectionMembers},
 	{"", "/parameters/filters/*/conditions/$in/*", "maximum string length is 1", transactionsExportIn},
 	{"POST /v1/campaigns/{campaignId}/transactions/export", "/parameters/filters/junction", "value is not one of the allowed values", transactionsExportJunction},
-	{"POST /v1/loyalties/{programId}/rewards", "/", "value must be an object", "the reward assignments of a program answer as an array, one per reward sent, as the OpenAPI's own example and the JS SDK's type (LoyaltiesCreateRewardAssignmentResponse[]) do (loyalty.md §11 #20)"},
+	{"POST /v1/loyalties/{programId}/rewards", "/", "value must be an object", "the reward assignments of a program answer as an array, one per reward sent, as the OpenAPI's own example and the JS SDK's type (LoyaltiesCreateRewardAssignmentResponse[]) do"},
 	{"POST /v1/loyalties/{programId}/members/{memberId}/redemption", "/reward/reward", "property \"reward\" is missing", rewardResultRequired},
 	{"POST /v1/loyalties/members/{memberId}/redemption", "/reward/reward", "property \"reward\" is missing", rewardResultRequired},
 	{"POST /v1/loyalties/{programId}/transactions/export", "/parameters/fields/*", "value is not one of the allowed values",
-		"a program's transactions export is its campaign's (POST /v1/campaigns/{campaignId}/transactions/export), whose default fields include campaign_id, as the member exports' fields do (loyalty.md §2.6)"},
+		"a program's transactions export is its campaign's (POST /v1/campaigns/{campaignId}/transactions/export), whose default fields include campaign_id, as the member exports' fields do"},
 	{loyaltyTransfer, "/active", "value must be a string", transferCard},
 	{loyaltyTransfer, "/validity_timeframe", "is missing", transferCard},
 	{loyaltyTransfer, "/validity_day_of_week", "is missing", transferCard},
@@ -168,7 +168,7 @@ const (
 	voucherDiscountNull        = "a voucher's discount: the OpenAPI's own voucher examples (gift card, loyalty card) answer \"discount\": null"
 	redemptionVoucher          = "a redemption's voucher is the voucher as GET /v1/vouchers/{code} answers it: the objects of the other voucher types are null"
 	publicationChannel         = "a publication's channel is the one the request names (\"API\" by default): the OpenAPI's own create example answers \"channel\": \"myown\" though its schema enumerates only API"
-	failedOrderNull            = "a failed redemption keeps \"order\": null (the reference's failed-redemption examples, redemption.md §3)"
+	failedOrderNull            = "a failed redemption keeps \"order\": null (the hosted service's documented failed redemptions)"
 	collectionProducts         = "GET /v1/product-collections/{productCollectionId}/products"
 	transactionsExportIn       = "the transactions exports' filter conditions type each $in value as a string of at most 1 character; the OpenAPI's own answers hold ids there (\"camp_5pgKwSKsAeQtFkRz6mfKpxxD\")"
 	transactionsExportJunction = "the export echoes the request's junction as spelled; the OpenAPI's own campaign transactions export answer has \"junction\": \"AND\""

@@ -55,7 +55,7 @@ func WithPublicBaseURL(u string) Option {
 	return func(s *server) { s.publicBaseURL = strings.TrimRight(u, "/") }
 }
 
-// WithUniformLists answers every list, nested lists included, in the spec's
+// WithUniformLists answers every list, nested lists included, in the hosted API's
 // uniform shape {"object":"list","data_ref":"data","data":[...],...}. By
 // default each list answers in the shape the hosted service uses for its
 // endpoint (GET /v1/vouchers: {"data_ref":"vouchers","vouchers":[...]}),

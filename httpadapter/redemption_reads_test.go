@@ -71,7 +71,7 @@ func TestRedemptionReads(t *testing.T) {
 // TestTierSummary: a tier's summary on GET, list and enable is the sum of
 // its ledger rows: each redemption (a stacked child too, never its
 // parent) adds one, the order's amount and the tier's discount; a
-// rollback takes them back (reference §8 #14, #17).
+// rollback takes them back.
 func TestTierSummary(t *testing.T) {
 	e := examples{newHarness(t), t}
 	camp := e.post("/v1/campaigns", `{"name":"Promotions","campaign_type":"PROMOTION"}`)["id"].(string)

@@ -54,13 +54,18 @@ func (s *server) redemptionRoutes() []route {
 			if err := c.rollbackQuery(&in); err != nil {
 				return nil, err
 			}
-			return red.Rollback(c.ctx(), c.projectID, c.path("redemptionId"), in)
+			// The hosted single rollback refuses a stacked redemption.
+			out, err := red.Rollback(c.ctx(), c.projectID, c.path("redemptionId"), in, redemption.SingleOnly())
+			if err != nil {
+				return nil, err
+			}
+			return out.Head(), nil
 		})},
 		{http.MethodPost, "/v1/redemptions/{parentRedemptionId}/rollbacks", appKey, withBody(func(c *call, in redemption.RollbackParams) (*redemption.RollbackStack, error) {
 			if err := c.rollbackQuery(&in); err != nil {
 				return nil, err
 			}
-			return red.RollbackStack(c.ctx(), c.projectID, c.path("parentRedemptionId"), in)
+			return red.Rollback(c.ctx(), c.projectID, c.path("parentRedemptionId"), in)
 		})},
 
 		// Legacy (JS SDK v2), deprecated.

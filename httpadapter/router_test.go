@@ -28,7 +28,7 @@ func TestUnknownPaths(t *testing.T) {
 	})
 }
 
-// TestUnauthorizedBody checks the 401 byte for byte: the spec fixes it.
+// TestUnauthorizedBody checks the 401 byte for byte: the hosted API fixes it.
 func TestUnauthorizedBody(t *testing.T) {
 	h := newHarness(t)
 	for _, r := range []req{

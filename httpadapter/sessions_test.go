@@ -19,8 +19,8 @@ func release(code, key string) req {
 	return req{method: http.MethodDelete, target: "/v1/vouchers/" + code + "/sessions/" + key}
 }
 
-// TestSessions walks a LOCK session through HTTP (reference §2.5, W6's
-// last sentence): the echo, the unit it holds refused to others, used by
+// TestSessions walks a LOCK session through HTTP (and W6's last
+// sentence): the echo, the unit it holds refused to others, used by
 // the legacy redemption that bears its key, and DELETE's 204 and 404s.
 func TestSessions(t *testing.T) {
 	h := newHarness(t)
@@ -43,7 +43,7 @@ func TestSessions(t *testing.T) {
 		{"release_unknown_voucher", release("NOPE", "cart-3"), 404},
 		{"release_unknown_session", release("M3X8IwW8", "cart-9"), 404},
 		{"release", release("M3X8IwW8", "cart-3"), 204},
-		// Points of a loyalty card (reference §8 #16): 60 of its 100 held.
+		// Points of a loyalty card: 60 of its 100 held.
 		{"lock_points", validation(`{"redeemables":[{"object":"voucher","id":"AnsvocvP","reward":{"id":"{coin}","points":60}}],"order":{"amount":10000},"session":{"type":"LOCK","key":"pts"}}`, ids), 200},
 		{"points_others_exceeded", validation(`{"redeemables":[{"object":"voucher","id":"AnsvocvP","reward":{"id":"{coin}","points":41}}],"order":{"amount":10000}}`, ids), 200},
 		{"points_own_key", validation(`{"redeemables":[{"object":"voucher","id":"AnsvocvP","reward":{"id":"{coin}","points":100}}],"order":{"amount":10000},"session":{"key":"pts"}}`, ids), 200},

@@ -129,8 +129,8 @@ func TestValidations(t *testing.T) {
 	})
 }
 
-// TestValidationsRefusals: the whole-request errors of reference §1.2 step
-// 1 are 400s in the Error shape, and change nothing.
+// TestValidationsRefusals: the whole-request errors (count, duplicates,
+// objects) are 400s in the Error shape, and change nothing.
 func TestValidationsRefusals(t *testing.T) {
 	h := newHarness(t)
 	ids := validationFixture(h)
@@ -204,7 +204,7 @@ func init() {
 // TestVoucherValidate walks the legacy POST /v1/vouchers/{code}/validate:
 // a discount, a gift card (its credits before redemption), a loyalty card
 // paying for a reward, valid false with the reason (a 200), and the 404
-// and 400s the reference makes errors.
+// and 400s the hosted service makes errors.
 func TestVoucherValidate(t *testing.T) {
 	h := newHarness(t)
 	ids := validationFixture(h)

@@ -14,7 +14,7 @@ import (
 // the prefix of its action type (<entity>.METADATA_KEY_PURGE).
 type MetadataEntity string
 
-// The entities of the spec's *.METADATA_KEY_PURGE action types.
+// The entities of the hosted API's *.METADATA_KEY_PURGE action types.
 const (
 	PurgeCampaigns MetadataEntity = "CAMPAIGNS"
 	PurgeCustomers MetadataEntity = "CUSTOMERS"

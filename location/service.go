@@ -56,7 +56,7 @@ func (s *Service) Get(ctx context.Context, projectID, id string) (*Location, err
 	return l.normalize(), nil
 }
 
-// List lists locations with the filters of reference/platform.md §12.
+// List lists locations; params.Filters may filter on name and created_at.
 // end_date keeps the locations created at or before it.
 func (s *Service) List(ctx context.Context, projectID string, params promotype.ListParams) (*promotype.List[*Location], error) {
 	return promotype.ListWith(ctx, s.store.ListLocations, projectID, params, ListSpec, s.env.Clock.Now(), (*Location).normalize)

@@ -18,7 +18,7 @@ import (
 // from today in the project's time zone); a debit takes its points from
 // the ACTIVE buckets that expire first (never-expiring ones last). It sets
 // the card's next_expiration_date and next_expiration_points and reports
-// whether they changed.
+// whether they changed. Then it computes the tier the card holds (retier).
 func (s *Service) PointsChanged(ctx context.Context, st ServiceStore, card *voucher.Voucher, points int64, expiry redemption.Expiry) (bool, error) {
 	now := s.env.Clock.Now()
 	if points > 0 {
@@ -29,7 +29,7 @@ func (s *Service) PointsChanged(ctx context.Context, st ServiceStore, card *vouc
 		if err := st.InsertBuckets(ctx, b); err != nil {
 			return false, err
 		}
-		return credited(card.LoyaltyCard, b), nil
+		return credited(card.LoyaltyCard, b), s.retier(ctx, st, card, false)
 	}
 	bs, err := st.CardBuckets(ctx, card.ProjectID, []string{card.ID}, promotype.Time{})
 	if err != nil {
@@ -40,7 +40,7 @@ func (s *Service) PointsChanged(ctx context.Context, st ServiceStore, card *vouc
 			return false, err
 		}
 	}
-	return setNext(card.LoyaltyCard, bs), nil
+	return setNext(card.LoyaltyCard, bs), s.retier(ctx, st, card, false)
 }
 
 // newBucket is the bucket of points credited to card now.

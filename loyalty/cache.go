@@ -48,9 +48,10 @@ type loadedRules struct {
 // tiers, by campaign id. A write of a campaign reaches the cache through
 // Service.Changed.
 type projectRules struct {
-	rules    []*EarningRule
-	programs map[string]*campaign.Campaign
-	tiers    map[string][]*Tier
+	rules     []*EarningRule
+	programs  map[string]*campaign.Campaign
+	tiers     map[string][]*Tier
+	tierRules map[string]*TiersExpiration // how members hold the tiers, by campaign id
 }
 
 func newRuleCache() ruleCache { return ruleCache{projects: map[string]*ruleEntry{}} }

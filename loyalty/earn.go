@@ -9,6 +9,7 @@ import (
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
+	"github.com/promoengine/promo/promotion"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
@@ -45,11 +46,7 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 	default:
 		return nil
 	}
-	pr, err := s.rules.get(ctx, t.Event.ProjectID, func(ctx context.Context) (*projectRules, error) {
-		return loadRules(ctx, st, t.Event.ProjectID)
-	}, func(ctx context.Context) (*projectRules, error) {
-		return loadRules(ctx, s.store, t.Event.ProjectID)
-	}, s.logger)
+	pr, err := s.projectRules(ctx, st, t.Event.ProjectID)
 	if err != nil || len(pr.rules) == 0 {
 		return err
 	}
@@ -114,15 +111,26 @@ func (s *Service) Triggered(ctx context.Context, st ServiceStore, t promotype.Tr
 	return nil
 }
 
-// loadRules reads a project's active earning rules and, when it has any,
-// their programs and the programs' tiers.
+// projectRules returns the project's rules, programs and tiers as the
+// cache keeps them, read in st's transaction when they must be read now.
+func (s *Service) projectRules(ctx context.Context, st ServiceStore, projectID string) (*projectRules, error) {
+	return s.rules.get(ctx, projectID, func(ctx context.Context) (*projectRules, error) {
+		return loadRules(ctx, st, projectID)
+	}, func(ctx context.Context) (*projectRules, error) {
+		return loadRules(ctx, s.store, projectID)
+	}, s.logger)
+}
+
+// loadRules reads a project's active earning rules, their programs, and
+// the tiers of its programs with how members hold them.
 func loadRules(ctx context.Context, st ServiceStore, projectID string) (*projectRules, error) {
 	rules, _, err := st.ListEarningRules(ctx, projectID, promotype.Query{Limit: MaxEarningRules, OrderBy: "created_at",
 		Must: []promotype.Condition{is("active", "true")}})
-	if err != nil || len(rules) == 0 {
-		return &projectRules{rules: rules}, err
+	if err != nil {
+		return nil, err
 	}
-	pr := &projectRules{rules: rules, programs: map[string]*campaign.Campaign{}, tiers: map[string][]*Tier{}}
+	pr := &projectRules{rules: rules, programs: map[string]*campaign.Campaign{}, tiers: map[string][]*Tier{},
+		tierRules: map[string]*TiersExpiration{}}
 	for _, r := range rules {
 		id := r.CampaignID()
 		if _, seen := pr.programs[id]; seen {
@@ -149,9 +157,24 @@ func loadRules(ctx context.Context, st ServiceStore, projectID string) (*project
 			pr.tiers[t.CampaignID] = append(pr.tiers[t.CampaignID], t)
 		}
 		if len(tiers) == 0 || q.Offset+len(tiers) >= total {
-			return pr, nil
+			break
 		}
 	}
+	for id := range pr.tiers {
+		c, err := st.GetCampaign(ctx, projectID, id)
+		if err != nil && !errors.Is(err, promotype.ErrNotFound) {
+			return nil, err
+		}
+		x := &TiersExpiration{QualificationType: QualifyBalance, StartDate: TierStart{Type: TierStartImmediate},
+			ExpirationDate: TierExpirations{Type: TierBalanceDrop}}
+		if c != nil {
+			if parsed, err := ParseTiersExpiration(c.LoyaltyTiersExpiration); err == nil {
+				x = parsed
+			}
+		}
+		pr.tierRules[id] = x
+	}
+	return pr, nil
 }
 
 // earning is the work of one paid order: what its rules read once.
@@ -184,6 +207,11 @@ func (e *earning) earn(ctx context.Context, r *EarningRule) error {
 	if !open || err != nil {
 		return err
 	}
+	if r.ValidationRuleID != nil {
+		if ok, err := e.passes(ctx, *r.ValidationRuleID); !ok || err != nil {
+			return err
+		}
+	}
 	facts := Facts{Order: e.order, EventMetadata: e.eventMetadata}
 	if r.Loyalty.CalculationType == CustomerMetadata {
 		cust, err := e.cust(ctx)
@@ -200,7 +228,11 @@ func (e *earning) earn(ctx context.Context, r *EarningRule) error {
 	if card == nil || err != nil {
 		return err
 	}
-	if t := tierOf(e.tiers[c.ID], card); t != nil {
+	t, err := e.s.heldTier(ctx, e.st, e.tiers[c.ID], card)
+	if err != nil {
+		return err
+	}
+	if t != nil {
 		if m, ok := t.EarningRules[r.ID]; ok {
 			if points = m.apply(points); points <= 0 {
 				return nil
@@ -337,4 +369,38 @@ func (e *earning) card(ctx context.Context, c *campaign.Campaign) (*voucher.Vouc
 		return nil, err
 	}
 	return e.st.GetVoucher(ctx, e.projectID, p.VouchersID[0])
+}
+
+// passes reports whether the validation rule id, which gates an earning
+// rule, holds for this earning: its order (none for other events), its
+// customer's metadata and segments, and a custom event's metadata as the
+// request's. A rule deleted since gates nothing.
+func (e *earning) passes(ctx context.Context, id string) (bool, error) {
+	vr, err := e.st.GetValidationRule(ctx, e.projectID, id)
+	switch {
+	case errors.Is(err, promotype.ErrNotFound):
+		return true, nil
+	case err != nil:
+		return false, err
+	}
+	prog, err := vr.Program()
+	if err != nil {
+		return false, err
+	}
+	cust, err := e.cust(ctx)
+	if err != nil {
+		return false, err
+	}
+	segments, err := e.st.CustomerSegmentIDs(ctx, e.projectID, e.customerID)
+	if err != nil {
+		return false, err
+	}
+	o := e.order
+	if o == nil {
+		o = &order.Order{}
+	}
+	in := promotion.RuleInputIn(o, cust.Metadata, e.eventMetadata, segments, nil)
+	ok, _ := prog.Eval(in)
+	promotion.ReleaseInput(in)
+	return ok, nil
 }

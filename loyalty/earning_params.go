@@ -7,6 +7,7 @@ import (
 
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/segment"
 )
 
 // EarningRuleParams is one earning rule of a create (POST
@@ -33,8 +34,39 @@ type EarningRuleParams struct {
 	ExpirationRules *campaign.ExpirationRules `json:"expiration_rules"`
 
 	// Segment names the segment of a rule on customer.segment.entered.
-	Segment     *SegmentRef `json:"segment"`
-	LoyaltyTier any         `json:"loyalty_tier"`
+	Segment *SegmentRef `json:"segment"`
+	// LoyaltyTier names the tier of a rule on a tier event (TierEvent):
+	// a tier's id, of any program, or AnyTier.
+	LoyaltyTier *TierRef `json:"loyalty_tier"`
+}
+
+// TierRef names a loyalty tier, or any tier (AnyTier).
+type TierRef struct {
+	ID string `json:"id"`
+}
+
+// AnyTier is the tier of a rule on a tier event that earns on a change
+// of any tier of the rule's program.
+const AnyTier = "__ANY__"
+
+// The tier events an earning rule can earn on: a member joins the tiers
+// (reaches one holding none), leaves them, moves up or down, or keeps a
+// tier whose hold ended.
+const (
+	EventTierJoined     = "customer.loyalty.tier.joined"
+	EventTierLeft       = "customer.loyalty.tier.left"
+	EventTierUpgraded   = "customer.loyalty.tier.upgraded"
+	EventTierDowngraded = "customer.loyalty.tier.downgraded"
+	EventTierProlonged  = "customer.loyalty.tier.prolonged"
+)
+
+// TierEvent reports whether event is one of the tier events.
+func TierEvent(event string) bool {
+	switch event {
+	case EventTierJoined, EventTierLeft, EventTierUpgraded, EventTierDowngraded, EventTierProlonged:
+		return true
+	}
+	return false
 }
 
 // SegmentRef names a segment.
@@ -76,6 +108,9 @@ func allowedCalculations(event string) []string {
 	if event == EventOrderPaid {
 		return []string{OrderAmount, OrderTotalAmount, OrderMetadata, OrderItemsQuantity, OrderItemsAmount, OrderItemsSubtotalAmount, CustomerMetadata}
 	}
+	if event == segment.EventEntered || TierEvent(event) {
+		return []string{CustomerMetadata}
+	}
 	return []string{CustomerMetadata, CustomEventMetadata}
 }
 
@@ -87,27 +122,16 @@ var ratioProperty = map[string]string{
 	CustomerMetadata: "metadata", CustomEventMetadata: "metadata",
 }
 
-// unsupported refuses the fields of the hosted service's rules that this
-// engine does not honour yet.
-func unsupported(fields map[string]any) error {
-	for _, name := range []string{"loyalty_tier"} {
-		if v, ok := fields[name]; ok && v != nil {
-			return promotype.InvalidPayload("Property .%s of an earning rule is not supported by this engine", name)
-		}
-	}
-	return nil
-}
-
-// checkEvent refuses events no rule can earn on here: an event that is
-// not order.paid or customer.segment.entered is a custom event's name,
-// but for the tier events of the hosted service, which this engine does
-// not raise yet.
+// checkEvent refuses events no rule can earn on: an event that is not
+// order.paid, customer.segment.entered or a tier event is a custom
+// event's name, but for another customer.loyalty.tier.* name.
 func checkEvent(event string) error {
 	switch {
 	case event == "":
 		return promotype.InvalidPayload("Payload must have required property 'event'")
-	case strings.HasPrefix(event, "customer.loyalty.tier."):
-		return promotype.InvalidPayload("Earning rules on event '%s' are not supported by this engine (supported: %s and custom events)", event, EventOrderPaid)
+	case strings.HasPrefix(event, "customer.loyalty.tier.") && !TierEvent(event):
+		return promotype.InvalidPayload("Property .event '%s' is not a tier event (%s, %s, %s, %s, %s)", event,
+			EventTierJoined, EventTierLeft, EventTierUpgraded, EventTierDowngraded, EventTierProlonged)
 	case utf8.RuneCountInString(event) > maxBanner:
 		return promotype.InvalidPayload("Property .event must have at most %d characters", maxBanner)
 	}

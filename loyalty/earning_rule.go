@@ -39,9 +39,9 @@ const (
 
 // EarningRule gives a loyalty program's members points when an event
 // happens (object "earning_rule"): an order becoming PAID (order.paid) or
-// a custom event (Event is its name), or the customer entering a segment
-// (customer.segment.entered, Segment names it). The tier events of the
-// hosted service are refused on create.
+// a custom event (Event is its name), the customer entering a segment
+// (customer.segment.entered, Segment names it), or a member's tier
+// changing (a tier event; LoyaltyTier names the tier, or AnyTier).
 type EarningRule struct {
 	ID                string                    `json:"id"`
 	CreatedAt         promotype.Time            `json:"created_at"`
@@ -50,7 +50,8 @@ type EarningRule struct {
 	Loyalty           Earning                   `json:"loyalty"`
 	Event             string                    `json:"event"`
 	CustomEvent       *SchemaRef                `json:"custom_event,omitempty"`
-	Segment           *SegmentRef               `json:"segment,omitempty"` // a rule on customer.segment.entered
+	Segment           *SegmentRef               `json:"segment,omitempty"`      // a rule on customer.segment.entered
+	LoyaltyTier       *TierRef                  `json:"loyalty_tier,omitempty"` // a rule on a tier event
 	PendingPoints     *PendingPeriod            `json:"pending_points,omitempty"`
 	ExpirationRules   *campaign.ExpirationRules `json:"expiration_rules,omitempty"`
 	Source            Source                    `json:"source"`
@@ -174,6 +175,7 @@ func (r *EarningRule) Clone() *EarningRule {
 	c.Loyalty = r.Loyalty.clone()
 	c.CustomEvent = promotype.ClonePtr(r.CustomEvent)
 	c.Segment = promotype.ClonePtr(r.Segment)
+	c.LoyaltyTier = promotype.ClonePtr(r.LoyaltyTier)
 	c.PendingPoints = promotype.ClonePtr(r.PendingPoints)
 	c.ExpirationRules = promotype.ClonePtr(r.ExpirationRules)
 	return &c

@@ -14,7 +14,7 @@ const MaxEarningRules = 100
 
 // Events of earning rule changes.
 const (
-	EventRuleCreated  = "campaign.earning_rule.assigned" // the spec's name for a new rule
+	EventRuleCreated  = "campaign.earning_rule.assigned" // the hosted API's name for a new rule
 	EventRuleUpdated  = "campaign.earning_rule.updated"
 	EventRuleDeleted  = "campaign.earning_rule.deleted"
 	EventRuleEnabled  = "campaign.earning_rule.enabled"
@@ -86,6 +86,19 @@ func (s *Service) CreateEarningRules(ctx context.Context, projectID, ref string,
 				}
 				r.Segment = &SegmentRef{ID: p.Segment.ID}
 			}
+			if p.ValidationRuleID != nil {
+				if _, err := st.GetValidationRule(ctx, projectID, *p.ValidationRuleID); err != nil {
+					return err
+				}
+			}
+			if p.LoyaltyTier != nil {
+				if p.LoyaltyTier.ID != AnyTier {
+					if _, err := st.GetTier(ctx, projectID, p.LoyaltyTier.ID); err != nil {
+						return err
+					}
+				}
+				r.LoyaltyTier = &TierRef{ID: p.LoyaltyTier.ID}
+			}
 			p.ValidityParams.Apply(&r.Validity)
 			out[i] = r.normalize()
 		}
@@ -110,8 +123,11 @@ func (p *EarningRuleParams) check() error {
 	if err := checkEvent(p.Event); err != nil {
 		return err
 	}
-	if err := unsupported(map[string]any{"loyalty_tier": p.LoyaltyTier}); err != nil {
-		return err
+	switch tier := TierEvent(p.Event); {
+	case tier && (p.LoyaltyTier == nil || p.LoyaltyTier.ID == ""):
+		return promotype.InvalidPayload("Property .loyalty_tier.id is required for an earning rule on %s: a tier id or %s", p.Event, AnyTier)
+	case !tier && p.LoyaltyTier != nil:
+		return promotype.InvalidPayload("Property .loyalty_tier is allowed only with a customer.loyalty.tier event")
 	}
 	if p.ExpirationRules != nil {
 		if err := p.ExpirationRules.Check(".expiration_rules"); err != nil {
@@ -131,9 +147,6 @@ func (p *EarningRuleParams) check() error {
 		if err := p.PendingPoints.check(); err != nil {
 			return err
 		}
-	}
-	if p.ValidationRuleID != nil {
-		return promotype.InvalidPayload("Property .validation_rule_id of an earning rule is not supported by this engine")
 	}
 	if err := p.Loyalty.check(p.Event); err != nil {
 		return err
@@ -192,14 +205,16 @@ func (s *Service) UpdateEarningRule(ctx context.Context, projectID, ref, id stri
 			return nil, err
 		}
 	}
-	if in.ValidationRuleID != nil {
-		return nil, promotype.InvalidPayload("Property .validation_rule_id of an earning rule is not supported by this engine")
-	}
 	if err := checkBanner(in.Source); err != nil {
 		return nil, err
 	}
 	if err := in.ValidityParams.Check(); err != nil {
 		return nil, err
+	}
+	if in.ValidationRuleID != nil && *in.ValidationRuleID != "" {
+		if _, err := s.store.GetValidationRule(ctx, projectID, *in.ValidationRuleID); err != nil {
+			return nil, err
+		}
 	}
 	return s.changeRule(ctx, projectID, ref, id, EventRuleUpdated, func(r *EarningRule) error {
 		if in.Loyalty != nil {
@@ -225,6 +240,13 @@ func (s *Service) UpdateEarningRule(ctx context.Context, projectID, ref, id stri
 		}
 		if in.ExpirationRules != nil {
 			r.ExpirationRules = promotype.ClonePtr(in.ExpirationRules)
+		}
+		switch {
+		case in.ValidationRuleID == nil:
+		case *in.ValidationRuleID == "":
+			r.ValidationRuleID = nil
+		default:
+			r.ValidationRuleID = promotype.ClonePtr(in.ValidationRuleID)
 		}
 		in.ValidityParams.Apply(&r.Validity)
 		return nil

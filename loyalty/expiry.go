@@ -111,6 +111,11 @@ func (s *Service) expire(ctx context.Context, st ServiceStore, projectID string,
 			return 0, err
 		}
 	}
+	for _, card := range changed {
+		if err := s.retier(ctx, st, card, false); err != nil {
+			return 0, err
+		}
+	}
 	return len(expired), nil
 }
 

@@ -3,6 +3,7 @@ package loyalty
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/promoengine/promo/promotype"
@@ -243,8 +244,12 @@ func (s *Service) activate(ctx context.Context, st ServiceStore, p *PendingPoint
 	if err != nil {
 		return nil, err
 	}
+	expiry, err := s.activatedExpiry(ctx, st, p)
+	if err != nil {
+		return nil, err
+	}
 	v, out, err := s.deps.Redemptions.Move(ctx, st, p.ProjectID, p.VoucherID, redemption.Movement{Amount: p.Points, PendingDelta: -p.Points,
-		Type: redemption.TxPendingActivation, Operation: operation, Source: promotype.Ptr(redemption.SourceAutomation),
+		Type: redemption.TxPendingActivation, Operation: operation, Source: promotype.Ptr(redemption.SourceAutomation), Expiry: expiry,
 		Details: redemption.TransactionDetails{Order: p.Details.Order, Event: p.Details.Event, EarningRule: p.Details.EarningRule, PendingPoints: entry}})
 	if err != nil {
 		return nil, err
@@ -338,4 +343,27 @@ func (s *Service) ActivateDue(ctx context.Context, projectID string, limit int) 
 		}
 	}
 	return n, nil
+}
+
+// activatedExpiry is when the points of entry p, activated now, expire:
+// by its earning rule's expiration_rules, counted from the activation;
+// else (no rules, or the rule is gone) by its program's.
+func (s *Service) activatedExpiry(ctx context.Context, st ServiceStore, p *PendingPoints) (redemption.Expiry, error) {
+	if p.Details.EarningRule == nil {
+		return redemption.Expiry{}, nil
+	}
+	r, err := st.GetEarningRule(ctx, p.ProjectID, p.Details.EarningRule.ID)
+	switch {
+	case errors.Is(err, promotype.ErrNotFound):
+		return redemption.Expiry{}, nil
+	case err != nil:
+		return redemption.Expiry{}, err
+	case r.ExpirationRules == nil:
+		return redemption.Expiry{}, nil
+	}
+	loc, err := s.location(ctx, st, p.ProjectID)
+	if err != nil {
+		return redemption.Expiry{}, err
+	}
+	return redemption.Expiry{On: ExpiresOn(r.ExpirationRules, s.env.Clock.Now().In(loc))}, nil
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
-	"github.com/promoengine/promo/voucher"
 )
 
 func TestRulePoints(t *testing.T) {
@@ -84,28 +83,4 @@ func TestIntUnmarshal(t *testing.T) {
 			t.Errorf("Unmarshal(%s) = %d, %v; want %d, ok %v", tc.in, n, err, tc.want, tc.ok)
 		}
 	}
-}
-
-func TestTierOf(t *testing.T) {
-	t.Parallel()
-	p := func(v int64) *int64 { return &v }
-	tiers := []*Tier{{ID: "bottom", Points: TierPoints{From: p(1), To: p(249)}}, {ID: "middle", Points: TierPoints{From: p(250), To: p(499)}},
-		{ID: "top", Points: TierPoints{From: p(500)}}}
-	for _, tc := range []struct {
-		balance int64
-		want    string
-	}{{0, ""}, {1, "bottom"}, {249, "bottom"}, {250, "middle"}, {499, "middle"}, {500, "top"}, {1 << 40, "top"}} {
-		card := cardWith(tc.balance)
-		got := ""
-		if tr := tierOf(tiers, card); tr != nil {
-			got = tr.ID
-		}
-		if got != tc.want {
-			t.Errorf("balance %d holds %q, want %q", tc.balance, got, tc.want)
-		}
-	}
-}
-
-func cardWith(balance int64) *voucher.Voucher {
-	return &voucher.Voucher{LoyaltyCard: &voucher.LoyaltyCard{Balance: balance}}
 }

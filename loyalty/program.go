@@ -17,6 +17,9 @@ func (s *Service) CreateProgram(ctx context.Context, projectID string, in campai
 	}
 	in.CampaignType = promotype.Ptr(campaign.LoyaltyProgram)
 	in.JoinOnce = promotype.Ptr(true)
+	if _, err := ParseTiersExpiration(in.LoyaltyTiersExpiration); err != nil {
+		return nil, err
+	}
 	if in.Voucher == nil {
 		in.Voucher = &campaign.VoucherParams{}
 	}
@@ -50,14 +53,29 @@ func (s *Service) ListPrograms(ctx context.Context, projectID string, p campaign
 }
 
 // UpdateProgram changes the loyalty program ref (PUT /v1/loyalties/{id});
-// join_once stays true.
+// join_once stays true. With options.recalculate_tiers, the tiers of its
+// members are computed again under its new settings (RecalculateTiers).
 func (s *Service) UpdateProgram(ctx context.Context, projectID, ref string, in campaign.UpdateParams) (*campaign.Campaign, error) {
+	recalc, err := recalculateTiers(in.Options)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ParseTiersExpiration(in.LoyaltyTiersExpiration); err != nil {
+		return nil, err
+	}
 	c, err := s.Program(ctx, projectID, ref)
 	if err != nil {
 		return nil, err
 	}
 	in.JoinOnce = nil
-	return s.deps.Programs.Update(ctx, projectID, c.ID, in)
+	out, err := s.deps.Programs.Update(ctx, projectID, c.ID, in)
+	if err != nil || !recalc {
+		return out, err
+	}
+	if _, err := s.RecalculateTiers(ctx, projectID, c.ID); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // DeleteProgram deletes the loyalty program ref and its cards (to the bin,

@@ -55,8 +55,10 @@ func (sc *Scheduler) Running() bool { return sc.base.Running() }
 
 // RunDue does the loyalty work whose date has come, in the order of the
 // hosted daily job: it activates the due pending points of every project
-// that has some (up to dueBatch per project), then expires the due points
-// buckets (up to expireRound per project), and reports whether some
+// that has some (up to dueBatch per project), expires the due points
+// buckets (up to expireRound per project), computes again the tiers
+// whose hold ended (up to dueBatch per project), then earns on the tier
+// changes rules earn on (EarnTierChanges), and reports whether some
 // project may have more.
 func (s *Service) RunDue(ctx context.Context) (more bool, err error) {
 	activated, err := s.eachDue(ctx, s.store.ProjectsWithDuePending, s.ActivateDue, dueBatch)
@@ -64,7 +66,55 @@ func (s *Service) RunDue(ctx context.Context) (more bool, err error) {
 		return false, err
 	}
 	expired, err := s.eachDue(ctx, s.store.ProjectsWithDueBuckets, s.ExpireDue, expireRound)
-	return activated || expired, err
+	if err != nil {
+		return false, err
+	}
+	ended, err := s.eachDue(ctx, s.store.ProjectsWithDueTierHolds, s.RetierDue, dueBatch)
+	if err != nil {
+		return false, err
+	}
+	earned, err := s.eachDue(ctx, func(ctx context.Context, _ promotype.Time, limit int) ([]string, error) {
+		return s.store.ProjectsWithTierChanges(ctx, limit)
+	}, s.EarnTierChanges, tierChangePage)
+	return activated || expired || ended || earned, err
+}
+
+// RetierDue computes again, up to limit, the tiers of the project's cards
+// whose tier hold ended (TiersExpiration): each is prolonged, moved to
+// the tier their points qualify for now, or left. It reports how many it
+// computed.
+func (s *Service) RetierDue(ctx context.Context, projectID string, limit int) (int, error) {
+	due, err := s.store.DueTierHolds(ctx, projectID, s.env.Clock.Now(), limit)
+	if err != nil || len(due) == 0 {
+		return 0, err
+	}
+	ids := make([]string, len(due))
+	for i, h := range due {
+		ids[i] = h.VoucherID
+	}
+	return s.retierCards(ctx, projectID, ids, false)
+}
+
+// retierCards computes again, in one transaction, the tiers of the cards
+// ids of the project that no other transaction holds (a card another one
+// holds is changing, and that change computes its tier), and reports how
+// many it computed; refresh as retier says.
+func (s *Service) retierCards(ctx context.Context, projectID string, ids []string, refresh bool) (int, error) {
+	var n int
+	err := s.tx(ctx, func(ctx context.Context, st ServiceStore) error {
+		cards, err := st.LockCards(ctx, projectID, ids)
+		if err != nil {
+			return err
+		}
+		n = len(cards)
+		for _, c := range cards {
+			if err := s.retier(ctx, st, c, refresh); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
 }
 
 // dueProjects is how many projects one round of a kind of due work takes.

@@ -88,6 +88,33 @@ type Store interface {
 	// the project that no other transaction holds, and returns them; a
 	// row another transaction holds is left out (a later round takes it).
 	LockCards(ctx context.Context, projectID string, ids []string) ([]*voucher.Voucher, error)
+	// GetTierHold returns the tier hold of card voucherID, nil when it
+	// holds no tier.
+	GetTierHold(ctx context.Context, projectID, voucherID string) (*TierHold, error)
+	// PutTierHold stores h as its card's hold (replacing the one it had);
+	// DeleteTierHold removes the card's hold, if any.
+	PutTierHold(ctx context.Context, h *TierHold) error
+	DeleteTierHold(ctx context.Context, projectID, voucherID string) error
+	// DueTierHolds returns up to limit holds of the project that end at or
+	// before at, earliest first.
+	DueTierHolds(ctx context.Context, projectID string, at promotype.Time, limit int) ([]*TierHold, error)
+	// ProjectsWithDueTierHolds returns up to limit ids of projects with
+	// holds that end at or before at.
+	ProjectsWithDueTierHolds(ctx context.Context, at promotype.Time, limit int) ([]string, error)
+	// InsertTierChanges records tier changes rules earn on later;
+	// TierChanges returns up to limit of the project's, oldest first;
+	// DeleteTierChange deletes one and reports whether it did (of
+	// concurrent deletes of one change, one reports true).
+	// ProjectsWithTierChanges returns up to limit ids of projects that
+	// have some.
+	InsertTierChanges(ctx context.Context, cs ...*TierChange) error
+	TierChanges(ctx context.Context, projectID string, limit int) ([]*TierChange, error)
+	DeleteTierChange(ctx context.Context, projectID, id string) (bool, error)
+	ProjectsWithTierChanges(ctx context.Context, limit int) ([]string, error)
+	// CollectedPoints is the sum of the points the buckets of card
+	// voucherID opened at or after since were opened with: the points the
+	// card collected since then.
+	CollectedPoints(ctx context.Context, projectID, voucherID string, since promotype.Time) (int64, error)
 	// SetLoyaltyCards writes the loyalty_card fields and updated_at of
 	// the vouchers vs (of one project, their rows locked).
 	SetLoyaltyCards(ctx context.Context, projectID string, vs ...*voucher.Voucher) error

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"time"
 	"unicode/utf8"
 
 	"github.com/promoengine/promo/campaign"
@@ -90,12 +91,15 @@ func (s *Service) CreateTiers(ctx context.Context, projectID, ref string, in []T
 		}
 		now := s.env.Clock.Now()
 		out = out[:0] // a transaction run again starts over
-		for _, p := range in {
+		for i, p := range in {
 			if err := s.checkMapped(ctx, st, c, p); err != nil {
 				return err
 			}
+			// Each tier is a microsecond after the one before it, so that
+			// the list (by created_at) keeps the request's order.
+			created := promotype.Time{Time: now.Add(time.Duration(i) * time.Microsecond)}
 			t := &Tier{ID: s.env.IDs.NewID(PrefixTier), ProjectID: projectID, CampaignID: c.ID, Name: p.Name, Points: p.Points.clone(),
-				EarningRules: cloneMappings(p.EarningRules), Rewards: cloneMappings(p.Rewards), Metadata: p.Metadata.Clone(), CreatedAt: now}
+				EarningRules: cloneMappings(p.EarningRules), Rewards: cloneMappings(p.Rewards), Metadata: p.Metadata.Clone(), CreatedAt: created}
 			out = append(out, t.normalize())
 		}
 		if err := st.InsertTiers(ctx, out...); err != nil {
@@ -112,6 +116,9 @@ func (s *Service) CreateTiers(ctx context.Context, projectID, ref string, in []T
 		return nil, err
 	}
 	s.rules.changed(projectID)
+	if _, err := s.RecalculateTiers(ctx, projectID, out[0].CampaignID); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -232,41 +239,49 @@ func (s *Service) TierRewards(ctx context.Context, projectID, ref, id string) (*
 	return promotype.NewList(out, len(out), promotype.Query{Limit: len(out) + 1}), nil
 }
 
-// MemberTiers lists the tiers the card member holds: those of its program
-// whose range holds its balance, with the hold (no end while the balance
-// stays in the range).
+// MemberTiers lists the tier the card member holds (none or one), with
+// its hold: since when, and until when (no end: as long as what qualifies
+// for it stays in its range).
 func (s *Service) MemberTiers(ctx context.Context, projectID, member string) (*promotype.List[*Tier], error) {
 	card, err := s.card(ctx, projectID, "", member)
 	if err != nil {
 		return nil, err
 	}
-	tiers, _, err := s.store.ListTiers(ctx, projectID, promotype.Query{Limit: maxTiers, OrderBy: "created_at",
-		Must: []promotype.Condition{is("campaign_id", deref(card.CampaignID))}})
+	out := []*Tier{}
+	h, err := s.store.GetTierHold(ctx, projectID, card.ID)
 	if err != nil {
 		return nil, err
 	}
-	out := []*Tier{}
-	if t := tierOf(tiers, card); t != nil {
-		t.normalize().Expiration = &TierExpiration{CustomerID: deref(card.HolderID), CampaignID: t.CampaignID, TierID: t.ID, CreatedAt: t.CreatedAt}
-		out = append(out, t)
+	if h != nil {
+		t, err := s.store.GetTier(ctx, projectID, h.TierID)
+		switch {
+		case errors.Is(err, promotype.ErrNotFound):
+		case err != nil:
+			return nil, err
+		default:
+			t.normalize().Expiration = h.expiration()
+			out = append(out, t)
+		}
 	}
 	return promotype.NewList(out, len(out), promotype.Query{Limit: len(out) + 1}), nil
 }
 
-// tierOf is the tier card holds among tiers: the one with the highest
-// lower end whose range holds its balance; nil for none (a balance below
-// every range or in a gap between two).
-func tierOf(tiers []*Tier, card *voucher.Voucher) *Tier {
-	if card.LoyaltyCard == nil {
-		return nil
+// RewardCost is what assignment a costs the holder of card, given what the
+// assignment says (cost): the mapping of the tier the card holds, if it
+// maps a (redemption.RewardCost).
+func (s *Service) RewardCost(ctx context.Context, card *voucher.Voucher, a *reward.Assignment, cost int64) (int64, error) {
+	pr, err := s.projectRules(ctx, s.store, card.ProjectID)
+	if err != nil {
+		return 0, err
 	}
-	var held *Tier
-	for _, t := range tiers {
-		if t.holds(card.LoyaltyCard.Balance) && (held == nil || deref64(t.Points.From) > deref64(held.Points.From)) {
-			held = t
-		}
+	t, err := s.heldTier(ctx, s.store, pr.tiers[deref(card.CampaignID)], card)
+	if t == nil || err != nil {
+		return cost, err
 	}
-	return held
+	if m, ok := t.Rewards[a.ID]; ok {
+		return m.apply(cost), nil
+	}
+	return cost, nil
 }
 
 func deref64(p *int64) int64 {

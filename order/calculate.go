@@ -87,7 +87,7 @@ func ItemKeys(items []ItemParams) Keys {
 // Calculate turns a requested order into the calculated order. It is a pure
 // function: no I/O, the catalog data comes in cat. It validates in (as
 // Params.Validate does for the parts it reads), joins every item to the
-// catalog, prices the lines and computes every amount of reference §3 for
+// catalog, prices the lines and computes every amount of Order and Item for
 // an order without discounts:
 //
 //   - line price: the item's price, else the SKU's (item.sku override, then

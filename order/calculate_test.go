@@ -44,7 +44,7 @@ func plain(amount int64, items ...order.Item) *order.Order {
 	return &order.Order{Object: "order", Amount: amount, InitialAmount: amount, TotalAmount: amount, Items: items, Metadata: promotype.Metadata{}}
 }
 
-// TestReferenceJoin is reference §1.5 with the "Customer Rules Only" cart:
+// TestReferenceJoin is the documented "Customer Rules Only" cart:
 // six lines joined to the catalog, a quantity sent as "1", the SKU's price
 // 1700 beating its product's 2100, and amount = Σ lines = 72100 (the order
 // every tier of that example starts from; also E1's, E2's and E3's cart).
@@ -64,7 +64,7 @@ func TestReferenceJoin(t *testing.T) {
 }
 
 // TestCalculatedJSON checks the wire form of an order that is calculated
-// but not stored: the reference's validation responses have no id, status,
+// but not stored: the hosted service's validation responses have no id, status,
 // created_at or redemptions; every amount is present; customer_id and
 // referrer_id are null; a line shows product and sku objects.
 func TestCalculatedJSON(t *testing.T) {
@@ -147,7 +147,7 @@ func TestCalculateLines(t *testing.T) {
 				l.Price, l.Amount, l.InitialAmount, l.SubtotalAmount = ptr[int64](990), 990, 990, 990
 				return plain(990, l)
 			}()},
-		// E6 (reference §1.5, DE "Apply to order"): an amount sent is taken as
+		// E6 ("Apply to order"): an amount sent is taken as
 		// is even when the lines sum to less.
 		{"the order amount is taken as sent", `{"amount":20050,"items":[{"product_id":"prod_0b72b0bd64d198e3ae"}]}`,
 			func() *order.Order { o := plain(20050, productLine(vase, 1)); return o }()},

@@ -7,7 +7,7 @@ import "github.com/promoengine/promo/promotype"
 // order (Fork); a stack applies its tiers one after another to one copy,
 // calling ResetApplied before each so that every redeemable's order shows
 // only its own applied_* amounts while discount_amount and the totals stay
-// cumulative (reference §5, E10). Every method keeps the invariants:
+// cumulative (a stack applies its redeemables in turn). Every method keeps the invariants:
 //
 //	line: 0 ≤ discount_amount ≤ amount, subtotal_amount = amount − discount_amount
 //	order: items_discount_amount = Σ line discount_amount,
@@ -99,7 +99,7 @@ func (o *Order) ApplyOrderDiscount(amount int64) int64 {
 // AddUnits adds n units to line i at its price (a unit effect raising a
 // line): quantity, amount and the order amount grow by n units and
 // price × n; applied_quantity and applied_quantity_amount record the change.
-// A line without a price gets the units and no amount (reference §4.1).
+// A line without a price gets the units and no amount.
 func (o *Order) AddUnits(i int, n int64) error {
 	it := &o.Items[i]
 	if n < 0 || n > MaxAmount-it.Quantity {

@@ -8,10 +8,10 @@ import (
 	"github.com/promoengine/promo/order"
 )
 
-// The worked examples of reference §5 replayed through the discount step's
+// The documented discount examples (E1–E10) replayed through the discount step's
 // extension points (discount.go), against the plain orders Calculate makes.
 // Promotion evaluation (issue 6) decides which lines and amounts; these
-// tests pin that the calculated order and its methods give the reference's
+// tests pin that the calculated order and its methods give the documented
 // exact numbers.
 
 type totals struct {

@@ -10,7 +10,7 @@
 //   - Calculate(in, cat): the pure function. cat is a Catalog index of the
 //     products and SKUs the items name (ItemKeys lists them; the Service
 //     reads them in one batch per kind). It joins, prices and totals the
-//     lines with the formulas of the reference (§1.5, §3), documented on
+//     lines with the formulas documented on
 //     Calculate, Order and Item.
 //   - discount.go: the extension points of the discount step (promotion
 //     evaluation): Fork, ApplyItemDiscount, ApplyOrderDiscount, AddUnits,

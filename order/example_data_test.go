@@ -11,8 +11,8 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-// The catalog of the reference's validation examples (reference
-// promotion-engine.md §1.5 and §5; VAL "Customer Rules Only").
+// The catalog of the hosted service's documented validation examples
+// (the "Customer Rules Only" cart).
 var (
 	redTee    = &catalog.Product{ID: "prod_0a9f9ab4ab019a42d5", Name: ptr("Red T-Shirt"), Price: ptr[int64](2900), Metadata: promotype.Metadata{}}
 	blueTee   = &catalog.Product{ID: "prod_0a9f9aeddb019a42db", Name: ptr("Blue T-Shirt"), Price: ptr[int64](3100), Metadata: promotype.Metadata{}}
@@ -33,7 +33,7 @@ func refCatalog() *order.Catalog {
 	)
 }
 
-// refCartRequest is the order of the reference's "Customer Rules Only"
+// refCartRequest is the order of the documented "Customer Rules Only"
 // request, as sent: one quantity is the string "1".
 const refCartRequest = `{"items": [
 	{"product_id": "prod_0a9f9ab4ab019a42d5", "quantity": 1},

@@ -8,8 +8,8 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Money arithmetic: the one place where the rounding rules of DECISIONS.md
-// ("Money and rounding") live. Amounts are int64 minor units, ratios are
+// Money arithmetic: the one place where the rounding rules live (half-up
+// for percentages, largest remainder for splits). Amounts are int64 minor units, ratios are
 // decimals, and nothing goes through float64.
 //
 //   - A percentage of an amount rounds half-up to the integer unit

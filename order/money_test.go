@@ -18,7 +18,7 @@ func TestPercentOf(t *testing.T) {
 		pct    string
 		want   int64
 	}{
-		{1995, "10", 200},   // DECISIONS.md: 199.5 rounds half-up
+		{1995, "10", 200},   // 199.5 rounds half-up
 		{20050, "10", 2005}, // E6 (DE "Apply to order")
 		{46500, "10", 4650}, // E6 (VAL "Percentage")
 		{900, "40", 360},    // E10, fourth redeemable

@@ -42,7 +42,7 @@ const (
 // Order is an order with its calculated amounts (object "order").
 //
 // Money fields are int64 in the smallest currency unit. The nine amount
-// fields are always present; they follow reference §3.2:
+// fields are always present:
 //
 //	amount                        Σ item amount, or the amount the client sent
 //	initial_amount                amount before any effect (= amount on a plain order)
@@ -85,7 +85,7 @@ type Order struct {
 
 // Item is one calculated line of an order (object "order_item"). Counts and
 // amounts are integers; price is absent when neither the request nor the
-// catalog gives one. The fields follow reference §3.1:
+// catalog gives one. The fields:
 //
 //	quantity, amount                   after effects; amount = price × quantity unless the client sent it
 //	initial_quantity, initial_amount   before effects (0 for a line a unit effect added)

@@ -93,8 +93,8 @@ const (
 	RelatedSKU     = "sku"
 )
 
-// Quantity is an item count. In JSON it is an integer or, as the reference's
-// requests show ("quantity": "1"), a string holding one. Any other value is
+// Quantity is an item count. In JSON it is an integer or, as the hosted service's
+// documented requests show ("quantity": "1"), a string holding one. Any other value is
 // kept as invalid and reported by validation with the item's index
 // ("Property .items[2].quantity must be integer").
 type Quantity struct {

@@ -13,7 +13,7 @@ import (
 )
 
 // checkInvariants checks what every calculated order satisfies, whatever
-// discounts were applied (DECISIONS.md "Money and rounding"): totals add up,
+// discounts were applied (the money rules of money.go): totals add up,
 // total_amount = amount − total_discount_amount, no amount is negative, a
 // line discount never exceeds its line, and the applied amounts are parts
 // of the discounts.

@@ -10,7 +10,7 @@ import (
 // st (the caller's transaction). A new order (stored false) gets its id,
 // creation time, source id, metadata, item ids and the customer the
 // request names (upserted); a stored one keeps them. Either way its status
-// is the request's, PAID by default (reference §2.4), and updated_at is
+// is the request's, PAID by default, and updated_at is
 // set on a stored one. o is changed and returned normalized; the change
 // enters its customer's activity log (LogActivity).
 func Record(ctx context.Context, st ServiceStore, env promotype.Env, projectID string, o *Order, in *Params, stored bool) (*Order, error) {
@@ -49,7 +49,7 @@ func Record(ctx context.Context, st ServiceStore, env promotype.Env, projectID s
 }
 
 // Cancel is o after a rollback WITH_ORDER: CANCELED, every discount
-// removed, so total_amount = amount (reference §3.1).
+// removed, so total_amount = amount.
 func (o *Order) Cancel(at promotype.Time) {
 	o.Status = StatusCanceled
 	o.DiscountAmount, o.ItemsDiscountAmount, o.TotalDiscountAmount = 0, 0, 0

@@ -131,7 +131,7 @@ type Reader interface {
 }
 
 // Resolve returns the order that the `order` of a validation or redemption
-// request describes, as the spec requires: when in names a stored order, by
+// request describes, as the hosted API requires: when in names a stored order, by
 // id or by a source id an order holds, that stored order is used (its items,
 // amounts, customer and metadata) and the rest of the request is ignored;
 // stored is then true. An id naming no order is 404. Otherwise in is

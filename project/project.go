@@ -1,6 +1,3 @@
-// Package project holds projects (the unit of isolation: every resource
-// belongs to one), and, as the engine grows, async actions, metadata schemas,
-// branding and custom events.
 package project
 
 import (

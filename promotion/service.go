@@ -143,7 +143,7 @@ func (s *Service) validate(ctx context.Context, projectID string, in ValidationP
 }
 
 // EvaluateStack applies the tiers of stack stackID in order to the
-// request's order with running totals (reference E10): each tier's rules
+// request's order with running totals: each tier's rules
 // read the order the tiers before it left; a tier that is closed, disabled,
 // fails its rules or cannot be priced is skipped (its step is not valid).
 // Nothing is stored.

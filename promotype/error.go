@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Error is the one error type of promo. It has the shape of the spec's Error
+// Error is the one error type of promo. It has the shape of the hosted API's Error
 // object and maps straight to HTTP: Code is the status, Key the error key.
 // errors.Is matches two *Error values by Key, so callers test for kinds with
 // the sentinels below (errors.Is(err, promotype.ErrNotFound)).
@@ -93,7 +93,7 @@ func Duplicate(resourceType, format string, args ...any) *Error {
 	return &Error{Code: StatusConflict, Key: "duplicate_found", Message: "Duplicate resource found", Details: fmt.Sprintf(format, args...), ResourceType: resourceType}
 }
 
-// Unauthorized is the 401 for missing or wrong credentials, exactly as the spec shows it.
+// Unauthorized is the 401 for missing or wrong credentials, exactly as the hosted API shows it.
 func Unauthorized() *Error {
 	return &Error{Code: StatusUnauthorized, Key: "unauthorized", Message: "Unauthorized"}
 }

@@ -18,7 +18,7 @@ const (
 // Op is a filter condition operator, spelled as on the wire ("$is", ...).
 type Op string
 
-// Operators of the listing conditions (reference/platform.md §3).
+// Operators of the listing conditions (filters[<field>][conditions][<op>]).
 const (
 	OpIs         Op = "$is"
 	OpIsNot      Op = "$is_not"

@@ -36,7 +36,7 @@ type IDGenerator interface {
 const base62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 // RandomIDs makes ids with 24 base62 characters from crypto/rand (about 143
-// bits), as DECISIONS.md requires.
+// bits): enough that ids cannot be guessed.
 type RandomIDs struct{}
 
 // NewID returns prefix followed by 24 random base62 characters.

@@ -54,7 +54,7 @@ func ListWith[T any](ctx context.Context, read func(context.Context, string, Que
 	return NewList(items, total, q), nil
 }
 
-// DataRefData is the spec's uniform key of a list's array.
+// DataRefData is the hosted API's uniform key of a list's array.
 const DataRefData = "data"
 
 // WithRef sets the key the array is encoded under and returns l (nil stays

@@ -10,4 +10,12 @@
 // publications never get the same free voucher), the publication row, the
 // wallet rows and the events voucher.published and publication.succeeded in
 // the outbox.
+//
+// The [Service] (Engine.Publications()) has Create (publish), List and
+// Wallet.
+//
+//	p, err := eng.Publications().Create(ctx, projectID, publication.CreateParams{
+//		Campaign: &publication.CampaignRef{Name: promo.Ptr("Welcome")},
+//		Customer: &customer.Params{SourceID: promo.Ptr("user-42")},
+//	})
 package publication

@@ -25,7 +25,7 @@ const SourceAPI = "API"
 const OperationManual = "MANUAL"
 
 // AddBalance adds in.Amount to (or, negative, removes it from) the balance
-// of the gift card or loyalty card with code or id ref (reference §4), in
+// of the gift card or loyalty card with code or id ref, in
 // one transaction with its voucher transaction (CREDITS_ADDITION /
 // CREDITS_REMOVAL, POINTS_ADDITION / POINTS_REMOVAL) and its events. An
 // addition raises the card's lifetime amount (points), a removal its
@@ -95,10 +95,7 @@ type Movement struct {
 // larger than the balance, a card of another type and a loyalty card
 // without holder are refused with 400 invalid_add_balance_params.
 func (s *RedemptionService) Move(ctx context.Context, st RedeemStore, projectID, cardID string, m Movement) (*voucher.Voucher, *Balance, error) {
-	if err := st.LockVoucher(ctx, projectID, cardID); err != nil {
-		return nil, nil, err
-	}
-	v, err := st.GetVoucher(ctx, projectID, cardID) // as the lock left it
+	v, err := st.GetVoucherForUpdate(ctx, projectID, cardID)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -17,7 +17,7 @@ import (
 // Status is what became of a redeemable in a validation.
 type Status string
 
-// Statuses of a redeemable (reference §1.4).
+// Statuses of a redeemable in a validation.
 const (
 	Applicable   Status = "APPLICABLE"
 	Inapplicable Status = "INAPPLICABLE"
@@ -32,7 +32,7 @@ const (
 )
 
 // DefaultHierarchy is the hierarchy of a redeemable without a category
-// under CATEGORY_HIERARCHY sorting (reference §8 #18).
+// under CATEGORY_HIERARCHY sorting.
 const DefaultHierarchy = 1
 
 // Candidate is a redeemable resolved for evaluation: what it is, whether
@@ -134,7 +134,7 @@ type Outcome struct {
 	Order *order.Order
 }
 
-// Skip reasons (reference §1.4).
+// Skip reasons: why an applicable redeemable was not applied.
 var (
 	skipLimit             = &Details{"applicable_redeemables_limit_exceeded", "Applicable redeemables limit exceeded"}
 	skipCategoryLimit     = &Details{"applicable_redeemables_per_category_limit_exceeded", "Applicable redeemables limit per category exceeded"}
@@ -146,7 +146,7 @@ var (
 )
 
 // Evaluate walks the candidates under the stacking rules with one running
-// order that starts as the request's (reference §1.2): sorted by the
+// order that starts as the request's: sorted by the
 // sorting rule, each is checked (its resolution error, its rules against
 // the running order, its card's balance), counted against the limits and
 // applied; an exclusive redeemable that applies withdraws every common one
@@ -568,9 +568,8 @@ func (ev *evaluator) initialMode(c *Candidate) bool {
 // applyGift spends a gift card's credits on o: the credits asked (at most
 // its balance, else gift_amount_exceeded) or, when none are asked, as much
 // of the balance as the running total takes, capped by the running total
-// (reference §4, §8 #5). APPLY_TO_ITEMS spreads them over the lines the
-// card applies to in proportion to their subtotals (largest remainder, §8
-// #6). It returns the credits used.
+// APPLY_TO_ITEMS spreads them over the lines the card applies to in
+// proportion to their subtotals (largest remainder). It returns the credits used.
 func applyGift(o *order.Order, c *Candidate) (int64, *promotype.Error) {
 	g := c.Gift
 	if o.Amount <= 0 {

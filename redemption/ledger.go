@@ -12,7 +12,7 @@ import (
 	"github.com/promoengine/promo/voucher"
 )
 
-// Id prefixes of the ledger's rows (reference §0.3, §0.4).
+// Id prefixes of the ledger's rows.
 const (
 	PrefixRedemption       = "r_"
 	PrefixFailedRedemption = "rf_"
@@ -206,7 +206,7 @@ type LimitError struct {
 
 func (e *LimitError) Error() string { return fmt.Sprintf("%s limit reached: %s", e.Limit, e.Key) }
 
-// Counter keys. Customer keys count children only (reference §8 #14).
+// Counter keys. Customer keys count children only (never a parent).
 func customerKey(id, name string) string { return "customer:" + id + ":" + name }
 func tierKey(id, name string) string     { return "tier:" + id + ":" + name }
 

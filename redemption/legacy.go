@@ -10,7 +10,7 @@ import (
 )
 
 // VoucherValidationParams is the body of the legacy (deprecated)
-// POST /v1/vouchers/{code}/validate (reference §3). Session LOCK
+// POST /v1/vouchers/{code}/validate. Session LOCK
 // reserves what the voucher promises, as in ValidationParams.
 type VoucherValidationParams struct {
 	Customer   *customer.Params   `json:"customer"`
@@ -68,7 +68,7 @@ type LegacyReward struct {
 
 // ValidateVoucher validates one voucher by code (or id) as the legacy
 // endpoint does: alone, whatever the stacking rules. An unknown code is a
-// 404 (reference §8 #7); a loyalty card without a reward (missing_reward)
+// 404; a loyalty card without a reward (missing_reward)
 // or a gift card on items none of which has an amount
 // (missing_order_items_amount) is a 400; any other reason the voucher
 // cannot be used is a 200 with valid false. Nothing is stored.

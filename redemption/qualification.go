@@ -11,7 +11,7 @@ import (
 	"github.com/promoengine/promo/rule"
 )
 
-// Qualification scenarios (reference §5).
+// Qualification scenarios: which redeemables a qualification considers.
 const (
 	ScenarioAll                        = "ALL"
 	ScenarioCustomerWallet             = "CUSTOMER_WALLET"
@@ -46,7 +46,7 @@ const (
 const ObjectCampaign = "campaign"
 
 // QualificationParams is the body of POST /v1/qualifications and POST
-// /client/v1/qualifications (reference §5).
+// /client/v1/qualifications.
 type QualificationParams struct {
 	Customer   *customer.Params      `json:"customer"`
 	Order      *order.Params         `json:"order"`
@@ -142,7 +142,7 @@ func (f QualificationFilters) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// Qualification is the answer of a qualification (reference §5): the
+// Qualification is the answer of a qualification: the
 // redeemables that qualify, the request's calculated order and the
 // stacking rules.
 type Qualification struct {

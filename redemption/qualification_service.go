@@ -70,7 +70,7 @@ type QualificationServiceStore interface {
 
 // QualificationService answers which redeemables a customer and an order
 // qualify for (POST /v1/qualifications). Unlike the hosted service, which
-// ignores budgets and per-customer counts (reference §5), every redeemable
+// ignores budgets and per-customer counts, every redeemable
 // it returns is one a validation of the same order and customer with that
 // redeemable alone answers APPLICABLE: each candidate goes through the
 // validation's own resolution and evaluation. Nothing is stored or locked.
@@ -86,7 +86,7 @@ func NewQualificationService(store QualificationServiceStore, v *Service) *Quali
 }
 
 // Qualify returns the redeemables the request's customer and order
-// qualify for under its scenario, one page of them (reference §5).
+// qualify for under its scenario, one page of them.
 // Candidates come from indexes: the promotion tiers the tier index finds
 // for the order and customer, the customer's wallet (its loyalty cards
 // when their campaign pays with points), the public vouchers (no holder;

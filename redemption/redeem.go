@@ -89,7 +89,7 @@ type RedeemOptions struct {
 	ChannelID, ChannelType string
 }
 
-// Redemptions is the answer of POST /v1/redemptions (reference §2.2).
+// Redemptions is the answer of Redeem (POST /v1/redemptions).
 type Redemptions struct {
 	Redemptions             []*Redemption       `json:"redemptions"`
 	ParentRedemption        *Redemption         `json:"parent_redemption,omitempty"`
@@ -101,13 +101,13 @@ type Redemptions struct {
 // errStale is a redemption whose order changed after its evaluation.
 var errStale = errors.New("redemption: the order changed since its evaluation")
 
-// Redeem redeems the request's redeemables (reference §2): it evaluates
+// Redeem redeems the request's redeemables: it evaluates
 // them as Validate does and, when the outcome is valid, spends what the
 // applicable ones promised, stores the order and writes the ledger, all in
 // one transaction. A limit reached meanwhile (another request spent the
 // last unit or credits) makes it evaluate again. When nothing can be
 // redeemed it stores a failed redemption (rf_…) and answers 400 with the
-// first failure (reference §8 #1).
+// first failure.
 func (s *RedemptionService) Redeem(ctx context.Context, projectID string, in ValidationParams, opt RedeemOptions) (*Redemptions, error) {
 	if s.env.Step == nil {
 		return s.redeem(ctx, projectID, in, opt)
@@ -866,7 +866,7 @@ func findCustomer(ctx context.Context, st customer.Store, projectID string, c *c
 
 // LegacyRedeemParams is the body of the legacy (deprecated) single
 // redemptions, POST /v1/vouchers/{code}/redemption and
-// POST /v1/promotions/tiers/{id}/redemption (reference §3). Session
+// POST /v1/promotions/tiers/{id}/redemption. Session
 // names the session whose reservation the redemption uses (the SDK sends
 // its key).
 type LegacyRedeemParams struct {
@@ -882,7 +882,7 @@ type LegacyRedeemParams struct {
 
 // RedeemVoucher redeems one voucher (code or id) the legacy way: the
 // answer is the redemption itself; a failure is a 400 naming the stored
-// rf_… redemption, an unknown code a 404 (reference §3).
+// rf_… redemption, an unknown code a 404.
 func (s *RedemptionService) RedeemVoucher(ctx context.Context, projectID, code string, in LegacyRedeemParams, opt RedeemOptions) (*Redemption, error) {
 	return s.redeemOne(ctx, projectID, RedeemableParams{Object: ObjectVoucher, ID: code, Gift: in.Gift, Reward: in.Reward}, in, opt)
 }

@@ -7,8 +7,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 )
 
-// Reservation is what a LOCK session holds on one voucher (reference
-// §2.5): a unit of its redemption quantity (vouchers with a limit), gift
+// Reservation is what a LOCK session holds on one voucher: a unit of its redemption quantity (vouchers with a limit), gift
 // credits, loyalty points. It counts as spent for every request that does
 // not bear its key until it expires, is released or a redemption with its
 // key consumes it.

@@ -11,8 +11,10 @@ import (
 	"github.com/promoengine/promo/promotype"
 )
 
-// RollbackParams are the inputs of a rollback (query reason and
-// tracking_id, body customer, order, metadata; reference §3).
+// RollbackParams are the inputs of a rollback: a reason and a tracking id
+// (query parameters over HTTP), and, in the body, the customer and the
+// order the redemption must belong to (a mismatch is refused), and the
+// rollback's metadata.
 type RollbackParams struct {
 	Reason     *string            `json:"reason"`
 	TrackingID *string            `json:"tracking_id"`
@@ -27,38 +29,62 @@ type OrderRef struct {
 	SourceID *string `json:"source_id"`
 }
 
-// RollbackStack is the answer of POST /v1/redemptions/{id}/rollbacks.
+// RollbackStack is the answer of a rollback (and of POST
+// /v1/redemptions/{id}/rollbacks): Rollbacks holds one rr_… row per
+// redemption rolled back (the single redemption's, or one per child of a
+// stacked one), ParentRollback the parent's rollback of a stacked
+// redemption (nil for a single one), Order the order after the rollback.
 type RollbackStack struct {
 	Rollbacks      []*Redemption `json:"rollbacks"`
 	ParentRollback *Redemption   `json:"parent_rollback,omitempty"`
 	Order          *order.Order  `json:"order,omitempty"`
 }
 
-// maxRollbackMonths is how old a redemption may be rolled back (reference §3.1).
+// Head is the rollback that stands for the whole: the parent rollback of
+// a stacked redemption, the only rollback of a single one (the answer of
+// POST /v1/redemptions/{id}/rollback).
+func (r *RollbackStack) Head() *Redemption {
+	if r.ParentRollback != nil {
+		return r.ParentRollback
+	}
+	return r.Rollbacks[0]
+}
+
+// maxRollbackMonths is how old a redemption may be rolled back.
 const maxRollbackMonths = 3
 
-// Rollback undoes a single redemption (POST /v1/redemptions/{id}/rollback):
-// its spend given back, its counters undone, its order entry marked (and
-// the order CANCELED in WITH_ORDER mode), an rr_… row written, all in one
-// transaction. A parent or a child is refused (use RollbackStack); a
-// redemption rolled back already stores a failed rollback (rrf_…) and
-// answers 400 already_rolled_back.
-func (s *RedemptionService) Rollback(ctx context.Context, projectID, id string, in RollbackParams) (*Redemption, error) {
-	out, err := s.rollback(ctx, projectID, id, in, false)
-	if err != nil {
-		return nil, err
+// RollbackOption changes what Rollback accepts.
+type RollbackOption func(*rollbackOptions)
+
+type rollbackOptions struct{ singleOnly bool }
+
+// SingleOnly makes Rollback refuse a stacked redemption (a parent with
+// children) with 400 invalid_redemption, as the hosted single-rollback
+// endpoint POST /v1/redemptions/{id}/rollback does; the HTTP adapter uses
+// it. A Go caller has no need of it.
+func SingleOnly() RollbackOption { return func(o *rollbackOptions) { o.singleOnly = true } }
+
+// Rollback undoes the redemption id, single or stacked, in one
+// transaction. A single redemption gets one rr_… rollback row; a stacked
+// one (the parent that Redeem returns as ParentRedemption) gets one per
+// child, in the rollback order mode of the stacking rules, and a parent
+// rollback. Their spend is given back (gift credits, loyalty points,
+// quantities), their counters are undone, the order's entries are marked
+// (the order CANCELED in WITH_ORDER mode) and redemption.rollback.succeeded
+// is sent for each. A child of a stack cannot be rolled back alone (400
+// invalid_redemption_parent), nor a failed redemption (400
+// invalid_redemption), nor one older than three months (400
+// invalid_rollback_params). A redemption rolled back already stores a
+// failed rollback (rrf_…) and answers 400 already_rolled_back.
+func (s *RedemptionService) Rollback(ctx context.Context, projectID, id string, in RollbackParams, opts ...RollbackOption) (*RollbackStack, error) {
+	var o rollbackOptions
+	for _, opt := range opts {
+		opt(&o)
 	}
-	return out.Rollbacks[0], nil
+	return s.rollback(ctx, projectID, id, in, !o.singleOnly)
 }
 
-// RollbackStack undoes a parent redemption and every child (or a single
-// redemption) in the rollback order mode of the stacking rules
-// (POST /v1/redemptions/{parentId}/rollbacks).
-func (s *RedemptionService) RollbackStack(ctx context.Context, projectID, id string, in RollbackParams) (*RollbackStack, error) {
-	return s.rollback(ctx, projectID, id, in, true)
-}
-
-func (s *RedemptionService) rollback(ctx context.Context, projectID, id string, in RollbackParams, stack bool) (*RollbackStack, error) {
+func (s *RedemptionService) rollback(ctx context.Context, projectID, id string, in RollbackParams, allowStack bool) (*RollbackStack, error) {
 	if in.Metadata != nil {
 		if err := s.env.CheckMeta(ctx, projectID, "redemption", in.Metadata); err != nil {
 			return nil, err
@@ -73,7 +99,7 @@ func (s *RedemptionService) rollback(ctx context.Context, projectID, id string, 
 	err = s.tx(ctx, func(ctx context.Context, st RedeemStore) error {
 		rb := &rollbacker{s: s, st: st, projectID: projectID, in: in, now: s.env.Clock.Now(), mode: rules.RedeemablesRollbackOrderMode}
 		var err error
-		out, refused, err = rb.run(ctx, id, stack)
+		out, refused, err = rb.run(ctx, id, allowStack)
 		return err
 	})
 	if err != nil {
@@ -93,12 +119,12 @@ type rollbacker struct {
 
 // run checks the target and rolls it back; a redemption rolled back
 // already gives a stored failure (refused) rather than an error.
-func (rb *rollbacker) run(ctx context.Context, id string, stack bool) (*RollbackStack, error, error) {
+func (rb *rollbacker) run(ctx context.Context, id string, allowStack bool) (*RollbackStack, error, error) {
 	target, err := rb.st.GetRedemption(ctx, rb.projectID, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := rb.check(ctx, target, stack); err != nil {
+	if err := rb.check(ctx, target, allowStack); err != nil {
 		return nil, nil, err
 	}
 	children := []*Redemption{target}
@@ -173,14 +199,16 @@ func (rb *rollbacker) run(ctx context.Context, id string, stack bool) (*Rollback
 	return out, nil, nil
 }
 
-// check makes the refusals of reference §3.1 that store nothing.
-func (rb *rollbacker) check(ctx context.Context, r *Redemption, stack bool) error {
+// check makes the refusals that store nothing: a failed redemption, a
+// child of a stack, a stack under SingleOnly, one older than three months,
+// an order or a customer the redemption does not belong to.
+func (rb *rollbacker) check(ctx context.Context, r *Redemption, allowStack bool) error {
 	switch {
 	case r.Object != ObjectRedemption || r.Result != ResultSuccess:
 		return promotype.BadRequest("invalid_redemption", "Invalid redemption", "Only a successful redemption can be rolled back.")
 	case r.Ledger.ParentID != "":
 		return promotype.BadRequest("invalid_redemption_parent", "Invalid redemption parent", "You can rollback only a redemption that does not have parent redemption.")
-	case !stack && len(r.Ledger.Children) > 0:
+	case !allowStack && len(r.Ledger.Children) > 0:
 		return promotype.BadRequest("invalid_redemption", "Invalid redemption", "You can rollback only a single redemption. Use different endpoint for stacked redemption.")
 	case r.Date.Time.AddDate(0, maxRollbackMonths, 0).Before(rb.now.Time):
 		return promotype.BadRequest("invalid_rollback_params", "Invalid rollback params", "A redemption older than %d months cannot be rolled back.", maxRollbackMonths)

@@ -48,7 +48,18 @@ type Service struct {
 	env       promotype.Env
 	snapshots Snapshots
 	rules     *rulesCache // the project's stacking rules (stacking_cache.go)
+	cost      RewardCost  // what a tier makes of a reward's cost (SetRewardCost)
 }
+
+// RewardCost is what a reward assignment a costs the holder of loyalty
+// card card, given what the assignment says it costs: the loyalty tiers
+// map it. The loyalty service's tiers are such a cost (the wiring sets
+// it).
+type RewardCost func(ctx context.Context, card *voucher.Voucher, a *reward.Assignment, cost int64) (int64, error)
+
+// SetRewardCost sets what a loyalty card pays for a reward, given its
+// assignment's cost.
+func (s *Service) SetRewardCost(f RewardCost) { s.cost = f }
 
 // NewService returns the validation service over store; it reads the
 // stacking rules through rules' cache, which rules' writes keep current.
@@ -57,7 +68,7 @@ func NewService(store ServiceStore, env promotype.Env, snapshots Snapshots, rule
 }
 
 // Validate checks the request's redeemables together against its order
-// and customer under the project's stacking rules (reference §1.2) and
+// and customer under the project's stacking rules and
 // answers which apply, with the running totals. A malformed request is a
 // 400 (invalid_payload, duplicated_redeemables, invalid_redeemables); a
 // redeemable that cannot be used is reported in the answer, not as an
@@ -207,7 +218,8 @@ func (s *Service) segments(ctx context.Context, projectID string, r *resolver, r
 	return nil
 }
 
-// checkRedeemables makes the whole-request checks (reference §1.2 step 1).
+// checkRedeemables makes the whole-request checks (count, duplicates,
+// objects), before any redeemable is resolved.
 func checkRedeemables(rs []RedeemableParams) error {
 	switch {
 	case len(rs) == 0:
@@ -366,8 +378,8 @@ type show struct {
 	campaignType   string // a voucher's campaign's type
 }
 
-// add resolves one redeemable of the request (a stack becomes its tiers,
-// reference §8 #4); only a store failure is an error.
+// add resolves one redeemable of the request (a stack becomes its
+// tiers); only a store failure is an error.
 func (r *resolver) add(ctx context.Context, p RedeemableParams) error {
 	switch p.Object {
 	case ObjectPromotionStack:
@@ -426,8 +438,8 @@ func (r *resolver) customerID(ctx context.Context) (string, error) {
 	return id, nil
 }
 
-// holderState is the first reason the request's customer cannot use v
-// (reference §0.6, §8 #2): a loyalty card held by another customer pays
+// holderState is the first reason the request's customer cannot use v:
+// a loyalty card held by another customer pays
 // with points only for its holder (invalid_customer); a referral code
 // cannot be redeemed by its referrer, the customer it was published to
 // (referrer_not_permitted_to_redeem).
@@ -580,7 +592,7 @@ func targets(a *discount.Applicability) (inc, exc []discount.Target) {
 }
 
 // voucher resolves a voucher by code (or by id, v_…) and checks, in the
-// order of reference §8 #2, what does not depend on the order: disabled,
+// hosted service's order, what does not depend on the order: disabled,
 // before its start, expired, outside its windows, quantity used up, and
 // the reward a loyalty card needs. Its rules run against the running order.
 func (r *resolver) voucher(ctx context.Context, p RedeemableParams) error {
@@ -734,6 +746,11 @@ func (r *resolver) effect(ctx context.Context, c *Candidate, v *voucher.Voucher,
 				return e, err
 			}
 			l.Points, l.AssignmentID = *a.Parameters.Loyalty.Points, a.ID
+			if r.s.cost != nil {
+				if l.Points, err = r.s.cost(ctx, v, a, l.Points); err != nil {
+					return nil, err
+				}
+			}
 		}
 		c.Loyalty = l
 	default:

@@ -10,13 +10,13 @@ import (
 )
 
 // SessionLock is the only session type: a validation carrying it reserves
-// what its applicable vouchers promise (reference §2.5).
+// what its applicable vouchers promise.
 const SessionLock = "LOCK"
 
 // PrefixSession is the prefix of a generated session key.
 const PrefixSession = "ssn_"
 
-// Session TTL units (reference §0.2).
+// Session TTL units.
 const (
 	UnitDays         = "DAYS"
 	UnitHours        = "HOURS"

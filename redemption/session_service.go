@@ -45,7 +45,8 @@ func (s *Service) evaluateLocked(ctx context.Context, projectID string, in Valid
 
 // lock replaces the session's reservations by what the applicable
 // vouchers of out promise: a unit of a limited quantity, the gift credits
-// and the loyalty points they take (reference §2.5, §8 #15, #16). An
+// and the loyalty points they take; one key locks every voucher of a
+// stacked call. An
 // invalid outcome (under ALL, one failure) reserves nothing: a redemption
 // of it would redeem nothing.
 func (s *Service) lock(ctx context.Context, projectID string, sess *session, r *resolver, out *Outcome) error {
@@ -114,7 +115,7 @@ func (r *resolver) unreserved(ctx context.Context, v *voucher.Voucher) (*voucher
 // ReleaseSession releases the session key's reservation on the voucher
 // with code (or id) ref (DELETE /v1/vouchers/{code}/sessions/{key}): only
 // that voucher's; the session's reservations on other vouchers stay
-// (reference §8 #15). not_found for an unknown voucher or a session that
+// (one key may lock several vouchers). not_found for an unknown voucher or a session that
 // holds nothing live on it (resource type "session").
 func (s *Service) ReleaseSession(ctx context.Context, projectID, ref, key string) error {
 	v, err := s.store.FindVoucherByCode(ctx, projectID, ref)

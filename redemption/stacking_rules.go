@@ -12,7 +12,7 @@ import (
 // PrefixStackingRules is the id prefix of stored stacking rules.
 const PrefixStackingRules = "stk_"
 
-// Values of the stacking rules' enumerated fields (reference §1.3).
+// Values of the stacking rules' enumerated fields.
 const (
 	ModeAll     = "ALL"
 	ModePartial = "PARTIAL"
@@ -66,7 +66,7 @@ type StackingRules struct {
 }
 
 // DefaultStackingRules are the rules of a project that stored none
-// (reference §1.3 defaults).
+// (the hosted service's defaults).
 func DefaultStackingRules() *StackingRules {
 	return &StackingRules{
 		ExclusiveCategories:                            []string{},
@@ -197,7 +197,7 @@ func (in *StackingRulesParams) apply(r *StackingRules) error {
 }
 
 // Validate checks every field's range, enumeration and the relations
-// between limits (reference §1.3).
+// between limits.
 func (r *StackingRules) Validate() error {
 	for _, f := range []struct {
 		name     string

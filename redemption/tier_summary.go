@@ -9,7 +9,7 @@ import (
 // TierSummaries are the summaries of tiers, read from the counters the
 // ledger keeps: each redemption of a tier adds one redemption, the order's
 // amount and the discount it applied; its rollback takes them back
-// (reference §2.3, §8 #14 and #17; a parent redemption counts nothing).
+// (a stacked child counts; a parent redemption counts nothing).
 // campaign.TierService.SetSummary takes it.
 func (s *RedemptionService) TierSummaries(ctx context.Context, projectID string, tierIDs []string) (map[string]campaign.TierSummary, error) {
 	names := []string{"total_redeemed", "orders_total_amount", "orders_total_discount_amount"}

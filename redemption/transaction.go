@@ -11,7 +11,7 @@ import (
 // PrefixTransaction is the id prefix of voucher transactions.
 const PrefixTransaction = "vtx_"
 
-// Types of a voucher transaction (reference §4): gift cards move credits,
+// Types of a voucher transaction: gift cards move credits,
 // loyalty cards move points.
 const (
 	TxCreditsAddition   = "CREDITS_ADDITION"
@@ -44,7 +44,7 @@ const (
 )
 
 // The webhook events of balance movements (configuration spelling: the
-// outbox delivers "aded" as "added", reference/platform.md §6).
+// outbox delivers "aded" as "added", webhook.DeliveredType).
 const (
 	EventGiftBalanceAdded          = "voucher.gift.balance_aded"
 	EventGiftTransactionCreated    = "voucher.gift.transaction.created"

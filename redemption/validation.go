@@ -8,7 +8,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 )
 
-// Limits of a validation request (reference §0.1).
+// Limits of a validation request.
 const (
 	MaxRedeemables = 30
 	// PrefixValidation is the id prefix of a validation answer.
@@ -16,9 +16,9 @@ const (
 )
 
 // ValidationParams is the body of POST /v1/validations and
-// POST /v1/redemptions (reference §1.1). Session with Type SessionLock
+// POST /v1/redemptions. Session with Type SessionLock
 // makes a validation reserve what its applicable vouchers promise
-// (reference §2.5); a redemption with the session's Key uses and
+// (see Reservation); a redemption with the session's Key uses and
 // releases that reservation.
 type ValidationParams struct {
 	Redeemables []RedeemableParams `json:"redeemables"`
@@ -60,7 +60,7 @@ type RewardParams struct {
 	Points *int64 `json:"points"`
 }
 
-// Validation is the answer of POST /v1/validations (reference §1.4).
+// Validation is the answer of Validate (POST /v1/validations).
 type Validation struct {
 	ID                      string              `json:"id"`
 	Valid                   bool                `json:"valid"`

@@ -125,7 +125,7 @@ func (s *Service) Update(ctx context.Context, projectID, id string, in Params) (
 }
 
 // Delete removes a reward; an assigned reward is 400 resource_in_use
-// (reference endpoints.md §6).
+// (unassign it first).
 func (s *Service) Delete(ctx context.Context, projectID, id string) error {
 	return s.tx(ctx, func(ctx context.Context, st Store) error {
 		if _, err := st.GetReward(ctx, projectID, id); err != nil {

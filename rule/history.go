@@ -1,7 +1,7 @@
 package rule
 
-// Counter names a redemption-history fact a rule reads (reference
-// promotion-engine.md §2.3, "Campaign budget" and "Redemption" groups).
+// Counter names a redemption-history fact a rule reads (the campaign
+// budget and redemption count rules).
 // The caller reads the counters a Program lists (Program.Counters) in one
 // batch and passes them in Input.History.
 type Counter uint8

@@ -56,8 +56,7 @@ func (n nameSpec) isItems() bool { return n.kind == kindItems }
 // EvalAudience checks): its metadata or its segments.
 func (n nameSpec) isCustomer() bool { return n.target == tCustomerMeta || n.target == tCustomerSegment }
 
-// names are the top-level rule names the engine evaluates (reference
-// promotion-engine.md §2.3).
+// names are the top-level rule names the engine evaluates.
 var names = map[string]nameSpec{
 	"customer.metadata":          {target: tCustomerMeta, kind: kindMeta, property: true},
 	"customer.segment":           {target: tCustomerSegment, kind: kindSegment},
@@ -103,7 +102,7 @@ var subNames = map[string]nameSpec{
 // notYet are documented rule names the engine cannot evaluate yet: they need
 // per-key or per-user redemption history, API keys, publications,
 // custom events or collections (the campaign and redemption counters are
-// evaluated: history.go). They are refused when saved (DECISIONS.md), never guessed.
+// evaluated: history.go). They are refused when saved, never guessed.
 var notYet = map[string]string{
 	"redemption.gift.amount":                        "gift redemptions",
 	"redemption.api_key":                            "API key context",

@@ -62,7 +62,7 @@ func (in AssignmentParams) target() (typ, id string, err error) {
 	return typ, id, nil
 }
 
-// contextTypes are the documented context_type values (reference §2.6).
+// contextTypes are the documented context_type values.
 var contextTypes = func() []string {
 	discountContexts := []string{"apply_to_order", "apply_to_items", "apply_to_items_proportionally",
 		"apply_to_items_proportionally_by_quantity", "apply_to_items_by_quantity", "fixed.apply_to_items", "percent.apply_to_items"}

@@ -106,7 +106,7 @@ const seqDigits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy
 // generator (promotype.RandomIDs) it makes them itself, in place: "v_", 6
 // random characters shared by the chunk, a 4-character sequence number in
 // the chunk, and 16 random characters (22 random base62 characters from
-// crypto/rand in all, as DECISIONS.md asks at least 20). The ids of a
+// crypto/rand in all; at least 20 make ids that cannot be guessed). The ids of a
 // chunk thus sort together, and a chunk lands in one region of an ordered
 // primary key index instead of all over it. Any other generator
 // (promotype.SequentialIDs in tests) is called once per id.

@@ -314,10 +314,7 @@ func (s *Service) resolveLocked(ctx context.Context, st Store, projectID, ref st
 	if err != nil {
 		return nil, err
 	}
-	if err := st.LockVoucher(ctx, projectID, v.ID); err != nil {
-		return nil, err
-	}
-	return st.GetVoucher(ctx, projectID, v.ID)
+	return st.GetVoucherForUpdate(ctx, projectID, v.ID)
 }
 
 // Get returns a voucher by id or code.
@@ -450,7 +447,8 @@ type ListParams struct {
 	UpdatedAfter  *promotype.Time
 }
 
-// Status conditions of the active field (reference/platform.md §3).
+// Status conditions of the active field in list filters
+// (filters[active][conditions][$enabled]).
 const (
 	OpEnabled  promotype.Op = "$enabled"
 	OpDisabled promotype.Op = "$disabled"

@@ -28,6 +28,9 @@ type Store interface {
 	// transaction at a time may do nothing.
 	LockVoucher(ctx context.Context, projectID, id string) error
 	GetVoucher(ctx context.Context, projectID, id string) (*Voucher, error)
+	// GetVoucherForUpdate is LockVoucher and GetVoucher together: the live
+	// voucher id, as the lock leaves it.
+	GetVoucherForUpdate(ctx context.Context, projectID, id string) (*Voucher, error)
 	FindVoucherByCode(ctx context.Context, projectID, code string) (*Voucher, error)
 	ListVouchers(ctx context.Context, projectID string, q promotype.Query) ([]*Voucher, int, error)
 	// BinVoucher moves a live voucher to the bin (its code is free again).

@@ -11,7 +11,7 @@ import (
 )
 
 // Voucher is a code (object "voucher"), standing alone or in a campaign.
-// Every field of the spec's table is written: gift only for GIFT_VOUCHER,
+// Every field of the hosted API's table is written: gift only for GIFT_VOUCHER,
 // loyalty_card only for LOYALTY_CARD and discount only for DISCOUNT_VOUCHER,
 // the others null.
 type Voucher struct {
@@ -173,7 +173,7 @@ func (v *Voucher) normalize() *Voucher {
 	switch v.Type {
 	case campaign.GiftVoucher:
 		v.Redemption.RedeemedAmount = promotype.Ptr[int64](0)
-		if g := v.Gift; g != nil { // balance = amount − subtracted − redeemed (reference §4)
+		if g := v.Gift; g != nil { // balance = amount − subtracted − redeemed
 			*v.Redemption.RedeemedAmount = g.Amount - g.SubtractedAmount - g.Balance
 		}
 	case campaign.LoyaltyCard:

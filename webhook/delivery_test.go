@@ -28,7 +28,7 @@ func testSendout() *Sendout {
 		CreatedAt: promotype.NewTime(t0.Add(time.Second))}
 }
 
-// The envelope of platform.md §6, compact, unescaped, the type spelt as the
+// The documented delivery envelope, compact, unescaped, the type spelt as the
 // payload documentation spells it ("added"); the same bytes for every try.
 func TestBody(t *testing.T) {
 	t.Parallel()

@@ -7,7 +7,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 )
 
-// Envelope is the body of a delivery (reference/platform.md §6). Every
+// Envelope is the body of a webhook delivery. Every
 // field comes from the stored sendout and event, so a retry sends the same
 // bytes, with the same signature.
 type Envelope struct {
@@ -52,7 +52,8 @@ type EventSource struct {
 // DeliveredType is the name a delivery carries for event name typ as
 // configurations spell it: the four "aded" names of the configuration enum
 // are delivered spelt "added", as the documented payloads spell them
-// (reference/platform.md §6: config "aded" ↔ delivered "added").
+// (a configuration names "voucher.gift.balance_aded", its deliveries
+// "voucher.gift.balance_added").
 func DeliveredType(typ string) string { return strings.ReplaceAll(typ, "aded", "added") }
 
 // NewEnvelope returns the envelope of sendout s of event e.

@@ -3,7 +3,7 @@ package webhook
 import "slices"
 
 // Events are the event names a webhook configuration may list, exactly as
-// the spec spells them (including "aded").
+// the hosted API spells them (including "aded").
 var Events = []string{
 	"business_validation_rule.assignment.created", "business_validation_rule.assignment.deleted",
 	"business_validation_rule.created", "business_validation_rule.deleted", "business_validation_rule.updated",

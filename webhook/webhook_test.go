@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The vectors of reference/platform.md §6 (key "secretKey").
+// The documented signature vectors of the hosted service (key "secretKey").
 func TestSignVectors(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ body, want string }{
@@ -38,7 +38,7 @@ func TestSignVectors(t *testing.T) {
 
 func TestEventCatalogue(t *testing.T) {
 	t.Parallel()
-	// The spec's groups: 5 + 9 + 5 + 13 + 3 + 5 + 5 + 8 + 7.
+	// The hosted API's groups: 5 + 9 + 5 + 13 + 3 + 5 + 5 + 8 + 7.
 	if len(Events) != 60 {
 		t.Errorf("catalogue has %d names, want the spec's 60", len(Events))
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // TestImportRules lists the module's packages with `go list -deps -json` and
-// checks every rule of DESIGN.md against their non-test imports.
+// checks every import rule of docs/architecture.md against their non-test imports.
 func TestImportRules(t *testing.T) {
 	pkgs := listPackages(t)
 	for _, must := range []string{".", "promotype"} {

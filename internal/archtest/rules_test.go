@@ -60,7 +60,7 @@ func upTo(pkg string) []string {
 	return out
 }
 
-// rules are DESIGN.md's import rules ("Import rules (no cycles, no back doors)").
+// rules are the import rules of docs/architecture.md ("Import rules").
 var rules = append(layerRules, noHTTP()...)
 
 // noHTTP forbids net/http in the kernel and every domain package but
@@ -82,7 +82,7 @@ var layerRules = []rule{
 	{pkg: "internal/validate", allow: []string{"promotype", validator},
 		why: "internal/validate imports only promotype and validator/v10"},
 
-	// The layers of DESIGN.md, lowest first: catalog, customer, location,
+	// The layers of docs/architecture.md, lowest first: catalog, customer, location,
 	// auth, webhook, async ← order ← discount ← rule ← campaign ← reward,
 	// voucher, promotion, project ← redemption.
 	{pkg: "auth", allow: domain(), why: "auth imports no other domain package"},

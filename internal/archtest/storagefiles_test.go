@@ -25,7 +25,7 @@ func portFile(pkg string) string {
 	return pkg + ".go"
 }
 
-// TestStorageFilesByPort checks DESIGN.md's layout of the stores: every
+// TestStorageFilesByPort checks the layout of the stores (docs/architecture.md): every
 // method a store has for a port lives in the file named after the package
 // that declares the port, and storage/memory and storage/bunstore have the
 // same set of port files.

@@ -68,7 +68,7 @@ type Config struct {
 	// WebhookAllowLoopback lets webhook target URLs point at loopback
 	// addresses.
 	WebhookAllowLoopback bool
-	// UniformLists answers lists in the spec's data shape; see
+	// UniformLists answers lists in the hosted API's data shape; see
 	// httpadapter.WithUniformLists.
 	UniformLists bool
 	// PublicURL is the API's public base URL; see

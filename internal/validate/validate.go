@@ -1,6 +1,3 @@
-// Package validate holds promo's one validator/v10 instance and turns its
-// field errors into 400 invalid_payload errors worded like the hosted service
-// ("Property .price must be greater than or equal to 0").
 package validate
 
 import (
@@ -123,7 +120,7 @@ func rule(fe validator.FieldError) string {
 	}
 }
 
-// ImageURL checks the spec's rule for image_url: an HTTPS URL of a .png or .jpg file.
+// ImageURL checks the hosted API's rule for image_url: an HTTPS URL of a .png or .jpg file.
 func ImageURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil || u.Scheme != "https" || u.Host == "" {

@@ -66,6 +66,8 @@ var citusTables = map[string]citusPlacement{
 	"promo_list_counts":          citusByProject,
 	"promo_locations":            citusByProject,
 	"promo_loyalty_buckets":      citusByProject,
+	"promo_loyalty_tier_changes": citusByProject,
+	"promo_loyalty_tier_holds":   citusByProject,
 	"promo_loyalty_pending":      citusByProject,
 	"promo_loyalty_tiers":        citusByProject,
 	"promo_metadata_schemas":     citusByProject,

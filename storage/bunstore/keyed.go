@@ -88,15 +88,32 @@ func (k keyed) update(ctx context.Context, db bun.IDB, row any, key *string, get
 // getLive reads the live row of the project whose column ("id" or the
 // key column) is key; notFound when there is none.
 func getLive[R any, P row[R, D], D any](ctx context.Context, db bun.IDB, k keyed, column, projectID, key string, notFound func() error) (D, error) {
+	return readLive[R, P](ctx, db, k, column, projectID, key, notFound, false)
+}
+
+// getLiveForUpdate is getLive with the row locked (FOR UPDATE) until the
+// transaction ends: a lock and a read in one statement.
+func getLiveForUpdate[R any, P row[R, D], D any](ctx context.Context, db bun.IDB, k keyed, column, projectID, key string, notFound func() error) (D, error) {
+	return readLive[R, P](ctx, db, k, column, projectID, key, notFound, true)
+}
+
+func readLive[R any, P row[R, D], D any](ctx context.Context, db bun.IDB, k keyed, column, projectID, key string, notFound func() error, lock bool) (D, error) {
 	var zero D
 	if !storableKeys(projectID, key) {
 		return zero, notFound()
 	}
 	var r R
-	st := cachedStatement(k.table+"."+column, k.table, func(db bun.IDB) string {
+	name := k.table + "." + column
+	if lock {
+		name += ".for_update"
+	}
+	st := cachedStatement(name, k.table, func(db bun.IDB) string {
 		q := db.NewSelect().Model(new(R)).Where(k.alias+".project_id = ? AND "+k.alias+"."+column+" = ?", placeholder(1), placeholder(2))
 		if k.live != "" {
 			q = q.Where(k.alias + "." + k.live)
+		}
+		if lock {
+			q = q.For("UPDATE")
 		}
 		return q.String()
 	})

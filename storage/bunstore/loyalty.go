@@ -510,3 +510,170 @@ func (s *Store) SetLoyaltyCards(ctx context.Context, projectID string, vs ...*vo
 	}
 	return nil
 }
+
+type tierHoldRow struct {
+	bun.BaseModel `bun:"table:promo_loyalty_tier_holds,alias:th"`
+
+	ProjectID      string     `bun:"project_id,pk"`
+	VoucherID      string     `bun:"voucher_id,pk"`
+	CampaignID     string     `bun:"campaign_id"`
+	CustomerID     string     `bun:"customer_id"`
+	TierID         string     `bun:"tier_id"`
+	StartDate      string     `bun:"start_date"`
+	ExpirationDate *string    `bun:"expiration_date"`
+	Due            *time.Time `bun:"due"`
+	CreatedAt      time.Time  `bun:"created_at"`
+	UpdatedAt      time.Time  `bun:"updated_at"`
+}
+
+func (r *tierHoldRow) domain() (*loyalty.TierHold, error) {
+	return &loyalty.TierHold{ProjectID: r.ProjectID, VoucherID: r.VoucherID, CampaignID: r.CampaignID, CustomerID: r.CustomerID,
+		TierID: r.TierID, StartDate: r.StartDate, ExpirationDate: r.ExpirationDate, Due: domainTimePtr(r.Due),
+		CreatedAt: domainTime(r.CreatedAt), UpdatedAt: domainTime(r.UpdatedAt)}, nil
+}
+
+// GetTierHold implements loyalty.Store.
+func (s *Store) GetTierHold(ctx context.Context, projectID, voucherID string) (*loyalty.TierHold, error) {
+	if !storableKeys(projectID, voucherID) {
+		return nil, nil
+	}
+	var rows []tierHoldRow
+	if err := s.db.NewSelect().Model(&rows).Where("th.project_id = ? AND th.voucher_id = ?", projectID, voucherID).Scan(ctx); err != nil {
+		return nil, fail("get tier hold", err, nil)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	return rows[0].domain()
+}
+
+// PutTierHold implements loyalty.Store.
+func (s *Store) PutTierHold(ctx context.Context, h *loyalty.TierHold) error {
+	row := &tierHoldRow{ProjectID: h.ProjectID, VoucherID: h.VoucherID, CampaignID: h.CampaignID, CustomerID: h.CustomerID,
+		TierID: h.TierID, StartDate: h.StartDate, ExpirationDate: h.ExpirationDate, Due: sqlTimePtr(h.Due),
+		CreatedAt: sqlTime(h.CreatedAt), UpdatedAt: sqlTime(h.UpdatedAt)}
+	_, err := s.db.NewInsert().Model(row).On("CONFLICT (project_id, voucher_id) DO UPDATE").
+		Set("campaign_id = EXCLUDED.campaign_id, customer_id = EXCLUDED.customer_id, tier_id = EXCLUDED.tier_id").
+		Set("start_date = EXCLUDED.start_date, expiration_date = EXCLUDED.expiration_date, due = EXCLUDED.due, updated_at = EXCLUDED.updated_at").
+		Exec(ctx)
+	if err != nil {
+		return fail("put tier hold", err, nil)
+	}
+	return nil
+}
+
+// DeleteTierHold implements loyalty.Store.
+func (s *Store) DeleteTierHold(ctx context.Context, projectID, voucherID string) error {
+	if _, err := s.db.NewDelete().Model((*tierHoldRow)(nil)).Where("project_id = ? AND voucher_id = ?", projectID, voucherID).Exec(ctx); err != nil {
+		return fail("delete tier hold", err, nil)
+	}
+	return nil
+}
+
+// DueTierHolds implements loyalty.Store.
+func (s *Store) DueTierHolds(ctx context.Context, projectID string, at promotype.Time, limit int) ([]*loyalty.TierHold, error) {
+	if !storable(projectID) {
+		return []*loyalty.TierHold{}, nil
+	}
+	var rows []tierHoldRow
+	err := s.db.NewSelect().Model(&rows).Where("th.project_id = ? AND th.due IS NOT NULL AND th.due <= ?", projectID, sqlTime(at)).
+		OrderExpr("th.due, th.voucher_id").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fail("list due tier holds", err, nil)
+	}
+	return domains[tierHoldRow, *tierHoldRow](rows)
+}
+
+// ProjectsWithDueTierHolds implements loyalty.Store.
+func (s *Store) ProjectsWithDueTierHolds(ctx context.Context, at promotype.Time, limit int) ([]string, error) {
+	var ids []string
+	err := s.db.NewSelect().Table("promo_loyalty_tier_holds").ColumnExpr("DISTINCT project_id").
+		Where("due IS NOT NULL AND due <= ?", sqlTime(at)).OrderExpr("project_id").Limit(int64(limit)).Scan(ctx, &ids)
+	if err != nil {
+		return nil, fail("list projects with due tier holds", err, nil)
+	}
+	return ids, nil
+}
+
+// CollectedPoints implements loyalty.Store (the collected index).
+func (s *Store) CollectedPoints(ctx context.Context, projectID, voucherID string, since promotype.Time) (int64, error) {
+	var sum int64
+	err := s.db.NewSelect().Table("promo_loyalty_buckets").ColumnExpr("coalesce(sum(points), 0)").
+		Where("project_id = ? AND voucher_id = ? AND created_at >= ?", projectID, voucherID, sqlTime(since)).Scan(ctx, &sum)
+	if err != nil {
+		return 0, fail("sum collected points", err, nil)
+	}
+	return sum, nil
+}
+
+type tierChangeRow struct {
+	bun.BaseModel `bun:"table:promo_loyalty_tier_changes,alias:tc"`
+
+	ProjectID  string    `bun:"project_id,pk"`
+	ID         string    `bun:"id,pk"`
+	VoucherID  string    `bun:"voucher_id"`
+	CustomerID string    `bun:"customer_id"`
+	CampaignID string    `bun:"campaign_id"`
+	TierID     string    `bun:"tier_id"`
+	Event      string    `bun:"event"`
+	CreatedAt  time.Time `bun:"created_at"`
+}
+
+func (r *tierChangeRow) domain() (*loyalty.TierChange, error) {
+	return &loyalty.TierChange{ProjectID: r.ProjectID, ID: r.ID, VoucherID: r.VoucherID, CustomerID: r.CustomerID,
+		CampaignID: r.CampaignID, TierID: r.TierID, Event: r.Event, CreatedAt: domainTime(r.CreatedAt)}, nil
+}
+
+// InsertTierChanges implements loyalty.Store.
+func (s *Store) InsertTierChanges(ctx context.Context, cs ...*loyalty.TierChange) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	rows := make([]tierChangeRow, len(cs))
+	for i, c := range cs {
+		rows[i] = tierChangeRow{ProjectID: c.ProjectID, ID: c.ID, VoucherID: c.VoucherID, CustomerID: c.CustomerID,
+			CampaignID: c.CampaignID, TierID: c.TierID, Event: c.Event, CreatedAt: sqlTime(c.CreatedAt)}
+	}
+	if _, err := s.db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		return fail("insert tier changes", err, func() error {
+			return promotype.Duplicate("loyalty_tier_change", "Duplicated loyalty_tier_change exists with id %s", cs[0].ID)
+		})
+	}
+	return nil
+}
+
+// TierChanges implements loyalty.Store.
+func (s *Store) TierChanges(ctx context.Context, projectID string, limit int) ([]*loyalty.TierChange, error) {
+	if !storable(projectID) {
+		return []*loyalty.TierChange{}, nil
+	}
+	var rows []tierChangeRow
+	err := s.db.NewSelect().Model(&rows).Where("tc.project_id = ?", projectID).OrderExpr("tc.created_at, tc.id").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fail("list tier changes", err, nil)
+	}
+	return domains[tierChangeRow, *tierChangeRow](rows)
+}
+
+// DeleteTierChange implements loyalty.Store.
+func (s *Store) DeleteTierChange(ctx context.Context, projectID, id string) (bool, error) {
+	res, err := s.db.NewDelete().Model((*tierChangeRow)(nil)).Where("project_id = ? AND id = ?", projectID, id).Exec(ctx)
+	if err != nil {
+		return false, fail("delete tier change", err, nil)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fail("delete tier change", err, nil)
+	}
+	return n == 1, nil
+}
+
+// ProjectsWithTierChanges implements loyalty.Store.
+func (s *Store) ProjectsWithTierChanges(ctx context.Context, limit int) ([]string, error) {
+	var ids []string
+	err := s.db.NewSelect().Table("promo_loyalty_tier_changes").ColumnExpr("DISTINCT project_id").OrderExpr("project_id").Limit(int64(limit)).Scan(ctx, &ids)
+	if err != nil {
+		return nil, fail("list projects with tier changes", err, nil)
+	}
+	return ids, nil
+}

@@ -301,6 +301,11 @@ func (s *Store) GetVoucher(ctx context.Context, projectID, id string) (*voucher.
 	return getLive[voucherRow, *voucherRow, *voucher.Voucher](ctx, s.db, voucherKeys, "id", projectID, id, voucherNotFound(id))
 }
 
+// GetVoucherForUpdate implements voucher.Store: SELECT ... FOR UPDATE.
+func (s *Store) GetVoucherForUpdate(ctx context.Context, projectID, id string) (*voucher.Voucher, error) {
+	return getLiveForUpdate[voucherRow, *voucherRow, *voucher.Voucher](ctx, s.db, voucherKeys, "id", projectID, id, voucherNotFound(id))
+}
+
 // FindVoucherByCode implements voucher.Store.
 func (s *Store) FindVoucherByCode(ctx context.Context, projectID, code string) (*voucher.Voucher, error) {
 	return getLive[voucherRow, *voucherRow, *voucher.Voucher](ctx, s.db, voucherKeys, "code", projectID, code, voucherNotFound(code))

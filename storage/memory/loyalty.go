@@ -20,13 +20,15 @@ type loyaltyData struct {
 	tiers   table[loyalty.Tier]
 	pending table[loyalty.PendingPoints]
 	buckets table[voucher.PointsBucket]
+	holds   table[loyalty.TierHold]   // by card id
+	changes table[loyalty.TierChange] // tier changes rules have yet to earn on
 	// cardBuckets lists each card's bucket ids (project id, voucher id).
 	cardBuckets map[[2]string][]string
 }
 
 func newLoyaltyData() loyaltyData {
 	return loyaltyData{rules: newTable[loyalty.EarningRule](), claims: newTable[loyalty.Claim](), tiers: newTable[loyalty.Tier](),
-		pending: newTable[loyalty.PendingPoints](), buckets: newTable[voucher.PointsBucket](), cardBuckets: map[[2]string][]string{}}
+		pending: newTable[loyalty.PendingPoints](), buckets: newTable[voucher.PointsBucket](), holds: newTable[loyalty.TierHold](), changes: newTable[loyalty.TierChange](), cardBuckets: map[[2]string][]string{}}
 }
 
 func earningRuleField(r *loyalty.EarningRule, name string) promotype.Value {
@@ -405,4 +407,139 @@ func (s *Store) SetLoyaltyCards(ctx context.Context, projectID string, vs ...*vo
 		}
 	}
 	return nil
+}
+
+// GetTierHold implements loyalty.Store.
+func (s *Store) GetTierHold(ctx context.Context, projectID, voucherID string) (out *loyalty.TierHold, err error) {
+	s.read(ctx, func(d *data) {
+		if h, ok := d.loyalty.holds.get(projectID, voucherID); ok {
+			out = h.Clone()
+		}
+	})
+	return out, nil
+}
+
+// PutTierHold implements loyalty.Store.
+func (s *Store) PutTierHold(ctx context.Context, h *loyalty.TierHold) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		d.loyalty.holds.put(u, h.ProjectID, h.VoucherID, h.Clone())
+		return nil
+	})
+}
+
+// DeleteTierHold implements loyalty.Store.
+func (s *Store) DeleteTierHold(ctx context.Context, projectID, voucherID string) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		d.loyalty.holds.del(u, projectID, voucherID)
+		return nil
+	})
+}
+
+// dueHolds returns the project's holds that end at or before at.
+func (d *data) dueHolds(projectID string, at promotype.Time) []*loyalty.TierHold {
+	var out []*loyalty.TierHold
+	for _, h := range d.loyalty.holds.rows[projectID] {
+		if h.Due != nil && !h.Due.After(at.Time) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// DueTierHolds implements loyalty.Store.
+func (s *Store) DueTierHolds(ctx context.Context, projectID string, at promotype.Time, limit int) (out []*loyalty.TierHold, err error) {
+	s.read(ctx, func(d *data) {
+		out = d.dueHolds(projectID, at)
+		slices.SortFunc(out, func(a, b *loyalty.TierHold) int {
+			if c := a.Due.Compare(b.Due.Time); c != 0 {
+				return c
+			}
+			return strings.Compare(a.VoucherID, b.VoucherID)
+		})
+		out = out[:min(limit, len(out))]
+		for i, h := range out {
+			out[i] = h.Clone()
+		}
+	})
+	return out, nil
+}
+
+// ProjectsWithDueTierHolds implements loyalty.Store.
+func (s *Store) ProjectsWithDueTierHolds(ctx context.Context, at promotype.Time, limit int) (out []string, err error) {
+	s.read(ctx, func(d *data) {
+		out = []string{}
+		for project := range d.loyalty.holds.rows {
+			if len(d.dueHolds(project, at)) > 0 {
+				out = append(out, project)
+			}
+		}
+		slices.Sort(out)
+		out = out[:min(limit, len(out))]
+	})
+	return out, nil
+}
+
+// CollectedPoints implements loyalty.Store.
+func (s *Store) CollectedPoints(ctx context.Context, projectID, voucherID string, since promotype.Time) (sum int64, err error) {
+	s.read(ctx, func(d *data) {
+		for _, b := range d.cardBucketsOf(projectID, voucherID, func(b *voucher.PointsBucket) bool { return !b.CreatedAt.Before(since.Time) }) {
+			sum += b.Points
+		}
+	})
+	return sum, nil
+}
+
+// InsertTierChanges implements loyalty.Store.
+func (s *Store) InsertTierChanges(ctx context.Context, cs ...*loyalty.TierChange) error {
+	return s.write(ctx, func(d *data, u *undo) error {
+		for _, c := range cs {
+			if err := insertNew(&d.loyalty.changes, u, c.ProjectID, c.ID, "loyalty_tier_change", promotype.ClonePtr(c)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// TierChanges implements loyalty.Store.
+func (s *Store) TierChanges(ctx context.Context, projectID string, limit int) (out []*loyalty.TierChange, err error) {
+	s.read(ctx, func(d *data) {
+		out = []*loyalty.TierChange{}
+		for _, c := range d.loyalty.changes.rows[projectID] {
+			out = append(out, promotype.ClonePtr(c))
+		}
+		slices.SortFunc(out, func(a, b *loyalty.TierChange) int {
+			if c := a.CreatedAt.Compare(b.CreatedAt.Time); c != 0 {
+				return c
+			}
+			return strings.Compare(a.ID, b.ID)
+		})
+		out = out[:min(limit, len(out))]
+	})
+	return out, nil
+}
+
+// DeleteTierChange implements loyalty.Store.
+func (s *Store) DeleteTierChange(ctx context.Context, projectID, id string) (taken bool, err error) {
+	err = s.write(ctx, func(d *data, u *undo) error {
+		_, taken = d.loyalty.changes.get(projectID, id)
+		d.loyalty.changes.del(u, projectID, id)
+		return nil
+	})
+	return taken, err
+}
+
+// ProjectsWithTierChanges implements loyalty.Store.
+func (s *Store) ProjectsWithTierChanges(ctx context.Context, limit int) (out []string, err error) {
+	s.read(ctx, func(d *data) {
+		out = []string{}
+		for project, rows := range d.loyalty.changes.rows {
+			if len(rows) > 0 {
+				out = append(out, project)
+			}
+		}
+		slices.Sort(out)
+		out = out[:min(limit, len(out))]
+	})
+	return out, nil
 }

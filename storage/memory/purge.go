@@ -66,6 +66,10 @@ func (d *data) dropProject(u *undo, project string) {
 	dropIndex(u, d.referrals.holderKeys, project)
 	dropTable(u, &d.loyalty.tiers, project)
 	dropTable(u, &d.loyalty.pending, project)
+	dropTable(u, &d.loyalty.buckets, project)
+	dropTable(u, &d.loyalty.holds, project)
+	dropTable(u, &d.loyalty.changes, project)
+	dropWhere(u, d.loyalty.cardBuckets, func(k [2]string, _ []string) bool { return k[0] == project })
 
 	dropTable(u, &d.stackingRules, project)
 	dropTable(u, &d.redemptions, project)

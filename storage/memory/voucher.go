@@ -426,6 +426,12 @@ func (s *Store) LockVoucher(ctx context.Context, projectID, id string) error {
 	return err
 }
 
+// GetVoucherForUpdate implements voucher.Store: a transaction holds the
+// store's lock already.
+func (s *Store) GetVoucherForUpdate(ctx context.Context, projectID, id string) (*voucher.Voucher, error) {
+	return s.GetVoucher(ctx, projectID, id)
+}
+
 // UpdateVoucher implements voucher.Store.
 func (s *Store) UpdateVoucher(ctx context.Context, v *voucher.Voucher) error {
 	return s.write(ctx, func(d *data, u *undo) error {

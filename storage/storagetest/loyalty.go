@@ -87,6 +87,8 @@ func testEarningRules(t *testing.T, newStore Factory) {
 	testLoyaltyTiers(t, s, p)
 	testPendingPoints(t, s, p)
 	testPointsBuckets(t, s, p)
+	testTierHolds(t, s, p)
+	testTierChanges(t, s, p)
 }
 
 // testPendingPoints: entries round-trip; lists hold the PENDING ones of a
@@ -279,4 +281,137 @@ func testPointsBuckets(t *testing.T, s storage.Store, p string) {
 	locked, err := s.LockCards(ctx, "proj_b", []string{card.ID})
 	must(t, err)
 	diff(t, "another project's card", []string{}, ids(locked, func(v *voucher.Voucher) string { return v.ID }))
+}
+
+// testTierHolds: a card's hold round-trips and is replaced; holds with an
+// end come due in end order, in their project only; points collected are
+// summed from the buckets opened since a time, spent or not.
+func testTierHolds(t *testing.T, s storage.Store, p string) {
+	at := func(d int) promotype.Time { return promotype.Time{Time: time.Date(2026, 3, d, 0, 0, 0, 0, time.UTC)} }
+	hold := func(card, tier string, due int) *loyalty.TierHold {
+		h := &loyalty.TierHold{ProjectID: p, VoucherID: card, CampaignID: "camp_1", CustomerID: "cust_1", TierID: tier,
+			StartDate: "2026-03-01", CreatedAt: at(1), UpdatedAt: at(1)}
+		if due > 0 {
+			end, d := at(due-1).Format(time.DateOnly), at(due)
+			h.ExpirationDate, h.Due = &end, &d
+		}
+		return h
+	}
+	none, err := s.GetTierHold(ctx, p, "v_h1")
+	must(t, err)
+	if none != nil {
+		t.Errorf("a card without a hold reads %+v, want nil", none)
+	}
+	h1, h2, h3 := hold("v_h1", "ltr_a", 0), hold("v_h2", "ltr_a", 20), hold("v_h3", "ltr_b", 10)
+	for _, h := range []*loyalty.TierHold{h1, h2, h3} {
+		must(t, s.PutTierHold(ctx, h))
+	}
+	moved := hold("v_h1", "ltr_b", 15)
+	moved.StartDate, moved.UpdatedAt = "2026-03-05", at(5)
+	must(t, s.PutTierHold(ctx, moved))
+	got, err := s.GetTierHold(ctx, p, "v_h1")
+	must(t, err)
+	diff(t, "a hold replaced", moved, got)
+	byCard := func(h *loyalty.TierHold) string { return h.VoucherID }
+	due, err := s.DueTierHolds(ctx, p, at(15), 10)
+	must(t, err)
+	diff(t, "holds due by the 15th, earliest first", []string{"v_h3", "v_h1"}, ids(due, byCard))
+	due, err = s.DueTierHolds(ctx, p, at(30), 1)
+	must(t, err)
+	diff(t, "one due hold", []string{"v_h3"}, ids(due, byCard))
+	projects, err := s.ProjectsWithDueTierHolds(ctx, at(10), 10)
+	must(t, err)
+	diff(t, "projects with due holds", []string{p}, projects)
+	due, err = s.DueTierHolds(ctx, "proj_b", at(30), 10)
+	must(t, err)
+	diff(t, "due holds of another project", []string{}, ids(due, byCard))
+	other, err := s.GetTierHold(ctx, "proj_b", "v_h1")
+	must(t, err)
+	if other != nil {
+		t.Errorf("another project reads the hold %+v", other)
+	}
+	must(t, s.DeleteTierHold(ctx, p, "v_h3"))
+	must(t, s.DeleteTierHold(ctx, p, "v_h3"))
+	due, err = s.DueTierHolds(ctx, p, at(30), 10)
+	must(t, err)
+	diff(t, "due holds after a delete", []string{"v_h1", "v_h2"}, ids(due, byCard))
+
+	// v_c1's buckets (testPointsBuckets) were opened on the 1st (10), 2nd
+	// (20) and 3rd (30); one of them is spent since.
+	for _, tc := range []struct {
+		since int
+		want  int64
+	}{{1, 60}, {2, 50}, {3, 30}, {4, 0}} {
+		n, err := s.CollectedPoints(ctx, p, "v_c1", at(tc.since))
+		must(t, err)
+		if n != tc.want {
+			t.Errorf("points collected since the %d: %d, want %d", tc.since, n, tc.want)
+		}
+	}
+	n, err := s.CollectedPoints(ctx, "proj_b", "v_c1", at(1))
+	must(t, err)
+	if n != 0 {
+		t.Errorf("points collected by another project's card: %d", n)
+	}
+}
+
+// testTierChanges: changes are listed oldest first, in their project only;
+// of concurrent deletes of one change exactly one takes it.
+func testTierChanges(t *testing.T, s storage.Store, p string) {
+	at := func(m int) promotype.Time { return promotype.Time{Time: time.Date(2026, 3, 1, 0, m, 0, 0, time.UTC)} }
+	change := func(id string, m int) *loyalty.TierChange {
+		return &loyalty.TierChange{ProjectID: p, ID: id, VoucherID: "v_1", CustomerID: "cust_1", CampaignID: "camp_1",
+			TierID: "ltr_1", Event: loyalty.EventTierJoined, CreatedAt: at(m)}
+	}
+	must(t, s.InsertTierChanges(ctx, change("evt_b", 1), change("evt_a", 2), change("evt_c", 1)))
+	wantErr(t, "duplicate change", s.InsertTierChanges(ctx, change("evt_a", 3)), promotype.ErrDuplicateFound)
+	byID := func(c *loyalty.TierChange) string { return c.ID }
+	got, err := s.TierChanges(ctx, p, 10)
+	must(t, err)
+	diff(t, "changes oldest first", []*loyalty.TierChange{change("evt_b", 1), change("evt_c", 1), change("evt_a", 2)}, got)
+	got, err = s.TierChanges(ctx, p, 1)
+	must(t, err)
+	diff(t, "the first change", []string{"evt_b"}, ids(got, byID))
+	got, err = s.TierChanges(ctx, "proj_b", 10)
+	must(t, err)
+	diff(t, "another project's changes", []string{}, ids(got, byID))
+	projects, err := s.ProjectsWithTierChanges(ctx, 10)
+	must(t, err)
+	diff(t, "projects with changes", []string{p}, projects)
+
+	var mu sync.Mutex
+	taken := 0
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+				ok, err := tx.DeleteTierChange(ctx, p, "evt_b")
+				if ok {
+					mu.Lock()
+					taken++
+					mu.Unlock()
+				}
+				return err
+			})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if taken != 1 {
+		t.Errorf("8 concurrent deletes of one change: %d took it, want 1", taken)
+	}
+	for _, id := range []string{"evt_a", "evt_c"} {
+		ok, err := s.DeleteTierChange(ctx, p, id)
+		must(t, err)
+		if !ok {
+			t.Errorf("delete of %s took nothing", id)
+		}
+	}
+	projects, err = s.ProjectsWithTierChanges(ctx, 10)
+	must(t, err)
+	diff(t, "projects with changes after deletes", []string{}, projects)
 }

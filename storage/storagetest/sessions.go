@@ -108,7 +108,7 @@ func testSessions(t *testing.T, newStore Factory) {
 		loyal.Type, loyal.Discount, loyal.LoyaltyCard = campaign.LoyaltyCard, nil, &voucher.LoyaltyCard{Points: 100, Balance: 100}
 		must(t, s.InsertVoucher(ctx, gift))
 		must(t, s.InsertVoucher(ctx, loyal))
-		// One key locks both cards (reference §8 #15).
+		// One key locks both cards.
 		must(t, s.ReserveSession(ctx, p, "cart", []*redemption.Reservation{
 			reservation(p, gift, "cart", redemption.Spend{Credits: 700}, later),
 			reservation(p, loyal, "cart", redemption.Spend{Points: 60}, later)}, now))

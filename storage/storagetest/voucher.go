@@ -89,6 +89,19 @@ func testVouchers(t *testing.T, newStore Factory) {
 	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error { return tx.LockVoucher(ctx, p, want.ID) }))
 	wantErr(t, "lock a missing voucher", s.LockVoucher(ctx, p, "v_missing"), promotype.ErrNotFound)
 	wantErr(t, "lock another project's voucher", s.LockVoucher(ctx, "proj_other", want.ID), promotype.ErrNotFound)
+	// GetVoucherForUpdate reads what GetVoucher reads, with the lock.
+	must(t, s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+		locked, err := tx.GetVoucherForUpdate(ctx, p, loyal.ID)
+		if err != nil {
+			return err
+		}
+		diff(t, "loyalty card read for update", loyal, locked)
+		return nil
+	}))
+	_, err = s.GetVoucherForUpdate(ctx, p, "v_missing")
+	wantErr(t, "read a missing voucher for update", err, promotype.ErrNotFound)
+	_, err = s.GetVoucherForUpdate(ctx, "proj_other", want.ID)
+	wantErr(t, "read another project's voucher for update", err, promotype.ErrNotFound)
 
 	wantErr(t, "same id", s.InsertVoucher(ctx, discountVoucher(p, "", 1)), promotype.ErrDuplicateFound)
 	clash := discountVoucher(p, "", 3)
