@@ -19,6 +19,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/referral"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/segment"
@@ -114,6 +115,11 @@ func (e *Engine) ValidationRules() *rule.Service { return e.rules }
 // ledger, and earning rules (which give points when an order becomes
 // PAID).
 func (e *Engine) Loyalties() *loyalty.Service { return e.loyalty }
+
+// Referrals is the referral programs API: the holders of referral codes
+// and the customers' referral summaries (conversions happen inside the
+// redemptions and custom events that convert).
+func (e *Engine) Referrals() *referral.Service { return e.referrals }
 
 // Rewards is the rewards API.
 func (e *Engine) Rewards() *reward.Service { return e.rewards }

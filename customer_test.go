@@ -23,7 +23,7 @@ func TestCustomerUpsertGet(t *testing.T) {
 		want := &customer.Customer{ID: c.ID, ProjectID: f.project, SourceID: promo.Ptr("alice"), Name: promo.Ptr("Alice"), Email: promo.Ptr("alice@example.com"),
 			Birthdate: promo.Ptr("1990-02-03"), Address: &customer.Address{City: promo.Ptr("Warsaw"), Country: promo.Ptr("PL")},
 			Metadata: promo.Metadata{"tier": "gold"}, CreatedAt: at(0), Object: "customer",
-			Summary: &customer.Summary{}, Loyalty: &customer.LoyaltySummary{Campaigns: map[string]any{}}, Referrals: &customer.ReferralSummary{Campaigns: []any{}}, SystemMetadata: map[string]any{}, Assets: true}
+			Summary: &customer.Summary{}, Loyalty: &customer.LoyaltySummary{Campaigns: map[string]any{}}, Referrals: &customer.ReferralSummary{Campaigns: []customer.ReferralCampaign{}}, SystemMetadata: map[string]any{}, Assets: true}
 		if !strings.HasPrefix(c.ID, "cust_") {
 			t.Errorf("id %s", c.ID)
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/referral"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/segment"
@@ -75,6 +76,7 @@ type Engine struct {
 	bin          *bin.Service
 	templates    *campaign.TemplateService
 	loyalty      *loyalty.Service
+	referrals    *referral.Service
 }
 
 // New returns an engine over store.
@@ -127,7 +129,6 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.stacks = campaign.NewStackService(store, storage.TxFor(store, func(s storage.Tx) campaign.Store { return s }), e.env, e.campaigns)
 	e.rewards = reward.NewService(store, storage.TxFor(store, func(s storage.Tx) reward.Store { return s }), e.env)
 	e.vouchers = voucher.NewService(store, storage.TxFor(store, func(s storage.Tx) voucher.ServiceStore { return s }), e.env, e.campaigns, e.rules)
-	e.customers.SetLoyaltySummary(e.vouchers.CustomerLoyalty)
 
 	// Async actions: voucher jobs register their workers; the campaigns API
 	// enqueues them.
@@ -168,6 +169,11 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.redemptions.SetRewardEffect(e.giveReward)
 	e.redemptions.SetPointsEffect(e.pointsChanged)
 	e.validations.SetRewardCost(e.loyalty.RewardCost)
+	e.referrals = referral.NewService(store, storage.TxFor(store, func(s storage.Tx) referral.ServiceStore { return s }), e.env, referral.Deps{
+		Campaigns: e.campaigns, Vouchers: e.vouchers, Publications: e.publications, Redemptions: e.redemptions})
+	e.redemptions.SetConversionEffect(e.converted)
+	e.customers.SetReferralSummary(e.referrals.CustomerReferrals)
+	e.customers.SetLoyaltySummary(e.referrals.WithReferred(e.vouchers.CustomerLoyalty))
 	return e, nil
 }
 
@@ -202,8 +208,19 @@ func (e *Engine) pointsChanged(ctx context.Context, tx redemption.RedeemStore, c
 	return e.loyalty.PointsChanged(ctx, st, card, points, expiry)
 }
 
-// triggered hands a customer change to segment membership, and a paid
-// order, a custom event or a segment entry to loyalty earning, in the
+// converted hands a redemption of a referral code to the referral
+// service, in the redemption's transaction (redemption.ConversionEffect).
+func (e *Engine) converted(ctx context.Context, tx redemption.RedeemStore, row *redemption.Redemption) error {
+	st, ok := tx.(referral.ServiceStore)
+	if !ok {
+		return fmt.Errorf("promo: the transaction of a referral redemption (%T) lacks the referral ports", tx)
+	}
+	return e.referrals.Redeemed(ctx, st, row)
+}
+
+// triggered hands a customer change to segment membership, a custom event
+// naming a referral code to the referral service, and a paid order, a
+// custom event or a segment entry to loyalty earning, in the
 // transaction of the change (promotype.Env.Triggered).
 func (e *Engine) triggered(ctx context.Context, tx promotype.EventStore, t promotype.Trigger) error {
 	if c, ok := t.Subject.(*customer.Customer); ok {
@@ -215,9 +232,12 @@ func (e *Engine) triggered(ctx context.Context, tx promotype.EventStore, t promo
 			return e.triggered(ctx, tx, promotype.Trigger{Event: ev})
 		})
 	}
-	st, ok := tx.(loyalty.ServiceStore)
+	st, ok := tx.(storage.Tx)
 	if !ok {
-		return fmt.Errorf("promo: the transaction of a loyalty trigger (%T) lacks the loyalty ports", tx)
+		return fmt.Errorf("promo: the transaction of a trigger (%T) lacks the loyalty and referral ports", tx)
+	}
+	if err := e.referrals.Triggered(ctx, st, t); err != nil {
+		return err
 	}
 	return e.loyalty.Triggered(ctx, st, t)
 }

@@ -100,6 +100,9 @@ func (s *API) Create(ctx context.Context, projectID string, in Params) (*Campaig
 		if err := s.campaigns.EmitCampaign(ctx, tx, EventCampaignCreated, c, map[string]any{"created_at": c.CreatedAt}); err != nil {
 			return err
 		}
+		if err := s.campaigns.emitReferralTiers(ctx, tx, nil, c); err != nil {
+			return err
+		}
 		return s.tiers.EmitTiers(ctx, tx, EventTierCreated, tiers)
 	})
 	return s.presentWritten(ctx, projectID, out, actionID, err)

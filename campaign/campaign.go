@@ -188,6 +188,10 @@ type ReferralSettings struct {
 	ConversionEventType *string              `json:"conversion_event_type,omitempty"`
 	CustomEvent         *ReferralCustomEvent `json:"custom_event,omitempty"`
 	RefereeReward       *RefereeReward       `json:"referee_reward,omitempty"`
+	// ReferralTiers are the referrer's rewards (see ReferralTier): the
+	// hosted API has no endpoint for them, so they are configured with
+	// the campaign. Omitted when there are none.
+	ReferralTiers []ReferralTier `json:"referral_tiers,omitempty"`
 }
 
 // ReferralCustomEvent names the custom event that converts a referral.

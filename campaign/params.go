@@ -282,6 +282,9 @@ func (in Params) build(env promotype.Env, projectID string) (*Campaign, int64, e
 			return nil, 0, InvalidCampaign("Property 'referral_program' is allowed only for REFERRAL_PROGRAM campaign")
 		}
 		c.ReferralProgram = in.ReferralProgram.Clone()
+		if err := c.ReferralProgram.check(env.IDs); err != nil {
+			return nil, 0, err
+		}
 	}
 	if len(in.LoyaltyTiersExpiration) > 0 && !isNull(in.LoyaltyTiersExpiration) {
 		if ct != LoyaltyProgram {

@@ -68,6 +68,9 @@ func (s *Service) Create(ctx context.Context, st Store, projectID string, in Par
 	if err != nil {
 		return nil, 0, err
 	}
+	if err := s.checkReferralRewards(ctx, st, c); err != nil {
+		return nil, 0, err
+	}
 	cat, err := s.ResolveCategory(ctx, st, projectID, in.CategoryID, in.Category)
 	if err != nil {
 		return nil, 0, err
@@ -150,8 +153,17 @@ func (s *Service) Update(ctx context.Context, st Store, projectID, ref string, i
 	if err != nil {
 		return nil, err
 	}
+	before := c.Clone()
 	if err := in.apply(c); err != nil {
 		return nil, err
+	}
+	if in.ReferralProgram != nil {
+		if err := c.ReferralProgram.check(s.env.IDs); err != nil {
+			return nil, err
+		}
+		if err := s.checkReferralRewards(ctx, st, c); err != nil {
+			return nil, err
+		}
 	}
 	if in.Category != nil || in.CategoryID != nil {
 		cat, err := s.ResolveCategory(ctx, st, projectID, in.CategoryID, in.Category)
@@ -167,6 +179,9 @@ func (s *Service) Update(ctx context.Context, st Store, projectID, ref string, i
 		return nil, err
 	}
 	if err := s.EmitCampaign(ctx, st, EventCampaignUpdated, c, nil); err != nil {
+		return nil, err
+	}
+	if err := s.emitReferralTiers(ctx, st, before, c); err != nil {
 		return nil, err
 	}
 	return c.Clone(), nil
@@ -215,6 +230,13 @@ func (s *Service) Remove(ctx context.Context, st Store, projectID, ref string) (
 	now := s.env.Clock.Now()
 	if err := emit(ctx, st, s.env, projectID, EventCampaignDeleted, c.ID, map[string]any{"campaign": pc, "deleted_at": now}); err != nil {
 		return nil, err
+	}
+	if len(referralTiers(c)) > 0 { // its referral tiers go with it
+		gone := c.Clone()
+		gone.ReferralProgram.ReferralTiers = nil
+		if err := s.emitReferralTiers(ctx, st, c, gone); err != nil {
+			return nil, err
+		}
 	}
 	if err := st.BinCampaign(ctx, projectID, c.ID, now); err != nil {
 		return nil, err

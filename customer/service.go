@@ -16,6 +16,7 @@ type Service struct {
 	orderSummary      OrderSummaryFunc
 	redemptionSummary RedemptionSummaryFunc
 	loyaltySummary    LoyaltySummaryFunc
+	referralSummary   ReferralSummaryFunc
 }
 
 // NewService returns a customer service reading through store and writing in

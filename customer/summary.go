@@ -43,20 +43,38 @@ type OrderSummary struct {
 
 // LoyaltySummary is a customer's loyalty standing: the points left on the
 // loyalty cards it holds, in all and per campaign name (filled through
-// SetLoyaltySummary; zero without it). There are no referral programs, so
-// ReferredCustomers is 0.
+// SetLoyaltySummary; zero without it), and the customers it referred
+// through referral programs (ReferredCustomers).
 type LoyaltySummary struct {
 	Points            int64          `json:"points"`
 	ReferredCustomers int64          `json:"referred_customers"`
 	Campaigns         map[string]any `json:"campaigns"`
 }
 
-// ReferralSummary counts the customers a customer referred through referral
-// campaigns (none without redemptions).
+// ReferralSummary counts the times a customer was referred: once per
+// referral program it converted in, with the referrer and what converted
+// it (filled through SetReferralSummary; none without it).
 type ReferralSummary struct {
-	Total     int64 `json:"total"`
-	Campaigns []any `json:"campaigns"`
+	Total     int64              `json:"total"`
+	Campaigns []ReferralCampaign `json:"campaigns"`
 }
+
+// ReferralCampaign is one referral of a customer: the program, the
+// referrer, the redemption or custom event that converted it and when.
+type ReferralCampaign struct {
+	CampaignID        string         `json:"campaign_id"`
+	ReferrerID        string         `json:"referrer_id"`
+	RelatedObjectID   string         `json:"related_object_id"`
+	RelatedObjectType string         `json:"related_object_type"`
+	Date              promotype.Time `json:"date"`
+}
+
+// ReferralSummaryFunc computes the referral summary of a customer.
+type ReferralSummaryFunc func(ctx context.Context, projectID, customerID string) (ReferralSummary, error)
+
+// SetReferralSummary sets how answers compute a customer's referrals (the
+// engine wires it to the referral conversions).
+func (s *Service) SetReferralSummary(f ReferralSummaryFunc) { s.referralSummary = f }
 
 // OrderSummaryFunc computes the order summary of a customer.
 type OrderSummaryFunc func(ctx context.Context, projectID, customerID string) (OrderSummary, error)
@@ -106,7 +124,14 @@ func (s *Service) present(ctx context.Context, c *Customer) (*Customer, error) {
 		}
 	}
 	c.Loyalty = &loyalty
-	c.Referrals = &ReferralSummary{Campaigns: []any{}}
+	referrals := ReferralSummary{Campaigns: []ReferralCampaign{}}
+	if s.referralSummary != nil {
+		var err error
+		if referrals, err = s.referralSummary(ctx, c.ProjectID, c.ID); err != nil {
+			return nil, err
+		}
+	}
+	c.Referrals = &referrals
 	c.SystemMetadata = map[string]any{}
 	c.Assets = true
 	return c, nil

@@ -66,7 +66,7 @@ func (s *server) clientRoutes() []route {
 		}))},
 		{http.MethodPost, "/client/v1/events", clientKey, withBody(func(c *call, in project.TrackParams) (*project.Tracked, error) {
 			gate := project.ClientRequest{Customer: in.Customer,
-				LoyaltyEvent: in.Loyalty != nil || project.CarriesData(in.Referral)}
+				LoyaltyEvent: in.Loyalty != nil || in.Referral != nil}
 			if err := s.engine.Projects().CheckClient(c.ctx(), c.projectID, gate); err != nil {
 				return nil, err
 			}

@@ -3,6 +3,7 @@ package httpadapter_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -134,7 +135,7 @@ func TestProjectIsolation(t *testing.T) {
 	// Nothing B sent changed A's resources.
 	for _, row := range isolationRows {
 		if row.method == http.MethodGet {
-			r := req{method: row.method, target: fill(t, row.path, ids)}
+			r := req{method: row.method, target: fill(t, row.path, scopedIDs(row.path, ids))}
 			if rec := h.do(r); rec.Code != http.StatusOK {
 				t.Errorf("project A: %s %s = %d after the isolation walk\n%s", r.method, r.target, rec.Code, rec.Body)
 			}
@@ -144,6 +145,7 @@ func TestProjectIsolation(t *testing.T) {
 
 func isolationReq(t *testing.T, row isolationRow, ids map[string]string, header map[string]string) req {
 	t.Helper()
+	ids = scopedIDs(row.path, ids)
 	r := req{method: row.method, target: fill(t, row.path, ids), creds: credsNone, header: header}
 	if row.body != "" {
 		r.body = fill(t, row.body, ids)
@@ -152,6 +154,31 @@ func isolationReq(t *testing.T, row isolationRow, ids map[string]string, header 
 		r.contentType = csvContentType
 	}
 	return r
+}
+
+// scopedIDs is ids with the values a seed recorded for the rows of one
+// resource: "referrals.memberId" is {memberId} in the rows under
+// /v1/referrals/, where the shared memberId (a loyalty card) is no
+// referral code.
+func scopedIDs(path string, ids map[string]string) map[string]string {
+	rest, ok := strings.CutPrefix(path, "/v1/")
+	if !ok {
+		return ids
+	}
+	scope, _, _ := strings.Cut(rest, "/")
+	var out map[string]string
+	for k, v := range ids {
+		if name, ok := strings.CutPrefix(k, scope+"."); ok {
+			if out == nil {
+				out = maps.Clone(ids)
+			}
+			out[name] = v
+		}
+	}
+	if out == nil {
+		return ids
+	}
+	return out
 }
 
 var placeholderRE = regexp.MustCompile(`\{[A-Za-z]+\}`)

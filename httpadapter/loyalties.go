@@ -261,19 +261,12 @@ func (s *server) tierRoutes() []route {
 func (s *server) pendingRoutes() []route {
 	l := s.engine.Loyalties()
 	list := withoutBody(func(c *call) (*loyalty.PendingList, error) {
-		q, err := parseQuery(c.r.URL.RawQuery)
+		limit, order, after, err := idPageQuery(c)
 		if err != nil {
 			return nil, err
-		}
-		limit, err := intParam(q, "limit")
-		if err != nil {
-			return nil, err
-		}
-		if q.Has("limit") && limit == 0 {
-			limit = -1 // refused by the range check
 		}
 		return l.ListPending(c.ctx(), c.projectID, c.path("programId"), c.path("memberId"),
-			loyalty.PendingListParams{Limit: limit, Order: q.Get("order"), StartingAfterID: q.Get("starting_after_id")})
+			loyalty.PendingListParams{Limit: limit, Order: order, StartingAfterID: after})
 	})
 	const entry = "/v1/loyalties/members/{memberId}/pending-points/{pendingPointsId}"
 	return []route{

@@ -142,3 +142,19 @@ func timeParams(q url.Values, dsts map[string]**promotype.Time) error {
 	}
 	return nil
 }
+
+// idPageQuery reads limit, order and starting_after_id of a list paged by
+// id; a limit sent as 0 comes back as -1, for the range check to refuse.
+func idPageQuery(c *call) (limit int, order, after string, err error) {
+	q, err := parseQuery(c.r.URL.RawQuery)
+	if err != nil {
+		return 0, "", "", err
+	}
+	if limit, err = intParam(q, "limit"); err != nil {
+		return 0, "", "", err
+	}
+	if q.Has("limit") && limit == 0 {
+		limit = -1
+	}
+	return limit, q.Get("order"), q.Get("starting_after_id"), nil
+}

@@ -44,6 +44,7 @@ func (s *server) routes() []route {
 		s.segmentRoutes(),   // segments.go
 		s.binRoutes(),       // bin.go
 		s.templateRoutes(),  // templates.go
+		s.referralRoutes(),  // referrals.go
 	)
 }
 
@@ -139,7 +140,7 @@ func (s *server) endpoint(rt route) http.Handler {
 // and the tier routes (/v1/promotions/tiers/{tierId}) both match
 // "/v1/promotions/tiers/tiers", and neither is more specific; so do the
 // program routes (/v1/loyalties/{campaignId}/members) and the member routes
-// (/v1/loyalties/members/{memberId}). The campaign-scoped ones are
+// (/v1/loyalties/members/{memberId}), and the referral routes alike. The campaign-scoped ones are
 // registered under the overlap's moved prefix, and movedPath moves a
 // request for a campaign there: a first segment after the prefix, with
 // more segments after it, that is none of the reserved names names a
@@ -159,6 +160,7 @@ type overlap struct {
 var overlaps = []overlap{
 	{promotionsPrefix, campaignPrefix, "{campaignId}", []string{"tiers", "stacks", "validation"}},
 	{"/v1/loyalties/", "/v1/loyalties/_program/", "{programId}", []string{"members"}},
+	{"/v1/referrals/", "/v1/referrals/_campaign/", "{campaignId}", []string{"members"}},
 }
 
 // muxPattern is the pattern a route is registered under.

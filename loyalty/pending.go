@@ -177,20 +177,9 @@ func (s *Service) ListPending(ctx context.Context, projectID, ref, member string
 		}
 		voucherID = card.ID
 	}
-	limit := in.Limit
-	switch {
-	case limit == 0:
-		limit = 10
-	case limit < 1 || limit > 100:
-		return nil, promotype.InvalidQueryParams("Query parameter limit must be between 1 and 100")
-	}
-	desc := false
-	switch in.Order {
-	case "", "id":
-	case "-id":
-		desc = true
-	default:
-		return nil, promotype.InvalidQueryParams("Query parameter order must be one of id, -id")
+	limit, desc, err := promotype.IDPage(in.Limit, in.Order)
+	if err != nil {
+		return nil, err
 	}
 	items, err := s.store.ListPendingPoints(ctx, projectID, PendingQuery{CampaignID: campaignID, VoucherID: voucherID,
 		AfterID: in.StartingAfterID, Desc: desc, Limit: limit + 1})

@@ -2,7 +2,6 @@ package project
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/promoengine/promo/customer"
@@ -19,12 +18,6 @@ type ClientRequest struct {
 	// Customer is the customer the request upserts: one not stored yet
 	// would be created (client_create_customer_enabled).
 	Customer *customer.Params
-}
-
-// CarriesData reports whether raw holds a value (a custom event's loyalty
-// or referral object): absent and null do not.
-func CarriesData(raw json.RawMessage) bool {
-	return len(raw) > 0 && string(raw) != "null"
 }
 
 // CheckClient refuses (ClientDisabled, 403) a client-side request of

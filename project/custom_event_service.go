@@ -2,7 +2,6 @@ package project
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"unicode/utf8"
 
@@ -35,9 +34,16 @@ func NewCustomEventService(store CustomEventStore, tx promotype.TxFunc[CustomEve
 type TrackParams struct {
 	Event    *string            `json:"event"`
 	Customer *customer.Params   `json:"customer"`
-	Referral json.RawMessage    `json:"referral"` // accepted; referral programs are not in the engine
+	Referral *ReferralRef       `json:"referral"` // the referral code the event converts with
 	Loyalty  *LoyaltyRef        `json:"loyalty"`  // the loyalty card the event credits
 	Metadata promotype.Metadata `json:"metadata"`
+}
+
+// ReferralRef names the referral code (and, optionally, its referrer) a
+// custom event converts a referral program's referee with.
+type ReferralRef struct {
+	Code       string `json:"code"`
+	ReferrerID string `json:"referrer_id"`
 }
 
 // LoyaltyRef names the loyalty card a custom event credits.
@@ -80,6 +86,9 @@ func (s *CustomEventService) Track(ctx context.Context, projectID string, in Tra
 	}
 	if in.Customer == nil {
 		return nil, promotype.InvalidPayload("Payload must have required property 'customer'")
+	}
+	if in.Referral != nil && in.Referral.Code == "" {
+		return nil, promotype.InvalidPayload("Property .referral must have required property 'code'")
 	}
 	if err := in.Customer.Validate(".customer"); err != nil {
 		return nil, err
@@ -129,6 +138,9 @@ func (s *CustomEventService) Track(ctx context.Context, projectID string, in Tra
 		t := promotype.Trigger{Event: a}
 		if in.Loyalty != nil {
 			t.LoyaltyCode = in.Loyalty.Code
+		}
+		if in.Referral != nil {
+			t.ReferralCode, t.ReferrerID = in.Referral.Code, in.Referral.ReferrerID
 		}
 		return s.env.Trigger(ctx, tx, t)
 	})

@@ -29,3 +29,22 @@ func NewCursorList[T any](items []T, limit int, id func(T) string) *CursorList[T
 	}
 	return out
 }
+
+// IDPage reads the limit (0: 10; else 1 to 100) and order ("" or "id":
+// ascending, "-id": descending) of a list paged by id, refusing others
+// with 400 invalid_query_params.
+func IDPage(limit int, order string) (int, bool, error) {
+	switch {
+	case limit == 0:
+		limit = 10
+	case limit < 1 || limit > 100:
+		return 0, false, InvalidQueryParams("Query parameter limit must be between 1 and 100")
+	}
+	switch order {
+	case "", "id":
+		return limit, false, nil
+	case "-id":
+		return limit, true, nil
+	}
+	return 0, false, InvalidQueryParams("Query parameter order must be one of id, -id")
+}

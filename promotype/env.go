@@ -91,6 +91,9 @@ type Trigger struct {
 	Subject any
 	// LoyaltyCode is the loyalty card a custom event names ("": none).
 	LoyaltyCode string
+	// ReferralCode and ReferrerID are the referral code and referrer a
+	// custom event names ("": none).
+	ReferralCode, ReferrerID string
 }
 
 // Trigger tells env.Triggered of t, when it is set.

@@ -46,8 +46,19 @@ type RedemptionService struct {
 	vouchers    *voucher.Service
 	combine     combiner // group commit of concurrent spends of one voucher (combine.go)
 	reward      RewardEffect
-	points      PointsEffect // the loyalty expiry buckets (SetPointsEffect)
+	points      PointsEffect     // the loyalty expiry buckets (SetPointsEffect)
+	conversion  ConversionEffect // referral conversions (SetConversionEffect)
 }
+
+// ConversionEffect is told, in a redemption's transaction, of each of its
+// rows that redeemed a referral code (row.Voucher as the spend left it):
+// the referee converts. An error fails the redemption, and nothing of it
+// stays.
+type ConversionEffect func(ctx context.Context, st RedeemStore, row *Redemption) error
+
+// SetConversionEffect sets what a redemption of a referral code does
+// besides its discount (the wiring points it at the referral service).
+func (s *RedemptionService) SetConversionEffect(f ConversionEffect) { s.conversion = f }
 
 // RewardEffect gives, in st's transaction, a reward a loyalty card paid
 // for that is not an order discount (a MATERIAL reward's unit of stock, a
@@ -508,6 +519,9 @@ func (w *write) finish(ctx context.Context, st RedeemStore) (*Redemptions, error
 	if err := w.giveRewards(ctx, st, children); err != nil {
 		return nil, err
 	}
+	if err := w.convert(ctx, st, children); err != nil {
+		return nil, err
+	}
 	rows := children
 	if len(children) > 1 {
 		rows = append(rows, head)
@@ -627,6 +641,22 @@ func (w *write) giveRewards(ctx context.Context, st RedeemStore, rows []*Redempt
 	for _, r := range rows {
 		if r.Reward != nil && r.Voucher != nil && r.Ledger.Spend.Points > 0 {
 			if err := w.s.reward(ctx, st, r, r.Voucher); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// convert runs the conversion effect of every row that redeemed a
+// referral code.
+func (w *write) convert(ctx context.Context, st RedeemStore, rows []*Redemption) error {
+	if w.s.conversion == nil {
+		return nil
+	}
+	for _, r := range rows {
+		if r.Voucher != nil && r.Voucher.IsReferralCode {
+			if err := w.s.conversion(ctx, st, r); err != nil {
 				return err
 			}
 		}

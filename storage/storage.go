@@ -18,6 +18,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/publication"
 	"github.com/promoengine/promo/redemption"
+	"github.com/promoengine/promo/referral"
 	"github.com/promoengine/promo/reward"
 	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/segment"
@@ -48,6 +49,7 @@ type Tx interface {
 	loyalty.Store
 	segment.Store
 	bin.Store
+	referral.Store
 	imports.Store
 	export.Store
 	webhook.Store

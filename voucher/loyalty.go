@@ -11,7 +11,8 @@ import (
 
 // CampaignLoyalty is one entry of a customer's loyalty.campaigns, keyed
 // by the campaign's name: the points left on the customer's cards of it.
-// The engine has no referral programs, so ReferredCustomers is 0.
+// ReferredCustomers counts, for a referral program, the customers the
+// customer referred (filled by the referral service).
 type CampaignLoyalty struct {
 	Points            int64 `json:"points"`
 	ReferredCustomers int64 `json:"referred_customers"`

@@ -901,6 +901,39 @@ async function main() {
 		await assert.rejects(client.loyalties.get(s.club.id), (err) => err.code === 404)
 	})
 
+	// Referral programs: the SDK has no referrals module; a program is a
+	// campaign, its codes are published, redeemed and tracked through the
+	// other modules.
+	await step('campaigns.create (REFERRAL_PROGRAM), a referral code redeemed by a referee, customers.get referrals', async () => {
+		const gifts = await client.campaigns.create({ name: `Referral gifts ${run}`, type: 'AUTO_UPDATE', campaign_type: 'GIFT_VOUCHERS',
+			vouchers_count: 0, voucher: { type: 'GIFT_VOUCHER', gift: { amount: 1 } } })
+		const program = await client.campaigns.create({ name: `Friends ${run}`, type: 'AUTO_UPDATE', campaign_type: 'REFERRAL_PROGRAM', vouchers_count: 0,
+			voucher: { type: 'DISCOUNT_VOUCHER', discount: { type: 'PERCENT', percent_off: 10 }, is_referral_code: true },
+			referral_program: { conversion_event_type: 'redemption',
+				referee_reward: { related_object_parent: { id: gifts.id, name: gifts.name, object: 'CAMPAIGN' }, type: 'GIFT_VOUCHER', amount: 500 } } })
+		assert.equal(program.campaign_type, 'REFERRAL_PROGRAM')
+		assert.equal(program.referral_program.conversion_event_type, 'redemption')
+		const pub = await client.distributions.publications.create({ campaign: { id: program.id }, customer: { source_id: `referrer-${run}` } })
+		const code = pub.voucher.code
+		assert.equal(pub.voucher.is_referral_code, true)
+		const redeem = (who) => client.redemptions.redeemStackable({ customer: { source_id: who }, order: { amount: 1000 },
+			redeemables: [{ object: 'voucher', id: code }] })
+		await assert.rejects(redeem(`referrer-${run}`), (err) => err.code === 400 && err.key === 'referrer_not_permitted_to_redeem')
+		const res = await redeem(`referee-${run}`)
+		assert.equal(res.order.total_discount_amount, 100)
+		await redeem(`referee-${run}`) // a second redemption converts nobody again
+		const referee = await client.customers.get(`referee-${run}`)
+		assert.equal(referee.referrals.total, 1)
+		assert.equal(referee.referrals.campaigns[0].campaign_id, program.id)
+		assert.equal(referee.referrals.campaigns[0].referrer_id, pub.customer_id)
+		assert.equal(referee.referrals.campaigns[0].related_object_type, 'redemption')
+		const referrer = await client.customers.get(`referrer-${run}`)
+		assert.equal(referrer.loyalty.referred_customers, 1)
+		const cards = listed(await client.vouchers.list({ campaign: gifts.name, customer: referee.id }), 'vouchers')
+		assert.equal(cards.length, 1)
+		assert.equal(cards[0].gift.balance, 501, 'the referee reward credits a gift card published to the referee')
+	})
+
 	// Cleaning up through the SDK.
 	await step('campaigns.delete', async () => {
 		const res = await client.campaigns.delete(s.promotion.id, { force: true })

@@ -45,7 +45,7 @@ func domain(lower ...string) []string {
 // first.
 var (
 	base   = []string{"catalog", "customer", "location", "auth", "webhook", "async"}
-	layers = [][]string{{"order", "segment"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication", "imports", "bin"}, {"export", "loyalty"}}
+	layers = [][]string{{"order", "segment"}, {"discount"}, {"rule"}, {"campaign"}, {"reward", "voucher", "promotion", "project"}, {"redemption", "publication", "imports", "bin"}, {"export", "loyalty", "referral"}}
 )
 
 // upTo returns the base layer and every layer up to the one holding pkg.
@@ -123,6 +123,8 @@ var layerRules = []rule{
 
 	{pkg: "bin", allow: domain(upTo("project")...),
 		why: "bin imports only the domain layers below it: it lists and deletes what campaign, voucher and catalog bin"},
+	{pkg: "referral", allow: domain(upTo("publication")...),
+		why: "referral imports only the domain layers below it (it credits rewards through redemption and publishes cards through publication; not loyalty or export, its neighbours)"},
 
 	{pkg: "imports", allow: domain(upTo("project")...),
 		why: "imports imports only the domain layers below it (not redemption or publication, its neighbours)"},

@@ -81,6 +81,8 @@ var citusTables = map[string]citusPlacement{
 	"promo_publications":         citusByProject,
 	"promo_redemption_counters":  citusByProject,
 	"promo_redemptions":          citusByProject,
+	"promo_referral_conversions": citusByProject,
+	"promo_referral_holders":     citusByProject,
 	"promo_reward_assignments":   citusByProject,
 	"promo_rewards":              citusByProject,
 	"promo_rule_assignments":     citusByProject,

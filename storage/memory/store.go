@@ -59,6 +59,8 @@ type data struct {
 	loyalty loyaltyData // earning rules and their claims (loyalty.go)
 
 	segments segmentData // segments and their members (segment.go)
+
+	referrals referralData // referral conversions and referees (referral.go)
 }
 
 // Store is the in-memory storage.Store. The zero value is not usable; call New.
@@ -132,6 +134,7 @@ func New() *Store {
 		exports:        newExportData(),
 		loyalty:        newLoyaltyData(),
 		segments:       newSegmentData(),
+		referrals:      newReferralData(),
 	}}
 }
 

@@ -1,9 +1,12 @@
 package storagetest
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/promoengine/promo/storage"
 )
 
 // concurrencyDeadline bounds every concurrent run of the suite: generous
@@ -41,4 +44,28 @@ func runConcurrently(t *testing.T, what string, n int, f func(i int) error) (ok 
 	mu.Lock()
 	defer mu.Unlock()
 	return ok, errs
+}
+
+// claimsOnce runs claim in n concurrent transactions of s and fails the
+// test (naming what) unless all commit and exactly one claims.
+func claimsOnce(t *testing.T, s storage.Store, what string, n int, claim func(ctx context.Context, tx storage.Tx) (bool, error)) {
+	t.Helper()
+	claimed := make(chan bool, n)
+	ok, errs := runConcurrently(t, what, n, func(int) error {
+		return s.RunInTx(ctx, func(ctx context.Context, tx storage.Tx) error {
+			got, err := claim(ctx, tx)
+			claimed <- got
+			return err
+		})
+	})
+	close(claimed)
+	won := 0
+	for c := range claimed {
+		if c {
+			won++
+		}
+	}
+	if ok != n || won != 1 {
+		t.Errorf("%s: %d committed, %d claimed (want %d, 1); errors %v", what, ok, won, n, errs)
+	}
 }

@@ -218,6 +218,10 @@ func seedProjectRows(t *testing.T, s storage.Store, p string, n int) {
 	must(t, s.InsertRewardAssignment(ctx, rewardAssignment(p, n, fmt.Sprintf("rew_%03d", n), fmt.Sprintf("camp_%03d", n))))
 	must(t, s.InsertExport(ctx, exportRow(p, n)))
 	must(t, s.InsertMembers(ctx, []*project.Member{member(p, "user_1", "ann@shop.example", "ADMIN", 1)}))
+	if _, err := s.ClaimConversion(ctx, conversion(p, fmt.Sprintf("camp_%03d", n), "cust_1", "cust_2", 1)); err != nil {
+		t.Fatal(err)
+	}
+	must(t, s.InsertReferees(ctx, refereeHolder(p, fmt.Sprintf("rh_%03d", n), "v_001", "cust_1")))
 }
 
 // testProjectDeletion deletes project A of two seeded alike: A's rows are
@@ -237,6 +241,7 @@ func testProjectDeletion(t *testing.T, newStore Factory) {
 		ClientKeys, Exports                                                                     int
 		Collection, RewardAssignment                                                            bool
 		Users, Activities                                                                       int
+		Referrals, Referees                                                                     int
 	}
 	q := promotype.Query{Limit: 100, OrderBy: "created_at"}
 	look := func(p string, n int) view {
@@ -282,9 +287,14 @@ func testProjectDeletion(t *testing.T, newStore Factory) {
 		as, err := s.ListActivities(ctx, p, "cust_1", customer.ActivityQuery{Limit: 10})
 		must(t, err)
 		v.Activities = len(as)
+		cs, err := s.RefereeConversions(ctx, p, "cust_1")
+		must(t, err)
+		v.Referrals = len(cs)
+		v.Referees = count(s.ListReferees(ctx, p, "v_001", "", false, 10))
+		must(t, err)
 		return v
 	}
-	full := view{1, 1, 1, 1, 1, 1, 1, 1, 1, true, true, true, true, 1, 1, true, true, 1, 1}
+	full := view{1, 1, 1, 1, 1, 1, 1, 1, 1, true, true, true, true, 1, 1, true, true, 1, 1, 1, 1}
 	diff(t, "A seeded", full, look(a, 1))
 	diff(t, "B seeded", full, look(b, 2))
 	// Each project's event fanned out to its configuration: a sendout each.

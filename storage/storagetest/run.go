@@ -43,6 +43,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"EarningRules", testEarningRules},
 		{"Segments", testSegments},                     // segment.go
 		{"SegmentConcurrency", testSegmentConcurrency}, // segment.go
+		{"Referrals", testReferrals},                   // referral.go
 		{"Customers", testCustomers},
 		{"CustomerList", testCustomerList},
 		{"CustomerActivities", testCustomerActivities},
