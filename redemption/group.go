@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/voucher"
 )
 
 // groupLanes is how many group transactions a service writes at once: one
@@ -240,6 +241,9 @@ func countTogether(ctx context.Context, st RedeemStore, batch []*job) error {
 // (its reservations) it spends nothing: each redemption spends in
 // finish, one at a time, as before.
 func spendTogether(ctx context.Context, st RedeemStore, batch []*job) (i int, err error) {
+	if done, err := spendStacked(ctx, st, batch); done || err != nil {
+		return -1, err
+	}
 	all := make([]VoucherSpend, len(batch))
 	for k, j := range batch {
 		sp, ok := j.w.soleSpend()
@@ -277,4 +281,85 @@ func handled(err error) bool {
 	var le *LimitError
 	return errors.As(err, &le) || errors.Is(err, errStale) || errors.Is(err, promotype.ErrDuplicateFound) ||
 		promotype.Retryable(err)
+}
+
+// spendStacked spends, when every redemption of batch spends the same
+// several vouchers outside a session (a batch of runStacked), the sum of
+// their spends of each voucher in one store call (SpendVouchers, in id
+// order), and stages for each redemption the vouchers as its own spend
+// left them (the final ones less the spends of the redemptions after it),
+// so that the vouchers' rows are locked by one statement, not one per
+// redemption. It reports false, having spent nothing (its savepoint
+// undone), when the batch is not such a batch or the sum breaks a limit
+// (or meets a reservation) that the redemptions spending one by one may
+// not all break: then each spends in finish, as before.
+func spendStacked(ctx context.Context, st RedeemStore, batch []*job) (bool, error) {
+	if len(batch) < 2 {
+		return false, nil
+	}
+	var ids []string
+	sums := map[string]*Spend{}
+	for k, j := range batch {
+		w := j.w
+		if j.key == "" || j.key != batch[0].key || len(w.spends) < 2 || requestKey(w.in.Session) != "" || w.stage.counted == nil {
+			return false, nil
+		}
+		for _, p := range w.spends {
+			id := p.row.Ledger.VoucherID
+			if p.show.voucher == nil || p.show.voucher.ReservedUntil != nil {
+				return false, nil
+			}
+			sum := sums[id]
+			if sum == nil {
+				if k > 0 {
+					return false, nil // not the vouchers of the first
+				}
+				sum = &Spend{}
+				sums[id] = sum
+				ids = append(ids, id)
+			}
+			sp := p.row.Ledger.Spend
+			sum.Quantity, sum.Credits, sum.Points = sum.Quantity+sp.Quantity, sum.Credits+sp.Credits, sum.Points+sp.Points
+		}
+	}
+	slices.Sort(ids)
+	ss := make([]VoucherSpend, len(ids))
+	for i, id := range ids {
+		ss[i] = VoucherSpend{VoucherID: id, Spend: *sums[id]}
+	}
+	var spent []*voucher.Voucher
+	err := st.Savepoint(ctx, func(ctx context.Context) error {
+		var err error
+		spent, err = st.SpendVouchers(ctx, batch[0].w.projectID, ss)
+		return err
+	})
+	var le *LimitError
+	switch {
+	case errors.As(err, &le), errors.Is(err, ErrReserved):
+		return false, nil
+	case err != nil:
+		return true, err
+	}
+	now := make(map[string]*voucher.Voucher, len(ids))
+	for i, id := range ids {
+		now[id] = spent[i]
+	}
+	for _, j := range slices.Backward(batch) { // last first: now becomes what each left
+		w := j.w
+		w.stage.spentEach = make([]*voucher.Voucher, len(w.spends))
+		for i, p := range w.spends {
+			id := p.row.Ledger.VoucherID
+			v := now[id]
+			w.stage.spentEach[i] = v.Clone()
+			sp := p.row.Ledger.Spend
+			v.RedeemedQuantity -= sp.Quantity
+			if v.Gift != nil {
+				v.Gift.Balance += sp.Credits
+			}
+			if v.LoyaltyCard != nil {
+				v.LoyaltyCard.Balance += sp.Points
+			}
+		}
+	}
+	return true, nil
 }
