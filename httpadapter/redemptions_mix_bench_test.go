@@ -11,21 +11,24 @@ import (
 	"time"
 
 	"github.com/promoengine/promo"
+	"github.com/promoengine/promo/storage"
+	"github.com/promoengine/promo/storage/bunstore"
 	"github.com/promoengine/promo/storage/bunstore/bunstoretest"
 	"github.com/promoengine/promo/voucher"
 )
 
 // BenchmarkRedeemStackedMix is the mixed load of two server processes over
 // one PostgreSQL: 30 clients, half on each of two engines (each with its
-// own HTTP server over loopback TCP) sharing one store, send stacked
-// redemptions of one quantity voucher (MIX-Q) and one gift card (MIX-G) in
-// one request, and every third request rolls back the client's oldest
-// redemption not rolled back yet (POST /v1/redemptions/{id}/rollbacks).
-// It reports redemptions/s and rollbacks/s (answered 200), and the share
-// of answers that were 503 and 500 (503-% and 500-%). "hot" is
-// BenchmarkRedeemHotVoucher's PostgreSQL run in the same process, so that
-// the two rates are measured under the same machine load. PostgreSQL only:
-// skipped without PROMO_TEST_POSTGRES_DSN.
+// own HTTP server over loopback TCP and its own connection pool, over one
+// schema), send stacked redemptions of one quantity voucher (MIX-Q) and
+// one gift card (MIX-G) in one request, and every third request rolls
+// back the client's oldest redemption not rolled back yet
+// (POST /v1/redemptions/{id}/rollbacks). It reports redemptions/s and
+// rollbacks/s (answered 200), and the share of answers that were 503 and
+// 500 (503-% and 500-%). "hot" is BenchmarkRedeemHotVoucher's PostgreSQL
+// run in the same process, so that the two rates are measured under the
+// same machine load. PostgreSQL only: skipped without
+// PROMO_TEST_POSTGRES_DSN.
 func BenchmarkRedeemStackedMix(b *testing.B) {
 	if bunstoretest.DSN() == "" {
 		b.Skip("the mixed load is a PostgreSQL benchmark: set " + bunstoretest.EnvDSN)
@@ -42,9 +45,9 @@ const mixGiftCredits, mixCredits = 1_000_000_000, 10
 func benchStackedMix(b *testing.B) {
 	const clients = 30
 	ctx := context.Background()
-	store := bunstoretest.New(b)
-	eng, projectID := benchEngine(b, store)
-	other, err := promo.New(store) // the second server process
+	stores := twoPools(b)
+	eng, projectID := benchEngine(b, stores[0])
+	other, err := promo.New(stores[1]) // the second server process
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -133,4 +136,26 @@ func benchStackedMix(b *testing.B) {
 		b.Errorf("MIX-Q redeemed %d, MIX-G balance %d; the clients saw %d redemptions and %d rollbacks (want %d and %d)",
 			q.RedeemedQuantity, g.Gift.Balance, redeemed.Load(), rolledBack.Load(), net, mixGiftCredits-mixCredits*net)
 	}
+}
+
+// twoPools are two stores over one fresh, migrated schema, each with its
+// own connection pool (of the default size), as two server processes
+// over one database have.
+func twoPools(b *testing.B) [2]storage.Store {
+	dsn := bunstoretest.NewDSN(b)
+	var out [2]storage.Store
+	for i := range out {
+		db, err := bunstore.Open(dsn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = db.Close() })
+		if i == 0 {
+			if err := bunstore.Migrate(context.Background(), db); err != nil {
+				b.Fatal(err)
+			}
+		}
+		out[i] = bunstore.New(db)
+	}
+	return out
 }

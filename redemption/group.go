@@ -150,13 +150,14 @@ func (c *combiner) runGroup(ctx context.Context, batch []*job) (requeued []*job)
 			batch[i].err, failed = err, i
 			return errBatchJob
 		}
+		moves := &heldMovements{RedeemStore: st}
 		for i, j := range batch {
-			if j.res, j.err = j.w.finish(ctx, st); j.err != nil {
+			if j.res, j.err = j.w.finish(ctx, moves); j.err != nil {
 				failed = i
 				return errBatchJob
 			}
 		}
-		return nil
+		return st.InsertTransactions(ctx, moves.ts...)
 	})
 	if failed >= 0 && errors.Is(err, errBatchJob) {
 		f := batch[failed]
@@ -289,10 +290,12 @@ func handled(err error) bool {
 // order), and stages for each redemption the vouchers as its own spend
 // left them (the final ones less the spends of the redemptions after it),
 // so that the vouchers' rows are locked by one statement, not one per
-// redemption. It reports false, having spent nothing (its savepoint
-// undone), when the batch is not such a batch or the sum breaks a limit
-// (or meets a reservation) that the redemptions spending one by one may
-// not all break: then each spends in finish, as before.
+// redemption. It reports false, having spent nothing, when the batch is
+// not such a batch: then each spends in finish, as before. When the sum
+// breaks a limit (or meets a reservation) that the redemptions spending
+// one by one may not all break, its error is errAlone: the batch's
+// transaction fails, and each of its redemptions runs again alone (a
+// savepoint around the call would cost every batch its round trips).
 func spendStacked(ctx context.Context, st RedeemStore, batch []*job) (bool, error) {
 	if len(batch) < 2 {
 		return false, nil
@@ -327,16 +330,14 @@ func spendStacked(ctx context.Context, st RedeemStore, batch []*job) (bool, erro
 	for i, id := range ids {
 		ss[i] = VoucherSpend{VoucherID: id, Spend: *sums[id]}
 	}
-	var spent []*voucher.Voucher
-	err := st.Savepoint(ctx, func(ctx context.Context) error {
-		var err error
-		spent, err = st.SpendVouchers(ctx, batch[0].w.projectID, ss)
-		return err
-	})
+	spent, err := st.SpendVouchers(ctx, batch[0].w.projectID, ss)
 	var le *LimitError
 	switch {
 	case errors.As(err, &le), errors.Is(err, ErrReserved):
-		return false, nil
+		// The call may have spent some of the sums: the transaction is
+		// undone, and each redemption runs again alone, whose spend
+		// alone says whether it fits.
+		return true, errAlone
 	case err != nil:
 		return true, err
 	}
@@ -362,4 +363,19 @@ func spendStacked(ctx context.Context, st RedeemStore, batch []*job) (bool, erro
 		}
 	}
 	return true, nil
+}
+
+// heldMovements is a group transaction's store while its redemptions
+// finish: the card transactions they record are held and inserted after
+// the last, in one statement (in the order they were recorded), instead
+// of one statement each while the batch holds its vouchers' rows.
+type heldMovements struct {
+	RedeemStore
+	ts []*Transaction
+}
+
+// InsertTransactions holds ts for the group's one insert.
+func (h *heldMovements) InsertTransactions(_ context.Context, ts ...*Transaction) error {
+	h.ts = append(h.ts, ts...)
+	return nil
 }

@@ -169,10 +169,13 @@ func (rb *rollbacker) run(ctx context.Context, id string, stack bool) (*Rollback
 	for _, r := range rows {
 		present(r)
 	}
-	if err := rb.st.InsertRedemptions(ctx, rows...); err != nil {
+	// The card transactions first: their insert is a statement of its
+	// own, while a database holds the ledger rows and events back to the
+	// commit.
+	if err := rb.s.recordMovements(ctx, rb.st, out.Rollbacks, out.Order); err != nil {
 		return nil, nil, err
 	}
-	if err := rb.s.recordMovements(ctx, rb.st, out.Rollbacks, out.Order); err != nil {
+	if err := rb.st.InsertRedemptions(ctx, rows...); err != nil {
 		return nil, nil, err
 	}
 	for _, r := range out.Rollbacks {
