@@ -32,37 +32,19 @@ func TestStackedMixTwoEngines(t *testing.T) {
 				t.Cleanup(func() { _ = engines[i].Close() })
 			}
 			p := must[*project.Project](t)(engines[0].Projects().Create(ctx, project.Params{Name: "Shop"})).ID
-			for code, body := range map[string]string{
+			createCodes(t, engines[0], p, map[string]string{
 				"Q": fmt.Sprintf(`{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10},"redemption":{"quantity":%d}}`, quantity),
 				"G": fmt.Sprintf(`{"type":"GIFT_VOUCHER","gift":{"amount":%d}}`, credits),
-			} {
-				in := js[voucher.Params](t, body)
-				in.Code = &code
-				must[*voucher.Voucher](t)(engines[0].Vouchers().Create(ctx, p, in))
-			}
+			})
 			var mu sync.Mutex
-			statuses := map[int]int{}
+			statuses := &statusCount{t: t}
+			record := statuses.record
 			var redeemed, rolledBack int64 // acknowledged
 			held := map[string]int64{}     // by voucher code: units the acknowledged answers spent
 			spent := map[string][]string{} // by redemption id: the codes it spent
 			apply := func(id string, d int64) {
 				for _, code := range spent[id] {
 					held[code] += d
-				}
-			}
-			record := func(err error) {
-				mu.Lock()
-				defer mu.Unlock()
-				code := 200
-				if err != nil {
-					code = promotype.AsError(err).Code
-				}
-				if code == 500 && promotype.Transient(err) {
-					code = 503 // what the HTTP adapter answers
-				}
-				statuses[code]++
-				if code == 500 {
-					t.Errorf("a 500: %v", err)
 				}
 			}
 			inParallel(t, workers, func(w int) {
@@ -100,7 +82,7 @@ func TestStackedMixTwoEngines(t *testing.T) {
 					}
 				}
 			})
-			t.Logf("outcomes by status %v", statuses)
+			t.Logf("outcomes by status %v", statuses.by)
 
 			q := must[*voucher.Voucher](t)(engines[1].Vouchers().Get(ctx, p, "Q"))
 			g := must[*voucher.Voucher](t)(engines[1].Vouchers().Get(ctx, p, "G"))
