@@ -9,6 +9,7 @@ import (
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
 	"github.com/promoengine/promo/voucher"
 )
 
@@ -159,11 +160,16 @@ func (rb *rollbacker) run(ctx context.Context, id string, stack bool) (*Rollback
 	}
 	// Locks are taken in the order a redemption takes them: the order
 	// (above), the counters, then the vouchers in id order; the vouchers'
-	// rows, which concurrent redemptions wait for, last.
+	// rows, which concurrent redemptions wait for, last. What presenting
+	// the vouchers reads is read before.
+	assigned, err := rb.assignments(ctx, out.Rollbacks)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := rb.count(ctx, children, out.Rollbacks); err != nil {
 		return nil, nil, err
 	}
-	if err := rb.giveBack(ctx, out.Rollbacks); err != nil {
+	if err := rb.giveBack(ctx, out.Rollbacks, assigned); err != nil {
 		return nil, nil, err
 	}
 	for _, r := range rows {
@@ -342,11 +348,27 @@ func (rb *rollbacker) count(ctx context.Context, children, rows []*Redemption) e
 	return rb.st.AddCounters(ctx, rb.projectID, inKeyOrder(moved)...)
 }
 
+// assignments reads the validation rule assignments of the vouchers of
+// rows (rollback rows), which presenting them shows, in one call.
+func (rb *rollbacker) assignments(ctx context.Context, rows []*Redemption) (map[string][]*rule.Assignment, error) {
+	var ids []string
+	for _, rr := range rows {
+		if rr.Ledger.VoucherID != "" {
+			ids = append(ids, rr.Ledger.VoucherID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return rule.AssignmentsByObject(ctx, rb.st, rb.projectID, rule.RelatedVoucher, ids)
+}
+
 // giveBack gives each voucher of rows (rollback rows) what its redemption
 // spent (rr.Ledger.Spend, negative) and presents it as left: in voucher
 // id order, the order redemptions spend in, several distinct vouchers in
-// one store call (SpendVouchers). A giving back is never refused.
-func (rb *rollbacker) giveBack(ctx context.Context, rows []*Redemption) error {
+// one store call (SpendVouchers), presented with assigned (their rule
+// assignments, by voucher id). A giving back is never refused.
+func (rb *rollbacker) giveBack(ctx context.Context, rows []*Redemption, assigned map[string][]*rule.Assignment) error {
 	var back []*Redemption
 	for _, rr := range rows {
 		if rr.Ledger.VoucherID != "" {
@@ -371,7 +393,7 @@ func (rb *rollbacker) giveBack(ctx context.Context, rows []*Redemption) error {
 		return err
 	}
 	for i, rr := range back {
-		if rr.Voucher, err = rb.s.vouchers.Present(ctx, rb.st, left[i]); err != nil {
+		if rr.Voucher, err = rb.s.vouchers.PresentAssigned(ctx, rb.st, left[i], assigned[rr.Ledger.VoucherID]); err != nil {
 			return err
 		}
 	}
