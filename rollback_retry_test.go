@@ -186,32 +186,13 @@ func TestRollbacksRacingRedemptions(t *testing.T) {
 				t.Cleanup(func() { _ = engines[i].Close() })
 			}
 			p := must[*project.Project](t)(engines[0].Projects().Create(ctx, project.Params{Name: "Shop"})).ID
-			for code, body := range map[string]string{
+			createCodes(t, engines[0], p, map[string]string{
 				"Q": `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":10},"redemption":{"quantity":100000}}`,
 				"G": `{"type":"GIFT_VOUCHER","gift":{"amount":100000000}}`,
-			} {
-				in := js[voucher.Params](t, body)
-				in.Code = &code
-				must[*voucher.Voucher](t)(engines[0].Vouchers().Create(ctx, p, in))
-			}
+			})
 			const workers, rounds = 6, 4
-			var mu sync.Mutex
-			statuses := map[int]int{}
-			record := func(err error) {
-				mu.Lock()
-				defer mu.Unlock()
-				code := 200
-				if err != nil {
-					code = promotype.AsError(err).Code
-				}
-				if code == 500 && promotype.Transient(err) {
-					code = 503 // what the HTTP adapter answers (a store deadline, say)
-				}
-				statuses[code]++
-				if code == 500 {
-					t.Errorf("a 500: %v", err)
-				}
-			}
+			statuses := &statusCount{t: t}
+			record := statuses.record
 			inParallel(t, workers, func(w int) {
 				eng := engines[w%2]
 				var mine []string // parent redemptions of this worker, not rolled back yet
@@ -234,7 +215,48 @@ func TestRollbacksRacingRedemptions(t *testing.T) {
 					}
 				}
 			})
-			t.Logf("outcomes by status %v; %d transactions ran again after a retryable failure", statuses, spy.retried)
+			t.Logf("outcomes by status %v; %d transactions ran again after a retryable failure", statuses.by, spy.retried)
 		})
+	}
+}
+
+// createCodes creates, through eng in project p, a voucher of each code
+// with the body bodies gives it.
+func createCodes(t *testing.T, eng *promo.Engine, p string, bodies map[string]string) {
+	t.Helper()
+	for code, body := range bodies {
+		in := js[voucher.Params](t, body)
+		in.Code = &code
+		must[*voucher.Voucher](t)(eng.Vouchers().Create(ctx, p, in))
+	}
+}
+
+// statusCount counts the statuses concurrent calls are answered with over
+// HTTP and fails the test at a 500.
+type statusCount struct {
+	t  *testing.T
+	mu sync.Mutex
+	by map[int]int
+}
+
+// record counts the status of a call that returned err: 200 for nil, a
+// transient failure (a store deadline, say) the 503 the HTTP adapter
+// answers.
+func (s *statusCount) record(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	code := 200
+	if err != nil {
+		code = promotype.AsError(err).Code
+	}
+	if code == 500 && promotype.Transient(err) {
+		code = 503
+	}
+	if s.by == nil {
+		s.by = map[int]int{}
+	}
+	s.by[code]++
+	if code == 500 {
+		s.t.Errorf("a 500: %v", err)
 	}
 }

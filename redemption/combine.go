@@ -3,6 +3,8 @@ package redemption
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -60,23 +62,39 @@ type job struct {
 
 // combineKey is the voucher a write spends when it spends exactly one
 // voucher and nothing else, and its group lane (the voucher's campaign, or
-// the voucher); "" when the write is not combined.
+// the voucher); "" when the write is not combined. A write that spends
+// several distinct vouchers and nothing else (a stacked redemption of a
+// quantity voucher and a gift card, say) has the key of its vouchers in id
+// order and no lane: it is combined with the writes of the same vouchers
+// only (runStacked), never grouped across vouchers.
 func (w *write) combineKey() (key, lane string) {
+	var ids []string
 	for i := range w.out.Steps {
 		step := &w.out.Steps[i]
 		if step.Status != Applicable {
 			continue
 		}
 		sh := &w.r.shows[step.Index]
-		if key != "" || sh.object == ObjectPromotionTier || sh.voucher == nil {
+		if sh.object == ObjectPromotionTier || sh.voucher == nil {
 			return "", ""
 		}
-		key, lane = w.projectID+"\x00"+sh.voucher.ID, sh.voucher.ID
+		ids = append(ids, sh.voucher.ID)
+		lane = sh.voucher.ID
 		if sh.voucher.CampaignID != nil {
 			lane = *sh.voucher.CampaignID
 		}
 	}
-	return key, lane
+	switch {
+	case len(ids) == 0:
+		return "", ""
+	case len(ids) == 1:
+		return w.projectID + "\x00" + ids[0], lane
+	}
+	slices.Sort(ids)
+	if len(slices.Compact(ids)) < len(ids) {
+		return "", "" // one voucher twice: not combined
+	}
+	return w.projectID + "\x00" + strings.Join(ids, "\x00"), ""
 }
 
 // limited reports whether a rule of w's redeemables limits a counter: its
@@ -149,11 +167,16 @@ func (c *combiner) run(ctx context.Context, batch []*job, key, lane string) {
 		}
 	}()
 	if len(batch) == 1 { // nothing else waits for its voucher: group it
-		if j := batch[0]; c.group && !j.w.limited() {
+		if j := batch[0]; c.group && lane != "" && !j.w.limited() {
 			c.together(ctx, j, key, lane)
 		} else {
 			j.res, j.err = j.w.commit(ctx)
 		}
+		finished = true
+		return
+	}
+	if lane == "" && !slices.ContainsFunc(batch, func(j *job) bool { return j.w.limited() }) {
+		c.runStacked(ctx, batch, key)
 		finished = true
 		return
 	}
@@ -184,6 +207,38 @@ func (c *combiner) run(ctx context.Context, batch []*job, key, lane string) {
 		}
 	}
 	finished = true
+}
+
+// runStacked writes a batch of writes that spend the same several vouchers
+// (a combineKey without a lane) the way a group transaction writes
+// (runGroup): every redemption prepared first, their counters in one
+// statement, then each spends its vouchers in id order, so the vouchers'
+// rows are locked only for the spends and what follows them, not while
+// the others record their customers and orders (as savepoints would). When
+// one redemption fails the transaction, it keeps its error and the others
+// are written again in a transaction of their own batch; each job of batch
+// gets its outcome, and run closes their done.
+func (c *combiner) runStacked(ctx context.Context, batch []*job, key string) {
+	pending := batch
+	for len(pending) > 0 {
+		round := make([]*job, len(pending))
+		by := make(map[*job]*job, len(pending))
+		for i, j := range pending {
+			round[i] = &job{w: j.w, key: key, done: make(chan struct{}), lead: make(chan struct{}, 1)}
+			by[round[i]] = j
+		}
+		requeued := c.runGroup(ctx, round)
+		next := make([]*job, 0, len(requeued))
+		for _, g := range round {
+			j := by[g]
+			if slices.Contains(requeued, g) {
+				next = append(next, j)
+				continue
+			}
+			j.res, j.err = g.res, g.err
+		}
+		pending = next
+	}
 }
 
 // DisableCombining makes every redemption write in a transaction of its

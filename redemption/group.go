@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/voucher"
 )
 
 // groupLanes is how many group transactions a service writes at once: one
@@ -149,13 +150,14 @@ func (c *combiner) runGroup(ctx context.Context, batch []*job) (requeued []*job)
 			batch[i].err, failed = err, i
 			return errBatchJob
 		}
+		moves := &heldMovements{RedeemStore: st}
 		for i, j := range batch {
-			if j.res, j.err = j.w.finish(ctx, st); j.err != nil {
+			if j.res, j.err = j.w.finish(ctx, moves); j.err != nil {
 				failed = i
 				return errBatchJob
 			}
 		}
-		return nil
+		return st.InsertTransactions(ctx, moves.ts...)
 	})
 	if failed >= 0 && errors.Is(err, errBatchJob) {
 		f := batch[failed]
@@ -240,6 +242,9 @@ func countTogether(ctx context.Context, st RedeemStore, batch []*job) error {
 // (its reservations) it spends nothing: each redemption spends in
 // finish, one at a time, as before.
 func spendTogether(ctx context.Context, st RedeemStore, batch []*job) (i int, err error) {
+	if done, err := spendStacked(ctx, st, batch); done || err != nil {
+		return -1, err
+	}
 	all := make([]VoucherSpend, len(batch))
 	for k, j := range batch {
 		sp, ok := j.w.soleSpend()
@@ -277,4 +282,100 @@ func handled(err error) bool {
 	var le *LimitError
 	return errors.As(err, &le) || errors.Is(err, errStale) || errors.Is(err, promotype.ErrDuplicateFound) ||
 		promotype.Retryable(err)
+}
+
+// spendStacked spends, when every redemption of batch spends the same
+// several vouchers outside a session (a batch of runStacked), the sum of
+// their spends of each voucher in one store call (SpendVouchers, in id
+// order), and stages for each redemption the vouchers as its own spend
+// left them (the final ones less the spends of the redemptions after it),
+// so that the vouchers' rows are locked by one statement, not one per
+// redemption. It reports false, having spent nothing, when the batch is
+// not such a batch: then each spends in finish, as before. When the sum
+// breaks a limit (or meets a reservation) that the redemptions spending
+// one by one may not all break, its error is errAlone: the batch's
+// transaction fails, and each of its redemptions runs again alone (a
+// savepoint around the call would cost every batch its round trips).
+func spendStacked(ctx context.Context, st RedeemStore, batch []*job) (bool, error) {
+	if len(batch) < 2 {
+		return false, nil
+	}
+	var ids []string
+	sums := map[string]*Spend{}
+	for k, j := range batch {
+		w := j.w
+		if j.key == "" || j.key != batch[0].key || len(w.spends) < 2 || requestKey(w.in.Session) != "" || w.stage.counted == nil {
+			return false, nil
+		}
+		for _, p := range w.spends {
+			id := p.row.Ledger.VoucherID
+			if p.show.voucher == nil || p.show.voucher.ReservedUntil != nil {
+				return false, nil
+			}
+			sum := sums[id]
+			if sum == nil {
+				if k > 0 {
+					return false, nil // not the vouchers of the first
+				}
+				sum = &Spend{}
+				sums[id] = sum
+				ids = append(ids, id)
+			}
+			sp := p.row.Ledger.Spend
+			sum.Quantity, sum.Credits, sum.Points = sum.Quantity+sp.Quantity, sum.Credits+sp.Credits, sum.Points+sp.Points
+		}
+	}
+	slices.Sort(ids)
+	ss := make([]VoucherSpend, len(ids))
+	for i, id := range ids {
+		ss[i] = VoucherSpend{VoucherID: id, Spend: *sums[id]}
+	}
+	spent, err := st.SpendVouchers(ctx, batch[0].w.projectID, ss)
+	var le *LimitError
+	switch {
+	case errors.As(err, &le), errors.Is(err, ErrReserved):
+		// The call may have spent some of the sums: the transaction is
+		// undone, and each redemption runs again alone, whose spend
+		// alone says whether it fits.
+		return true, errAlone
+	case err != nil:
+		return true, err
+	}
+	now := make(map[string]*voucher.Voucher, len(ids))
+	for i, id := range ids {
+		now[id] = spent[i]
+	}
+	for _, j := range slices.Backward(batch) { // last first: now becomes what each left
+		w := j.w
+		w.stage.spentEach = make([]*voucher.Voucher, len(w.spends))
+		for i, p := range w.spends {
+			id := p.row.Ledger.VoucherID
+			v := now[id]
+			w.stage.spentEach[i] = v.Clone()
+			sp := p.row.Ledger.Spend
+			v.RedeemedQuantity -= sp.Quantity
+			if v.Gift != nil {
+				v.Gift.Balance += sp.Credits
+			}
+			if v.LoyaltyCard != nil {
+				v.LoyaltyCard.Balance += sp.Points
+			}
+		}
+	}
+	return true, nil
+}
+
+// heldMovements is a group transaction's store while its redemptions
+// finish: the card transactions they record are held and inserted after
+// the last, in one statement (in the order they were recorded), instead
+// of one statement each while the batch holds its vouchers' rows.
+type heldMovements struct {
+	RedeemStore
+	ts []*Transaction
+}
+
+// InsertTransactions holds ts for the group's one insert.
+func (h *heldMovements) InsertTransactions(_ context.Context, ts ...*Transaction) error {
+	h.ts = append(h.ts, ts...)
+	return nil
 }

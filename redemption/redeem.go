@@ -368,6 +368,10 @@ type staged struct {
 	from     []string         // the campaign-customer counter that moved each of first
 	counted  map[string]int64 // set when a group transaction added the deltas: the values of read after them
 	spent    *voucher.Voucher // set when a group transaction spent the voucher: what the spend left
+	// spentEach is set when a batch spent the vouchers of every spend of
+	// the write together with the batch's others (spendStacked): what
+	// each spend of w.spends left, by index.
+	spentEach []*voucher.Voucher
 }
 
 // prepare does the part of a redemption's write that spends nothing:
@@ -611,23 +615,79 @@ func (w *write) child(ctx context.Context, st RedeemStore, step *Step) (*Redempt
 // the ledger rows and events, which a database holds back to the commit,
 // so that a voucher's row lock (taken by the spend, held until the
 // transaction ends) is held as briefly as possible: concurrent redemptions
-// of one voucher wait on it.
+// of one voucher wait on it. Several vouchers are spent in id order, the
+// order every redemption and rollback locks vouchers in, so that two of
+// them spending the same vouchers queue instead of deadlocking; outside a
+// session, in one store call (SpendVouchers).
 func (w *write) spend(ctx context.Context, st RedeemStore, first *voucher.Voucher) error {
+	after := make([]*voucher.Voucher, len(w.spends))
+	if first != nil {
+		after[0] = first // countAndSpend spent the first voucher
+	}
+	if w.stage != nil && w.stage.spentEach != nil {
+		copy(after, w.stage.spentEach) // spendStacked spent them all
+	}
+	order := make([]int, 0, len(w.spends))
+	for i := range w.spends {
+		if after[i] == nil {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return strings.Compare(w.spends[a].row.Ledger.VoucherID, w.spends[b].row.Ledger.VoucherID)
+	})
+	if err := w.spendInOrder(ctx, st, order, after); err != nil {
+		return err
+	}
 	for i, p := range w.spends {
 		row := p.row
-		after := first // countAndSpend spent the first voucher
-		var err error
-		if i > 0 || first == nil {
-			if after, err = w.spendVoucher(ctx, st, row.Ledger.VoucherID, row.Ledger.Spend); err != nil {
-				return err
-			}
-		}
 		if k := requestKey(w.in.Session); k != "" {
 			row.Session = &RedemptionSession{Key: k}
 		}
-		if row.Voucher, err = w.s.vouchers.PresentAssigned(ctx, st, after, p.show.assignments); err != nil {
+		var err error
+		if row.Voucher, err = w.s.vouchers.PresentAssigned(ctx, st, after[i], p.show.assignments); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// spendInOrder spends the vouchers of w.spends[i] for i in order (sorted
+// by voucher id) and sets after[i] to what each spend left. Two or more
+// distinct vouchers outside a session, none reserved when evaluated, are
+// spent by one SpendVouchers; a reservation made since the evaluation
+// makes the write evaluate again (errStale: the transaction undoes what
+// the call spent), and then it spends through the reservations.
+func (w *write) spendInOrder(ctx context.Context, st RedeemStore, order []int, after []*voucher.Voucher) error {
+	together := len(order) > 1 && requestKey(w.in.Session) == ""
+	ss := make([]VoucherSpend, 0, len(order))
+	for k, i := range order {
+		p := w.spends[i]
+		if p.show.voucher == nil || p.show.voucher.ReservedUntil != nil ||
+			k > 0 && p.row.Ledger.VoucherID == w.spends[order[k-1]].row.Ledger.VoucherID {
+			together = false
+		}
+		ss = append(ss, VoucherSpend{VoucherID: p.row.Ledger.VoucherID, Spend: p.row.Ledger.Spend})
+	}
+	if together {
+		spent, err := st.SpendVouchers(ctx, w.projectID, ss)
+		if errors.Is(err, ErrReserved) {
+			return errStale
+		}
+		if err != nil {
+			return err
+		}
+		for k, i := range order {
+			after[i] = spent[k]
+		}
+		return nil
+	}
+	for k, i := range order {
+		v, err := w.spendVoucher(ctx, st, ss[k].VoucherID, ss[k].Spend)
+		if err != nil {
+			return err
+		}
+		after[i] = v
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/promoengine/promo/customer"
 	"github.com/promoengine/promo/order"
 	"github.com/promoengine/promo/promotype"
+	"github.com/promoengine/promo/rule"
+	"github.com/promoengine/promo/voucher"
 )
 
 // RollbackParams are the inputs of a rollback: a reason and a tracking id
@@ -182,13 +184,30 @@ func (rb *rollbacker) run(ctx context.Context, id string, allowStack bool) (*Rol
 		}
 		out.Order = o
 	}
+	// Locks are taken in the order a redemption takes them: the order
+	// (above), the counters, then the vouchers in id order; the vouchers'
+	// rows, which concurrent redemptions wait for, last. What presenting
+	// the vouchers reads is read before.
+	assigned, err := rb.assignments(ctx, out.Rollbacks)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := rb.count(ctx, children, out.Rollbacks); err != nil {
+		return nil, nil, err
+	}
+	if err := rb.giveBack(ctx, out.Rollbacks, assigned); err != nil {
+		return nil, nil, err
+	}
 	for _, r := range rows {
 		present(r)
 	}
-	if err := rb.st.InsertRedemptions(ctx, rows...); err != nil {
+	// The card transactions first: their insert is a statement of its
+	// own, while a database holds the ledger rows and events back to the
+	// commit.
+	if err := rb.s.recordMovements(ctx, rb.st, out.Rollbacks, out.Order); err != nil {
 		return nil, nil, err
 	}
-	if err := rb.s.recordMovements(ctx, rb.st, out.Rollbacks, out.Order); err != nil {
+	if err := rb.st.InsertRedemptions(ctx, rows...); err != nil {
 		return nil, nil, err
 	}
 	for _, r := range out.Rollbacks {
@@ -285,8 +304,10 @@ func (rb *rollbacker) failed(ctx context.Context, r *Redemption) error {
 	return e
 }
 
-// undo gives back what child c spent, undoes its counters and returns its
-// rollback row. c is marked ROLLED_BACK (a child of a parent here; a
+// undo returns child c's rollback row: its counters (c's undone, which
+// count adds) and its spend (what c spent, negative, which giveBack gives
+// back). c is marked ROLLED_BACK (a child of a parent here; a single
+// redemption is marked by run). c is marked ROLLED_BACK (a child of a parent here; a
 // single redemption is marked by run).
 func (rb *rollbacker) undo(ctx context.Context, c *Redemption, id string, child bool) (*Redemption, error) {
 	rr := rb.row(id, c)
@@ -307,38 +328,104 @@ func (rb *rollbacker) undo(ctx context.Context, c *Redemption, id string, child 
 	}
 	deltas := make([]CounterDelta, 0, len(c.Ledger.Counters))
 	for _, d := range c.Ledger.Counters {
-		if !isCustomersKey(d.Key) { // recomputed below: a customer counts while it has a redemption left
+		if !isCustomersKey(d.Key) { // recomputed by count: a customer counts while it has a redemption left
 			deltas = append(deltas, CounterDelta{Key: d.Key, Delta: -d.Delta})
 		}
 	}
 	rr.Ledger.Counters = deltas
-	if c.CustomerID != nil {
-		for _, name := range []string{"total_rolled_back", "total_rollback_succeeded"} {
-			deltas = append(deltas, CounterDelta{Key: customerKey(*c.CustomerID, name), Delta: 1})
-		}
-	}
-	now, err := rb.st.AddCountersRead(ctx, rb.projectID, campCustKeys(rr.Ledger.Counters), inKeyOrder(slices.Clone(deltas))...)
-	if err != nil {
-		return nil, err
-	}
-	distinct, _ := distinctDeltas(now, rr.Ledger.Counters, nil)
-	if err := rb.st.AddCounters(ctx, rb.projectID, distinct...); err != nil {
-		return nil, err
-	}
-	rr.Ledger.Counters = append(slices.Clip(rr.Ledger.Counters), distinct...)
-	if c.Ledger.VoucherID != "" {
-		if _, err := rb.st.SpendVoucher(ctx, rb.projectID, c.Ledger.VoucherID, back); err != nil {
-			return nil, err
-		}
-		v, err := rb.st.GetVoucher(ctx, rb.projectID, c.Ledger.VoucherID)
-		if err != nil {
-			return nil, err
-		}
-		if rr.Voucher, err = rb.s.vouchers.Present(ctx, rb.st, v); err != nil {
-			return nil, err
-		}
-	}
 	return rr, nil
+}
+
+// count undoes the counters of the rollback rows rows (of children, in
+// their order) in one statement, in key order (as a redemption adds its
+// counters: several children's rows moved one by one would lock them out
+// of order and deadlock with redemptions), adds the customers' rollback
+// totals, and then moves the distinct-customers counters: each row's as
+// it would alone, from the campaign-customer values as its own deltas
+// left them (those of the rows after it subtracted).
+func (rb *rollbacker) count(ctx context.Context, children, rows []*Redemption) error {
+	var all []CounterDelta
+	var read []string
+	for i, rr := range rows {
+		all = append(all, rr.Ledger.Counters...)
+		read = append(read, campCustKeys(rr.Ledger.Counters)...)
+		if id := children[i].CustomerID; id != nil {
+			for _, name := range []string{"total_rolled_back", "total_rollback_succeeded"} {
+				all = append(all, CounterDelta{Key: customerKey(*id, name), Delta: 1})
+			}
+		}
+	}
+	now, err := rb.st.AddCountersRead(ctx, rb.projectID, slices.Compact(slices.Sorted(slices.Values(read))), inKeyOrder(all)...)
+	if err != nil {
+		return err
+	}
+	distinct := make([][]CounterDelta, len(rows))
+	for i, rr := range slices.Backward(rows) { // last first: now becomes what each saw
+		distinct[i], _ = distinctDeltas(now, rr.Ledger.Counters, nil)
+		for _, d := range rr.Ledger.Counters {
+			if _, ok := now[d.Key]; ok {
+				now[d.Key] -= d.Delta
+			}
+		}
+	}
+	var moved []CounterDelta
+	for i, rr := range rows {
+		moved = append(moved, distinct[i]...)
+		rr.Ledger.Counters = append(slices.Clip(rr.Ledger.Counters), distinct[i]...)
+	}
+	return rb.st.AddCounters(ctx, rb.projectID, inKeyOrder(moved)...)
+}
+
+// assignments reads the validation rule assignments of the vouchers of
+// rows (rollback rows), which presenting them shows, in one call.
+func (rb *rollbacker) assignments(ctx context.Context, rows []*Redemption) (map[string][]*rule.Assignment, error) {
+	var ids []string
+	for _, rr := range rows {
+		if rr.Ledger.VoucherID != "" {
+			ids = append(ids, rr.Ledger.VoucherID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return rule.AssignmentsByObject(ctx, rb.st, rb.projectID, rule.RelatedVoucher, ids)
+}
+
+// giveBack gives each voucher of rows (rollback rows) what its redemption
+// spent (rr.Ledger.Spend, negative) and presents it as left: in voucher
+// id order, the order redemptions spend in, several distinct vouchers in
+// one store call (SpendVouchers), presented with assigned (their rule
+// assignments, by voucher id). A giving back is never refused.
+func (rb *rollbacker) giveBack(ctx context.Context, rows []*Redemption, assigned map[string][]*rule.Assignment) error {
+	var back []*Redemption
+	for _, rr := range rows {
+		if rr.Ledger.VoucherID != "" {
+			back = append(back, rr)
+		}
+	}
+	slices.SortStableFunc(back, func(a, b *Redemption) int { return strings.Compare(a.Ledger.VoucherID, b.Ledger.VoucherID) })
+	ss := make([]VoucherSpend, len(back))
+	distinct := true
+	for i, rr := range back {
+		ss[i] = VoucherSpend{VoucherID: rr.Ledger.VoucherID, Spend: rr.Ledger.Spend}
+		distinct = distinct && (i == 0 || ss[i].VoucherID != ss[i-1].VoucherID)
+	}
+	var left []*voucher.Voucher
+	var err error
+	if distinct {
+		left, err = rb.st.SpendVouchers(ctx, rb.projectID, ss)
+	} else {
+		left, err = SpendEach(ctx, rb.st, rb.projectID, ss)
+	}
+	if err != nil {
+		return err
+	}
+	for i, rr := range back {
+		if rr.Voucher, err = rb.s.vouchers.PresentAssigned(ctx, rb.st, left[i], assigned[rr.Ledger.VoucherID]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // order marks the order entry of target rolled back by head and, in
