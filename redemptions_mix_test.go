@@ -70,7 +70,7 @@ func TestStackedMixTwoEngines(t *testing.T) {
 						mine = append(mine, id)
 					}
 					if r%2 == 1 && len(mine) > 0 {
-						_, err := eng.Redemptions().RollbackStack(ctx, p, mine[0], redemption.RollbackParams{})
+						_, err := eng.Redemptions().Rollback(ctx, p, mine[0], redemption.RollbackParams{})
 						record(err)
 						if err == nil {
 							mu.Lock()
