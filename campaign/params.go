@@ -176,10 +176,10 @@ func (in UpdateParams) checkClear() error {
 	return checkCleared(in.Clear, given)
 }
 
-// checkCleared refuses a name of clear that given does not hold, and one
+// checkCleared refuses a name of names that given does not hold, and one
 // given holds true (a field both given and cleared).
-func checkCleared(clear []string, given map[string]bool) error {
-	for _, k := range clear {
+func checkCleared(names []string, given map[string]bool) error {
+	for _, k := range names {
 		g, ok := given[k]
 		switch {
 		case !ok:

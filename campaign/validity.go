@@ -129,11 +129,11 @@ func (v *Validity) Clear(field string) {
 	}
 }
 
-// CheckClear refuses a name of clear that is not one of ValidityFields, and
+// CheckClear refuses a name of names that is not one of ValidityFields, and
 // a field both cleared and given a value in p (only possible through the Go
 // API).
-func (p ValidityParams) CheckClear(clear []string) error {
-	return checkCleared(clear, p.given())
+func (p ValidityParams) CheckClear(names []string) error {
+	return checkCleared(names, p.given())
 }
 
 // given reports, per name of ValidityFields, whether p gives that field.
