@@ -106,10 +106,6 @@ type UpdateParams struct {
 var ClearableFields = []string{"start_date", "expiration_date", "validity_timeframe", "validity_day_of_week",
 	"validity_hours", "description", "activity_duration_after_publishing", "category", "category_id"}
 
-// validityFields are the clearable fields of the campaign's Validity; the
-// others are the campaign's own.
-var validityFields = []string{"start_date", "expiration_date", "validity_timeframe", "validity_day_of_week", "validity_hours"}
-
 // UnmarshalJSON decodes the body and records the clearable fields given as
 // null in Clear.
 func (in *UpdateParams) UnmarshalJSON(b []byte) error {
@@ -118,17 +114,29 @@ func (in *UpdateParams) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
+	nulls, err := NullFields(b, ClearableFields)
+	if err != nil {
 		return err
 	}
-	for _, k := range ClearableFields {
-		if v, ok := raw[k]; ok && isNull(v) {
-			p.Clear = append(p.Clear, k)
-		}
-	}
+	p.Clear = nulls
 	*in = UpdateParams(p)
 	return nil
+}
+
+// NullFields returns those of names that the JSON object b gives as null,
+// in the order of names.
+func NullFields(b []byte, names []string) ([]string, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, k := range names {
+		if v, ok := raw[k]; ok && isNull(v) {
+			out = append(out, k)
+		}
+	}
+	return out, nil
 }
 
 // clearFields removes the fields in.Clear names (validated by checkClear):
@@ -136,24 +144,16 @@ func (in *UpdateParams) UnmarshalJSON(b []byte) error {
 // category and category_id both remove the campaign's category.
 func (in UpdateParams) clearFields(c *Campaign, v *Validity) {
 	for _, k := range in.Clear {
-		if slices.Contains(validityFields, k) {
-			if v == nil {
-				continue
+		if slices.Contains(ValidityFields, k) {
+			if v != nil {
+				v.Clear(k)
 			}
-		} else if c == nil {
+			continue
+		}
+		if c == nil {
 			continue
 		}
 		switch k {
-		case "start_date":
-			v.StartDate = nil
-		case "expiration_date":
-			v.ExpirationDate = nil
-		case "validity_timeframe":
-			v.ValidityTimeframe = nil
-		case "validity_day_of_week":
-			v.ValidityDayOfWeek = nil
-		case "validity_hours":
-			v.ValidityHours = nil
 		case "description":
 			c.Description = nil
 		case "activity_duration_after_publishing":
@@ -167,14 +167,19 @@ func (in UpdateParams) clearFields(c *Campaign, v *Validity) {
 // checkClear refuses an unknown name in Clear, and a field both cleared and
 // given a value (only possible through the Go API).
 func (in UpdateParams) checkClear() error {
-	given := map[string]bool{"start_date": in.StartDate != nil, "expiration_date": in.ExpirationDate != nil,
-		"validity_timeframe": in.ValidityTimeframe != nil, "validity_day_of_week": in.ValidityDayOfWeek != nil,
-		"validity_hours": in.ValidityHours != nil, "description": in.Description != nil,
-		"activity_duration_after_publishing": in.ActivityDurationAfterPublishing != nil,
-		// Clearing one of category and category_id while naming the
-		// category by the other sets it: the clear comes first.
-		"category": in.Category != nil, "category_id": in.CategoryID != nil}
-	for _, k := range in.Clear {
+	given := in.validity().given()
+	given["description"] = in.Description != nil
+	given["activity_duration_after_publishing"] = in.ActivityDurationAfterPublishing != nil
+	// Clearing one of category and category_id while naming the category
+	// by the other sets it: the clear comes first.
+	given["category"], given["category_id"] = in.Category != nil, in.CategoryID != nil
+	return checkCleared(in.Clear, given)
+}
+
+// checkCleared refuses a name of names that given does not hold, and one
+// given holds true (a field both given and cleared).
+func checkCleared(names []string, given map[string]bool) error {
+	for _, k := range names {
 		g, ok := given[k]
 		switch {
 		case !ok:

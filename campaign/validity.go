@@ -108,6 +108,41 @@ func LocalizeValidity(ctx context.Context, env promotype.Env, projectID string, 
 	return nil
 }
 
+// ValidityFields are the JSON names of the validity fields an update clears
+// with null, on campaigns and vouchers alike.
+var ValidityFields = []string{"start_date", "expiration_date", "validity_timeframe", "validity_day_of_week", "validity_hours"}
+
+// Clear removes the validity field of JSON name field (one of
+// ValidityFields; another name changes nothing).
+func (v *Validity) Clear(field string) {
+	switch field {
+	case "start_date":
+		v.StartDate = nil
+	case "expiration_date":
+		v.ExpirationDate = nil
+	case "validity_timeframe":
+		v.ValidityTimeframe = nil
+	case "validity_day_of_week":
+		v.ValidityDayOfWeek = nil
+	case "validity_hours":
+		v.ValidityHours = nil
+	}
+}
+
+// CheckClear refuses a name of names that is not one of ValidityFields, and
+// a field both cleared and given a value in p (only possible through the Go
+// API).
+func (p ValidityParams) CheckClear(names []string) error {
+	return checkCleared(names, p.given())
+}
+
+// given reports, per name of ValidityFields, whether p gives that field.
+func (p ValidityParams) given() map[string]bool {
+	return map[string]bool{"start_date": p.StartDate != nil, "expiration_date": p.ExpirationDate != nil,
+		"validity_timeframe": p.ValidityTimeframe != nil, "validity_day_of_week": p.ValidityDayOfWeek != nil,
+		"validity_hours": p.ValidityHours != nil}
+}
+
 // Apply copies the fields given in p onto v.
 func (p ValidityParams) Apply(v *Validity) {
 	if p.StartDate != nil {

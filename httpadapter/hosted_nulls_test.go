@@ -85,6 +85,72 @@ func TestHostedNullAnswers(t *testing.T) {
 		}
 	})
 
+	t.Run("bulk-updated address", func(t *testing.T) {
+		h.mustDo(req{method: http.MethodPost, target: "/v1/customers/bulk/async", body: `[{"source_id":"addr","address":{"city":"Berlin","line_1":"Main 1","postal_code":"10115","country":"DE"}}]`}, http.StatusAccepted)
+		h.runActions()
+		h.mustDo(req{method: http.MethodPost, target: "/v1/customers/bulk/async", body: `[{"source_id":"addr","address":{"city":"Hamburg"}}]`}, http.StatusAccepted)
+		h.runActions()
+		a := h.mustDo(req{method: http.MethodGet, target: "/v1/customers/addr"}, http.StatusOK)["address"].(map[string]any)
+		if a["city"] != "Hamburg" {
+			t.Errorf("address.city %v, want Hamburg", a["city"])
+		}
+		for _, k := range []string{"state", "line_1", "line_2", "country", "postal_code"} {
+			wantNull("address replaced by a bulk update", a, k)
+		}
+		h.mustDo(req{method: http.MethodPost, target: "/v1/customers/metadata/async", body: `{"source_ids":["addr"],"metadata":{"k":1}}`}, http.StatusAccepted)
+		h.runActions()
+		a = h.mustDo(req{method: http.MethodGet, target: "/v1/customers/addr"}, http.StatusOK)["address"].(map[string]any)
+		if a["city"] != "Hamburg" {
+			t.Errorf("a metadata update changed the address: %v", a)
+		}
+	})
+
+	t.Run("stack hierarchy_mode and updated_at", func(t *testing.T) {
+		camp := h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Stacked","campaign_type":"PROMOTION"}`}, http.StatusOK)["id"].(string)
+		tier := h.mustDo(req{method: http.MethodPost, target: "/v1/promotions/" + camp + "/tiers", body: `{"name":"T","action":{"discount":{"type":"PERCENT","percent_off":5}}}`}, http.StatusOK)["id"].(string)
+		base := "/v1/promotions/" + camp + "/stacks"
+		created := h.mustDo(req{method: http.MethodPost, target: base, body: `{"name":"S","tiers":{"ids":["` + tier + `"]}}`}, http.StatusOK)
+		id := created["id"].(string)
+		list := h.mustDo(req{method: http.MethodGet, target: base}, http.StatusOK)["data"].([]any)
+		all := h.mustDo(req{method: http.MethodGet, target: "/v1/promotions/stacks"}, http.StatusOK)["data"].([]any)
+		for what, s := range map[string]map[string]any{
+			"create": created, "get": h.mustDo(req{method: http.MethodGet, target: base + "/" + id}, http.StatusOK),
+			"campaign list": list[0].(map[string]any), "list": all[0].(map[string]any),
+		} {
+			if mode := s["tiers"].(map[string]any)["hierarchy_mode"]; mode != "MANUAL" {
+				t.Errorf("%s: hierarchy_mode %v, want MANUAL", what, mode)
+			}
+			wantNull(what, s, "updated_at")
+		}
+		updated := h.mustDo(req{method: http.MethodPut, target: base + "/" + id, body: `{"name":"S2"}`}, http.StatusOK)
+		if at, _ := updated["updated_at"].(string); at == "" {
+			t.Errorf("update: updated_at %v, want the time", updated["updated_at"])
+		}
+	})
+
+	t.Run("cleared expiration_date", func(t *testing.T) {
+		c := h.mustDo(req{method: http.MethodPost, target: "/v1/campaigns", body: `{"name":"Expiring","expiration_date":"2030-01-01T00:00:00Z","voucher":{"discount":{"type":"AMOUNT","amount_off":1}}}`}, http.StatusOK)
+		c = h.mustDo(req{method: http.MethodPut, target: "/v1/campaigns/" + c["id"].(string), body: `{"expiration_date":null}`}, http.StatusOK)
+		wantNull("campaign update", c, "expiration_date")
+		wantNull("campaign read", h.mustDo(req{method: http.MethodGet, target: "/v1/campaigns/Expiring"}, http.StatusOK), "expiration_date")
+		h.mustDo(req{method: http.MethodPost, target: "/v1/vouchers/EXPIRING", body: `{"type":"DISCOUNT_VOUCHER","discount":{"type":"AMOUNT","amount_off":1},"expiration_date":"2030-01-01T00:00:00Z"}`}, http.StatusOK)
+		v := h.mustDo(req{method: http.MethodPut, target: "/v1/vouchers/EXPIRING", body: `{"expiration_date":null}`}, http.StatusOK)
+		wantNull("voucher update", v, "expiration_date")
+		wantNull("voucher read", h.mustDo(req{method: http.MethodGet, target: "/v1/vouchers/EXPIRING"}, http.StatusOK), "expiration_date")
+		v = h.mustDo(req{method: http.MethodPut, target: "/v1/vouchers/EXPIRING", body: `{"start_date":"2029-01-01T00:00:00Z","expiration_date":"2031-01-01T00:00:00Z"}`}, http.StatusOK)
+		if v["expiration_date"] != "2031-01-01T00:00:00.000Z" {
+			t.Errorf("voucher expiration_date set again: %v", v["expiration_date"])
+		}
+		v = h.mustDo(req{method: http.MethodPut, target: "/v1/vouchers/EXPIRING", body: `{"start_date":null,"metadata":{"a":1}}`}, http.StatusOK)
+		wantNull("voucher start_date cleared", v, "start_date")
+		if v["expiration_date"] != "2031-01-01T00:00:00.000Z" {
+			t.Errorf("an absent expiration_date changed: %v", v["expiration_date"])
+		}
+		if e := h.do(req{method: http.MethodPut, target: "/v1/vouchers/EXPIRING", body: `{"expiration_date":5}`}); e.Code != http.StatusBadRequest {
+			t.Errorf("expiration_date 5: %d %s", e.Code, e.Body)
+		}
+	})
+
 	t.Run("last page more_starting_after", func(t *testing.T) {
 		h.mustDo(req{method: http.MethodPost, target: "/v1/customers", body: `{"source_id":"pager"}`}, http.StatusOK)
 		l := h.mustDo(req{method: http.MethodGet, target: "/v1/customers/pager/activity"}, http.StatusOK)

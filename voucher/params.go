@@ -1,6 +1,7 @@
 package voucher
 
 import (
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 
@@ -97,6 +98,27 @@ type UpdateParams struct {
 	Gift        *GiftParams           `json:"gift"`
 	LoyaltyCard *LoyaltyCardParams    `json:"loyalty_card"`
 	Common
+	// Clear names validity fields the update removes (their JSON names,
+	// from campaign.ValidityFields), as a campaign update does. In JSON a
+	// validity field given as null is cleared; an absent one is unchanged.
+	Clear []string `json:"-"`
+}
+
+// UnmarshalJSON decodes the body and records the validity fields given as
+// null in Clear.
+func (in *UpdateParams) UnmarshalJSON(b []byte) error {
+	type plain UpdateParams
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	nulls, err := campaign.NullFields(b, campaign.ValidityFields)
+	if err != nil {
+		return err
+	}
+	p.Clear = nulls
+	*in = UpdateParams(p)
+	return nil
 }
 
 // ImportItem is one voucher of POST /v1/campaigns/{id}/import: a code (required)

@@ -334,6 +334,9 @@ func (s *Service) Update(ctx context.Context, projectID, ref string, in UpdatePa
 	if err := in.Common.check(); err != nil {
 		return nil, err
 	}
+	if err := in.ValidityParams.CheckClear(in.Clear); err != nil {
+		return nil, err
+	}
 	if err := s.CheckMetadata(ctx, projectID, in.Metadata); err != nil {
 		return nil, err
 	}
@@ -348,6 +351,9 @@ func (s *Service) Update(ctx context.Context, projectID, ref string, in UpdatePa
 		}
 		if err := typed(v, in.Discount, in.Gift, in.LoyaltyCard, false); err != nil {
 			return err
+		}
+		for _, k := range in.Clear {
+			v.Validity.Clear(k)
 		}
 		if err := in.Common.apply(v); err != nil {
 			return err
