@@ -150,14 +150,18 @@ func (c *combiner) runGroup(ctx context.Context, batch []*job) (requeued []*job)
 			batch[i].err, failed = err, i
 			return errBatchJob
 		}
-		moves := &heldMovements{RedeemStore: st}
+		held := &heldTransactions{}
+		hctx := context.WithValue(ctx, heldKey{}, held)
 		for i, j := range batch {
-			if j.res, j.err = j.w.finish(ctx, moves); j.err != nil {
+			if j.res, j.err = j.w.finish(hctx, st); j.err != nil {
 				failed = i
 				return errBatchJob
 			}
 		}
-		return st.InsertTransactions(ctx, moves.ts...)
+		if len(held.ts) == 0 {
+			return nil
+		}
+		return st.InsertTransactions(ctx, held.ts...)
 	})
 	if failed >= 0 && errors.Is(err, errBatchJob) {
 		f := batch[failed]
@@ -365,17 +369,14 @@ func spendStacked(ctx context.Context, st RedeemStore, batch []*job) (bool, erro
 	return true, nil
 }
 
-// heldMovements is a group transaction's store while its redemptions
-// finish: the card transactions they record are held and inserted after
-// the last, in one statement (in the order they were recorded), instead
-// of one statement each while the batch holds its vouchers' rows.
-type heldMovements struct {
-	RedeemStore
-	ts []*Transaction
-}
+// heldTransactions are the card transactions a group transaction's
+// redemptions record while they finish (insertMovement, for the cards their
+// rewards and effects move): held through the context and inserted after
+// the last, in one statement and in the order they were recorded, instead
+// of one statement each while the batch holds its vouchers' rows. The
+// context, not a wrapper of the store, carries them: the hooks the
+// redemptions run (rewards, points effects, conversions) need the
+// transaction's own store, with every port it has.
+type heldTransactions struct{ ts []*Transaction }
 
-// InsertTransactions holds ts for the group's one insert.
-func (h *heldMovements) InsertTransactions(_ context.Context, ts ...*Transaction) error {
-	h.ts = append(h.ts, ts...)
-	return nil
-}
+type heldKey struct{}

@@ -82,7 +82,9 @@ func deref64(p *int64) int64 {
 // answer), its balance or points added event, which the card holder's
 // activity log records too.
 func (s *RedemptionService) insertMovement(ctx context.Context, st RedeemStore, t *Transaction, v *voucher.Voucher, added *Balance) error {
-	if err := st.InsertTransactions(ctx, t); err != nil {
+	if h, ok := ctx.Value(heldKey{}).(*heldTransactions); ok {
+		h.ts = append(h.ts, t) // a group transaction inserts them after its last redemption
+	} else if err := st.InsertTransactions(ctx, t); err != nil {
 		return err
 	}
 	created, addedEvent, activity, campaignType := EventGiftTransactionCreated, EventGiftBalanceAdded, customer.ActivityGiftBalanceAdded, "GIFT_VOUCHERS"
