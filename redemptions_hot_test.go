@@ -71,6 +71,11 @@ func testRedeemHotVoucher(t *testing.T, st storage.Store, alone bool) {
 		outcomes[i].id = res.Redemptions[0].ID
 	})
 
+	// A request the store could not serve in time (the 5 s statement
+	// deadline on a loaded machine) answers service_unavailable and
+	// commits nothing: a client retries it. Every other request is
+	// judged in full.
+	const unavailable = "service_unavailable"
 	ids, failures := map[string]bool{}, map[string]int{}
 	for i, o := range outcomes {
 		if o.id != "" {
@@ -78,7 +83,7 @@ func testRedeemHotVoucher(t *testing.T, st storage.Store, alone bool) {
 		} else {
 			failures[o.key]++
 		}
-		if i < keyed && outcomes[i+keyed] != o {
+		if i < keyed && outcomes[i+keyed] != o && o.key != unavailable && outcomes[i+keyed].key != unavailable {
 			t.Errorf("requests %d and %d share a key but answered %+v and %+v", i, i+keyed, o, outcomes[i+keyed])
 		}
 	}
@@ -89,26 +94,18 @@ func testRedeemHotVoucher(t *testing.T, st storage.Store, alone bool) {
 	for _, r := range rows.Data {
 		stored[r.ID] = true
 	}
+	// No redemption commits unanswered: the ids answered are the ledger's
+	// SUCCESS rows, exactly q of them, and the voucher's count says q.
 	diff(t, "successful redemption ids = ledger SUCCESS rows", ids, stored)
-	// Each pair sharing a key answers once: the n - keyed distinct
-	// requests split into q successes and the rest refused, every
-	// refusal a quantity_exceeded.
-	succeeded, refused, answers := 0, 0, 0
-	for i, o := range outcomes {
-		if o.id != "" {
-			answers++
-		}
-		switch {
-		case i >= keyed && i < 2*keyed: // the second of a pair
-		case o.id != "":
-			succeeded++
-		default:
-			refused++
+	diff(t, "distinct successes, redeemed quantity, ledger rows", []any{q, int64(q), q}, []any{len(ids), v.RedeemedQuantity, rows.Total})
+	for key, k := range failures {
+		if key != "quantity_exceeded" && key != unavailable {
+			t.Errorf("%d requests failed with %s, want quantity_exceeded (or %s under load)", k, key, unavailable)
 		}
 	}
-	diff(t, "distinct successes, redeemed quantity, ledger rows, refusals, failures",
-		[]any{q, int64(q), q, n - keyed - q, map[string]int{"quantity_exceeded": n - answers}},
-		[]any{succeeded, v.RedeemedQuantity, rows.Total, refused, failures})
+	if failures[unavailable] > 0 {
+		t.Logf("%d of %d requests answered %s", failures[unavailable], n, unavailable)
+	}
 }
 
 // failingEngine is an engine over failingStore{st} with a project, group

@@ -121,12 +121,18 @@ func Newf(code int, key, message, format string, args ...any) *Error {
 	return &Error{Code: code, Key: key, Message: message, Details: fmt.Sprintf(format, args...)}
 }
 
-// AsError returns err as an *Error. Any other error becomes a 500
-// internal_error whose cause is not exposed (the caller logs err).
+// AsError returns err as an *Error. A store failure a client may cure by
+// retrying (Transient: a stalled, gone or restarting store, or a conflict
+// past the retry budget) becomes a 503 service_unavailable; any other
+// error a 500 internal_error. Neither exposes its cause (the caller logs
+// err).
 func AsError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
+	}
+	if Transient(err) {
+		return ServiceUnavailable("The database did not answer in time or cannot be reached; retry later")
 	}
 	return &Error{Code: StatusInternalServerError, Key: "internal_error", Message: "Internal server error"}
 }

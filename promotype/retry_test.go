@@ -116,3 +116,25 @@ func TestRetryStopsWithContext(t *testing.T) {
 		t.Errorf("%d runs, %v; want 1 run and a 503", runs, err)
 	}
 }
+
+// AsError gives a Go caller what the HTTP adapter answers: a store
+// failure a client may cure by retrying is a 503 service_unavailable, any
+// other unknown error a 500 internal_error, a *Error itself.
+func TestAsErrorTransient(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"retry budget spent", fmt.Errorf("bunstore: spend: %w", promotype.ErrRetryable), "503 service_unavailable"},
+		{"store deadline", fmt.Errorf("bunstore: get voucher: %w", context.DeadlineExceeded), "503 service_unavailable"},
+		{"other", errors.New("boom"), "500 internal_error"},
+		{"an Error", promotype.NotFound("voucher", "v_1"), "404 not_found"},
+	} {
+		e := promotype.AsError(tc.err)
+		if got := fmt.Sprintf("%d %s", e.Code, e.Key); got != tc.want {
+			t.Errorf("%s: AsError = %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
