@@ -8,6 +8,7 @@ import (
 
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/customer"
+	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/segment"
 )
@@ -204,6 +205,49 @@ func TestSegmentConcurrentUpdates(t *testing.T) {
 		}
 		if (len(evs)%2 == 1) != in {
 			t.Errorf("%d events for a customer that ends in the segment: %v", len(evs), in)
+		}
+	})
+}
+
+// GET /v1/customers?segment_id= keeps the segment's members, paged, with
+// the total of members; an unknown segment, or another project's, has
+// none.
+func TestCustomerListBySegment(t *testing.T) {
+	eachStore(t, func(t *testing.T, f fixture) {
+		cs, segs := f.eng.Customers(), f.eng.Segments()
+		var picked []string
+		for i, name := range []string{"ann", "ben", "cid", "dee", "eve"} {
+			c := must[*customer.Customer](t)(cs.Upsert(ctx, f.project, customer.Params{SourceID: promo.Ptr(name),
+				Metadata: promo.Metadata{"club": []string{"gold", "none"}[i%2]}}))
+			if i != 2 {
+				picked = append(picked, c.ID)
+			}
+		}
+		static := must[*segment.Segment](t)(segs.Create(ctx, f.project, segment.Params{Name: promo.Ptr("Picked"), Type: promo.Ptr(segment.Static),
+			Customers: picked}))
+		gold := must[*segment.Segment](t)(segs.Create(ctx, f.project, goldFilter(segment.AutoUpdate)))
+		list := func(seg string, limit, page int) ([]string, int) {
+			t.Helper()
+			l := must[*promotype.List[*customer.Customer]](t)(cs.List(ctx, f.project, customer.ListParams{SegmentID: &seg,
+				ListParams: promotype.ListParams{Limit: limit, Page: page, Order: "created_at"}}))
+			names := []string{}
+			for _, c := range l.Data {
+				names = append(names, *c.SourceID)
+			}
+			return names, l.Total
+		}
+		names, total := list(static.ID, 10, 1)
+		diff(t, "static segment", []any{[]string{"ann", "ben", "dee", "eve"}, 4}, []any{names, total})
+		names, total = list(static.ID, 2, 2)
+		diff(t, "its second page of two", []any{[]string{"dee", "eve"}, 4}, []any{names, total})
+		names, total = list(gold.ID, 10, 1)
+		diff(t, "filter segment", []any{[]string{"ann", "cid", "eve"}, 3}, []any{names, total})
+		names, total = list("seg_nope", 10, 1)
+		diff(t, "unknown segment", []any{[]string{}, 0}, []any{names, total})
+		other := must[*project.Project](t)(f.eng.Projects().Create(ctx, project.Params{Name: "Other"}))
+		l := must[*promotype.List[*customer.Customer]](t)(cs.List(ctx, other.ID, customer.ListParams{SegmentID: &static.ID}))
+		if len(l.Data) != 0 || l.Total != 0 {
+			t.Errorf("another project lists %d of the segment's members (total %d)", len(l.Data), l.Total)
 		}
 	})
 }

@@ -22,14 +22,19 @@ var ListSpec = promotype.ListSpec{
 	},
 }
 
+// FieldSegmentID is the condition of a customer list that keeps the
+// members of a segment (OpIs, one segment id): a store's ListCustomers
+// reads it from the segment memberships, not from the customer.
+const FieldSegmentID = "segment_id"
+
 // ListParams is the query of GET /v1/customers: paging and order, the
 // exact-match filters email, city and name, the created_at / updated_at
 // bounds (strict), and the starting_after cursor.
 type ListParams struct {
 	promotype.ListParams
 	Email, City, Name *string
-	// SegmentID filters by segment. This engine has no segments, so no
-	// customer is in one: a list naming a segment is empty.
+	// SegmentID keeps the members of that segment (an unknown segment
+	// has none).
 	SegmentID                   *string
 	CreatedBefore, CreatedAfter *promotype.Time
 	UpdatedBefore, UpdatedAfter *promotype.Time
@@ -70,7 +75,7 @@ func (s *Service) List(ctx context.Context, projectID string, p ListParams) (*pr
 		q.Must = append(q.Must, promotype.Condition{Field: "created_at", Op: op, At: *p.StartingAfter})
 	}
 	if p.SegmentID != nil {
-		return promotype.NewList[*Customer](nil, 0, q), nil
+		q.Must = append(q.Must, promotype.Condition{Field: FieldSegmentID, Op: promotype.OpIs, Values: []string{*p.SegmentID}})
 	}
 	items, total, err := s.store.ListCustomers(ctx, projectID, q)
 	if err != nil {

@@ -21,7 +21,8 @@ type Store interface {
 	GetCustomer(ctx context.Context, projectID, id string) (*Customer, error)
 	FindCustomerBySourceID(ctx context.Context, projectID, sourceID string) (*Customer, error)
 	// ListCustomers returns one page of the live customers of the project
-	// matching q (fields of ListSpec) and the number of matches.
+	// matching q (fields of ListSpec, and FieldSegmentID: the members of a
+	// segment) and the number of matches.
 	ListCustomers(ctx context.Context, projectID string, q promotype.Query) ([]*Customer, int, error)
 	// BinCustomer moves the live customer id to the bin at at: it is no
 	// longer read, listed or found by source id, and its source id is free

@@ -147,9 +147,15 @@ func (s *Store) ListCustomers(ctx context.Context, projectID string, q promotype
 	if !storable(projectID) {
 		return []*customer.Customer{}, 0, nil
 	}
+	t := projectTally("customers", projectID, q)
+	seg, q := segmentOf(q)
 	return listDomain[customerRow, *customerRow, *customer.Customer](ctx, s.db, customerColumns, q, func(sel *bun.SelectQuery) *bun.SelectQuery {
-		return sel.Where("c.project_id = ? AND c.binned_at IS NULL", projectID)
-	}, projectTally("customers", projectID, q))
+		sel = sel.Where("c.project_id = ? AND c.binned_at IS NULL", projectID)
+		if seg != nil {
+			sel = sel.Where("c.id IN (SELECT m.customer_id FROM promo_segment_members AS m WHERE m.project_id = ? AND m.segment_id = ?)", projectID, *seg)
+		}
+		return sel
+	}, t)
 }
 
 // BinCustomer implements customer.Store.
@@ -315,4 +321,16 @@ func (s *Store) DeleteActivities(ctx context.Context, projectID, customerID stri
 	}
 	deleted, _ := res.RowsAffected()
 	return n + int(deleted), nil
+}
+
+// segmentOf takes the customer.FieldSegmentID condition out of q: the
+// segment whose members the list keeps (nil: none), and q without it.
+func segmentOf(q promotype.Query) (*string, promotype.Query) {
+	for i, c := range q.Must {
+		if c.Field == customer.FieldSegmentID && len(c.Values) == 1 {
+			q.Must = append(q.Must[:i:i], q.Must[i+1:]...)
+			return &c.Values[0], q
+		}
+	}
+	return nil, q
 }

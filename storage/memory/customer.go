@@ -35,7 +35,23 @@ func liveCustomer(c *customer.Customer) bool { return c.BinnedAt == nil }
 
 // ListCustomers implements customer.Store.
 func (s *Store) ListCustomers(ctx context.Context, projectID string, q promotype.Query) (out []*customer.Customer, total int, err error) {
-	s.read(ctx, func(d *data) { out, total = d.customers.list(projectID, q, (*customer.Customer).Field) })
+	s.read(ctx, func(d *data) {
+		for i, c := range q.Must {
+			if c.Field != customer.FieldSegmentID || len(c.Values) != 1 {
+				continue
+			}
+			members := []string{}
+			for k, segs := range d.segments.members {
+				if _, ok := segs[c.Values[0]]; ok && k[0] == projectID {
+					members = append(members, k[1])
+				}
+			}
+			q.Must = append(q.Must[:i:i], q.Must[i+1:]...)
+			q.Must = append(q.Must, promotype.Condition{Field: "id", Op: promotype.OpIn, Values: members})
+			break
+		}
+		out, total = d.customers.list(projectID, q, (*customer.Customer).Field)
+	})
 	return out, total, nil
 }
 
