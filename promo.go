@@ -3,7 +3,6 @@ package promo
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -166,12 +165,12 @@ func New(store storage.Store, opts ...Option) (*Engine, error) {
 	e.loyalty = loyalty.NewService(store, storage.TxFor(store, func(s storage.Tx) loyalty.ServiceStore { return s }), e.env, e.logger, loyalty.Deps{
 		Programs: e.campaign, Campaigns: e.campaigns, Vouchers: e.vouchers, Publications: e.publications, Redemptions: e.redemptions,
 		Rewards: e.rewards, Customers: e.customers})
-	e.redemptions.SetRewardEffect(e.giveReward)
-	e.redemptions.SetPointsEffect(e.pointsChanged)
+	e.redemptions.SetRewardEffect(e.loyalty.RewardEffect)
+	e.redemptions.SetPointsEffect(e.loyalty.PointsEffect)
 	e.validations.SetRewardCost(e.loyalty.RewardCost)
 	e.referrals = referral.NewService(store, storage.TxFor(store, func(s storage.Tx) referral.ServiceStore { return s }), e.env, referral.Deps{
 		Campaigns: e.campaigns, Vouchers: e.vouchers, Publications: e.publications, Redemptions: e.redemptions})
-	e.redemptions.SetConversionEffect(e.converted)
+	e.redemptions.SetConversionEffect(e.referrals.ConversionEffect)
 	e.customers.SetReferralSummary(e.referrals.CustomerReferrals)
 	e.customers.SetLoyaltySummary(e.referrals.WithReferred(e.vouchers.CustomerLoyalty))
 	return e, nil
@@ -187,54 +186,23 @@ func (e *Engine) changed(projectID string) {
 	}
 }
 
-// giveReward hands a reward a loyalty card paid for to the loyalty
-// service, in the redemption's transaction (redemption.RewardEffect).
-func (e *Engine) giveReward(ctx context.Context, tx redemption.RedeemStore, row *redemption.Redemption, card *voucher.Voucher) error {
-	st, ok := tx.(loyalty.ServiceStore)
-	if !ok {
-		return fmt.Errorf("promo: the transaction of a reward redemption (%T) lacks the loyalty ports", tx)
-	}
-	return e.loyalty.GiveReward(ctx, st, row, card)
-}
-
-// pointsChanged hands a change of a loyalty card's points to the loyalty
-// service's expiry buckets, in the change's transaction
-// (redemption.PointsEffect).
-func (e *Engine) pointsChanged(ctx context.Context, tx redemption.RedeemStore, card *voucher.Voucher, points int64, expiry redemption.Expiry) (bool, error) {
-	st, ok := tx.(loyalty.ServiceStore)
-	if !ok {
-		return false, fmt.Errorf("promo: the transaction of a points change (%T) lacks the loyalty ports", tx)
-	}
-	return e.loyalty.PointsChanged(ctx, st, card, points, expiry)
-}
-
-// converted hands a redemption of a referral code to the referral
-// service, in the redemption's transaction (redemption.ConversionEffect).
-func (e *Engine) converted(ctx context.Context, tx redemption.RedeemStore, row *redemption.Redemption) error {
-	st, ok := tx.(referral.ServiceStore)
-	if !ok {
-		return fmt.Errorf("promo: the transaction of a referral redemption (%T) lacks the referral ports", tx)
-	}
-	return e.referrals.Redeemed(ctx, st, row)
-}
-
 // triggered hands a customer change to segment membership, a custom event
 // naming a referral code to the referral service, and a paid order, a
 // custom event or a segment entry to loyalty earning, in the
 // transaction of the change (promotype.Env.Triggered).
 func (e *Engine) triggered(ctx context.Context, tx promotype.EventStore, t promotype.Trigger) error {
 	if c, ok := t.Subject.(*customer.Customer); ok {
-		st, ok := tx.(segment.Store)
-		if !ok {
-			return fmt.Errorf("promo: the transaction of a customer change (%T) lacks the segment ports", tx)
+		st, err := promotype.PortOf[segment.Store](tx, "a customer change")
+		if err != nil {
+			return err
 		}
 		return e.segments.Moved(ctx, st, c, func(ctx context.Context, ev *promotype.Event) error {
 			return e.triggered(ctx, tx, promotype.Trigger{Event: ev})
 		})
 	}
-	st, ok := tx.(storage.Tx)
-	if !ok {
-		return fmt.Errorf("promo: the transaction of a trigger (%T) lacks the loyalty and referral ports", tx)
+	st, err := promotype.PortOf[storage.Tx](tx, "a trigger")
+	if err != nil {
+		return err
 	}
 	if err := e.referrals.Triggered(ctx, st, t); err != nil {
 		return err

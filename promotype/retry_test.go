@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -136,5 +137,18 @@ func TestAsErrorTransient(t *testing.T) {
 		if got := fmt.Sprintf("%d %s", e.Code, e.Key); got != tc.want {
 			t.Errorf("%s: AsError = %s, want %s", tc.name, got, tc.want)
 		}
+	}
+}
+
+// PortOf hands a hook its port, or names the change and the missing port.
+func TestPortOf(t *testing.T) {
+	t.Parallel()
+	var tx any = strings.NewReader("x")
+	if _, err := promotype.PortOf[io.Reader](tx, "a read"); err != nil {
+		t.Errorf("a reader as io.Reader: %v", err)
+	}
+	_, err := promotype.PortOf[io.Writer](tx, "a write")
+	if err == nil || !strings.Contains(err.Error(), "the transaction of a write (*strings.Reader) lacks the ports of *io.Writer") {
+		t.Errorf("a reader as io.Writer: %v", err)
 	}
 }

@@ -45,6 +45,17 @@ func refereesKey(campaignID, referrerID string) string {
 // Redeemed converts, in the redemption's transaction st, the referee of
 // redemption row when row redeemed a referral code of an active program
 // that converts on redemptions (redemption.ConversionEffect). The
+// ConversionEffect is Redeemed as the redemption service calls it
+// (redemption.ConversionEffect): tx, the redemption's transaction, must
+// have the referral ports.
+func (s *Service) ConversionEffect(ctx context.Context, tx redemption.RedeemStore, row *redemption.Redemption) error {
+	st, err := promotype.PortOf[ServiceStore](tx, "a referral redemption")
+	if err != nil {
+		return err
+	}
+	return s.Redeemed(ctx, st, row)
+}
+
 // redemption's evaluation has refused the code to its referrer already.
 func (s *Service) Redeemed(ctx context.Context, st ServiceStore, row *redemption.Redemption) error {
 	v := row.Voucher
