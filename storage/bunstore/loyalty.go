@@ -323,13 +323,7 @@ func (s *Store) DuePendingPoints(ctx context.Context, projectID string, at promo
 
 // ProjectsWithDuePending implements loyalty.Store.
 func (s *Store) ProjectsWithDuePending(ctx context.Context, at promotype.Time, limit int) ([]string, error) {
-	var ids []string
-	err := s.db.NewSelect().Table("promo_loyalty_pending").ColumnExpr("DISTINCT project_id").
-		Where("status = ? AND due <= ?", loyalty.PendingState, sqlTime(at)).OrderExpr("project_id").Limit(int64(limit)).Scan(ctx, &ids)
-	if err != nil {
-		return nil, fail("list projects with due pending points", err, nil)
-	}
-	return ids, nil
+	return s.projectsWhere(ctx, "promo_loyalty_pending", "list projects with due pending points", limit, "status = ? AND due <= ?", loyalty.PendingState, sqlTime(at))
 }
 
 type bucketRow struct {
@@ -463,13 +457,7 @@ func (s *Store) DueBuckets(ctx context.Context, projectID string, at promotype.T
 
 // ProjectsWithDueBuckets implements loyalty.Store.
 func (s *Store) ProjectsWithDueBuckets(ctx context.Context, at promotype.Time, limit int) ([]string, error) {
-	var ids []string
-	err := s.db.NewSelect().Table("promo_loyalty_buckets").ColumnExpr("DISTINCT project_id").
-		Where("status = ? AND due IS NOT NULL AND due <= ?", voucher.BucketActive, sqlTime(at)).OrderExpr("project_id").Limit(int64(limit)).Scan(ctx, &ids)
-	if err != nil {
-		return nil, fail("list projects with due buckets", err, nil)
-	}
-	return ids, nil
+	return s.projectsWhere(ctx, "promo_loyalty_buckets", "list projects with due buckets", limit, "status = ? AND due IS NOT NULL AND due <= ?", voucher.BucketActive, sqlTime(at))
 }
 
 // LockCards implements loyalty.Store: FOR UPDATE SKIP LOCKED, in id order.
@@ -586,13 +574,7 @@ func (s *Store) DueTierHolds(ctx context.Context, projectID string, at promotype
 
 // ProjectsWithDueTierHolds implements loyalty.Store.
 func (s *Store) ProjectsWithDueTierHolds(ctx context.Context, at promotype.Time, limit int) ([]string, error) {
-	var ids []string
-	err := s.db.NewSelect().Table("promo_loyalty_tier_holds").ColumnExpr("DISTINCT project_id").
-		Where("due IS NOT NULL AND due <= ?", sqlTime(at)).OrderExpr("project_id").Limit(int64(limit)).Scan(ctx, &ids)
-	if err != nil {
-		return nil, fail("list projects with due tier holds", err, nil)
-	}
-	return ids, nil
+	return s.projectsWhere(ctx, "promo_loyalty_tier_holds", "list projects with due tier holds", limit, "due IS NOT NULL AND due <= ?", sqlTime(at))
 }
 
 // CollectedPoints implements loyalty.Store (the collected index).
@@ -670,10 +652,18 @@ func (s *Store) DeleteTierChange(ctx context.Context, projectID, id string) (boo
 
 // ProjectsWithTierChanges implements loyalty.Store.
 func (s *Store) ProjectsWithTierChanges(ctx context.Context, limit int) ([]string, error) {
+	return s.projectsWhere(ctx, "promo_loyalty_tier_changes", "list projects with tier changes", limit, "TRUE")
+}
+
+// projectsWhere returns, in order, up to limit ids of the projects with
+// rows of table where holds (the scheduler's one read across projects);
+// op names the read in an error.
+func (s *Store) projectsWhere(ctx context.Context, table, op string, limit int, where string, args ...any) ([]string, error) {
 	var ids []string
-	err := s.db.NewSelect().Table("promo_loyalty_tier_changes").ColumnExpr("DISTINCT project_id").OrderExpr("project_id").Limit(int64(limit)).Scan(ctx, &ids)
+	err := s.db.NewSelect().Table(table).ColumnExpr("DISTINCT project_id").Where(where, args...).
+		OrderExpr("project_id").Limit(int64(limit)).Scan(ctx, &ids)
 	if err != nil {
-		return nil, fail("list projects with tier changes", err, nil)
+		return nil, fail(op, err, nil)
 	}
 	return ids, nil
 }

@@ -244,19 +244,14 @@ func (s *Store) DuePendingPoints(ctx context.Context, projectID string, at promo
 // ProjectsWithDuePending implements loyalty.Store.
 func (s *Store) ProjectsWithDuePending(ctx context.Context, at promotype.Time, limit int) (out []string, err error) {
 	s.read(ctx, func(d *data) {
-		out = []string{}
-		for project, rows := range d.loyalty.pending.rows {
-			for _, p := range rows {
+		out = projectsWith(d.loyalty.pending.rows, limit, func(project string) bool {
+			for _, p := range d.loyalty.pending.rows[project] {
 				if p.Status == loyalty.PendingState && !p.Due.After(at.Time) {
-					out = append(out, project)
-					break
+					return true
 				}
 			}
-		}
-		slices.Sort(out)
-		if len(out) > limit {
-			out = out[:limit]
-		}
+			return false
+		})
 	})
 	return out, nil
 }
@@ -365,14 +360,7 @@ func dueOrder(a, b *voucher.PointsBucket) int {
 // ProjectsWithDueBuckets implements loyalty.Store.
 func (s *Store) ProjectsWithDueBuckets(ctx context.Context, at promotype.Time, limit int) (out []string, err error) {
 	s.read(ctx, func(d *data) {
-		out = []string{}
-		for project := range d.loyalty.buckets.rows {
-			if len(d.dueBuckets(project, at)) > 0 {
-				out = append(out, project)
-			}
-		}
-		slices.Sort(out)
-		out = out[:min(limit, len(out))]
+		out = projectsWith(d.loyalty.buckets.rows, limit, func(project string) bool { return len(d.dueBuckets(project, at)) > 0 })
 	})
 	return out, nil
 }
@@ -467,14 +455,7 @@ func (s *Store) DueTierHolds(ctx context.Context, projectID string, at promotype
 // ProjectsWithDueTierHolds implements loyalty.Store.
 func (s *Store) ProjectsWithDueTierHolds(ctx context.Context, at promotype.Time, limit int) (out []string, err error) {
 	s.read(ctx, func(d *data) {
-		out = []string{}
-		for project := range d.loyalty.holds.rows {
-			if len(d.dueHolds(project, at)) > 0 {
-				out = append(out, project)
-			}
-		}
-		slices.Sort(out)
-		out = out[:min(limit, len(out))]
+		out = projectsWith(d.loyalty.holds.rows, limit, func(project string) bool { return len(d.dueHolds(project, at)) > 0 })
 	})
 	return out, nil
 }
@@ -532,14 +513,20 @@ func (s *Store) DeleteTierChange(ctx context.Context, projectID, id string) (tak
 // ProjectsWithTierChanges implements loyalty.Store.
 func (s *Store) ProjectsWithTierChanges(ctx context.Context, limit int) (out []string, err error) {
 	s.read(ctx, func(d *data) {
-		out = []string{}
-		for project, rows := range d.loyalty.changes.rows {
-			if len(rows) > 0 {
-				out = append(out, project)
-			}
-		}
-		slices.Sort(out)
-		out = out[:min(limit, len(out))]
+		out = projectsWith(d.loyalty.changes.rows, limit, func(project string) bool { return len(d.loyalty.changes.rows[project]) > 0 })
 	})
 	return out, nil
+}
+
+// projectsWith returns, in order, up to limit of the projects of rows
+// for which has holds (the scheduler's one read across projects).
+func projectsWith[V any](rows map[string]map[string]*V, limit int, has func(project string) bool) []string {
+	out := []string{}
+	for project := range rows {
+		if has(project) {
+			out = append(out, project)
+		}
+	}
+	slices.Sort(out)
+	return out[:min(limit, len(out))]
 }
