@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/promoengine/promo"
 	"github.com/promoengine/promo/campaign"
 	"github.com/promoengine/promo/customer"
@@ -20,6 +22,7 @@ import (
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/storage/bunstore"
 	"github.com/promoengine/promo/storage/bunstore/bunstoretest"
+	"github.com/promoengine/promo/voucher"
 )
 
 // BenchmarkExpireBucketsPostgres measures the expiry job on PostgreSQL:
@@ -30,43 +33,13 @@ import (
 // (the heap marked live by the last GC, sampled every 50 ms) while
 // expiring, which stays flat: the job holds one batch at a time.
 func BenchmarkExpireBucketsPostgres(b *testing.B) {
-	n := 100_000
-	if v, err := strconv.Atoi(os.Getenv("PROMO_BENCH_BUCKETS")); err == nil && v > 0 {
-		n = v
-	}
+	n := envInt("PROMO_BENCH_BUCKETS", 100_000)
 	const perCard = 10
-	db := bunstoretest.NewDB(b)
 	bctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	if err := bunstore.Migrate(bctx, db); err != nil {
-		b.Fatal(err)
-	}
 	clock := promotype.NewManualClock(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
-	eng, err := promo.New(bunstore.New(db), promo.WithClock(clock))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := eng.Projects().Create(bctx, project.Params{Name: "Shop"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var params campaign.Params
-	if err := json.Unmarshal([]byte(`{"name":"Club","type":"AUTO_UPDATE","voucher":{"type":"LOYALTY_CARD","loyalty_card":{"points":0,`+
-		`"expiration_rules":{"period_type":"MONTH","period_value":1}}}}`), &params); err != nil {
-		b.Fatal(err)
-	}
-	club, err := eng.Loyalties().CreateProgram(bctx, p.ID, params)
-	if err != nil {
-		b.Fatal(err)
-	}
-	card, err := eng.Loyalties().AddMember(bctx, p.ID, club.ID, loyalty.MemberParams{
-		Customer: loyalty.MemberCustomer{Params: customer.Params{SourceID: promo.Ptr("ann")}}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := eng.Loyalties().AddBalance(bctx, p.ID, club.ID, card.Code, loyalty.BalanceParams{Points: 1}); err != nil {
-		b.Fatal(err)
-	}
+	db, eng, p, club, card := benchMember(b, bctx, clock, `{"name":"Club","type":"AUTO_UPDATE","voucher":{"type":"LOYALTY_CARD",`+
+		`"loyalty_card":{"points":0,"expiration_rules":{"period_type":"MONTH","period_value":1}}}}`, 1)
 	b.ReportAllocs()
 	for round := 0; b.Loop(); round++ {
 		b.StopTimer()
@@ -136,4 +109,53 @@ func BenchmarkExpireBucketsPostgres(b *testing.B) {
 		clock.Set(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
 		b.StartTimer()
 	}
+}
+
+// benchMember is the seed of the loyalty benchmarks on PostgreSQL: a
+// migrated schema of its own, an engine (on clock when not nil), a
+// project, a program made from its JSON body, and one member holding
+// points, from which the benchmarks copy their cards by SQL.
+func benchMember(b *testing.B, ctx context.Context, clock promotype.Clock, program string, points int64) (*bun.DB, *promo.Engine, *project.Project, *campaign.Campaign, *voucher.Voucher) {
+	b.Helper()
+	db := bunstoretest.NewDB(b)
+	if err := bunstore.Migrate(ctx, db); err != nil {
+		b.Fatal(err)
+	}
+	var opts []promo.Option
+	if clock != nil {
+		opts = append(opts, promo.WithClock(clock))
+	}
+	eng, err := promo.New(bunstore.New(db), opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := eng.Projects().Create(ctx, project.Params{Name: "Shop"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var params campaign.Params
+	if err := json.Unmarshal([]byte(program), &params); err != nil {
+		b.Fatal(err)
+	}
+	club, err := eng.Loyalties().CreateProgram(ctx, p.ID, params)
+	if err != nil {
+		b.Fatal(err)
+	}
+	card, err := eng.Loyalties().AddMember(ctx, p.ID, club.ID, loyalty.MemberParams{
+		Customer: loyalty.MemberCustomer{Params: customer.Params{SourceID: promo.Ptr("ann")}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := eng.Loyalties().AddBalance(ctx, p.ID, club.ID, card.Code, loyalty.BalanceParams{Points: loyalty.Int(points)}); err != nil {
+		b.Fatal(err)
+	}
+	return db, eng, p, club, card
+}
+
+// envInt is the positive integer of environment variable name, else def.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
 }

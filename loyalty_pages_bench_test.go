@@ -3,20 +3,11 @@ package promo_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
 	"testing"
 	"time"
 
-	"github.com/promoengine/promo"
-	"github.com/promoengine/promo/campaign"
-	"github.com/promoengine/promo/customer"
-	"github.com/promoengine/promo/loyalty"
-	"github.com/promoengine/promo/project"
 	"github.com/promoengine/promo/promotype"
 	"github.com/promoengine/promo/redemption"
-	"github.com/promoengine/promo/storage/bunstore"
-	"github.com/promoengine/promo/storage/bunstore/bunstoretest"
 	"github.com/promoengine/promo/voucher"
 )
 
@@ -28,36 +19,11 @@ import (
 // transactions copied by SQL from one member made through the API) is not
 // timed; each sub-benchmark's ns/op is the time of one page of 100.
 func BenchmarkLoyaltyPagesPostgres(b *testing.B) {
-	n := 100_000
-	if v, err := strconv.Atoi(os.Getenv("PROMO_BENCH_MEMBERS")); err == nil && v > 0 {
-		n = v
-	}
-	db := bunstoretest.NewDB(b)
+	n := envInt("PROMO_BENCH_MEMBERS", 100_000)
 	bctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	if err := bunstore.Migrate(bctx, db); err != nil {
-		b.Fatal(err)
-	}
-	eng, err := promo.New(bunstore.New(db))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := eng.Projects().Create(bctx, project.Params{Name: "Shop"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	db, eng, p, club, card := benchMember(b, bctx, nil, `{"name":"Club","type":"AUTO_UPDATE"}`, 10)
 	l := eng.Loyalties()
-	club, err := l.CreateProgram(bctx, p.ID, campaign.Params{Name: promo.Ptr("Club"), Type: promo.Ptr(campaign.AutoUpdate)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	card, err := l.AddMember(bctx, p.ID, club.ID, loyalty.MemberParams{Customer: loyalty.MemberCustomer{Params: customer.Params{SourceID: promo.Ptr("ann")}}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := l.AddBalance(bctx, p.ID, club.ID, card.Code, loyalty.BalanceParams{Points: 10}); err != nil {
-		b.Fatal(err)
-	}
 	seed := []string{
 		fmt.Sprintf(`INSERT INTO promo_vouchers (project_id, id, code, campaign_id, category_id, type, active, is_referral_code, holder_id,
 			referrer_id, start_date, expiration_date, redemption_quantity, redeemed_quantity, publish_count, data, metadata, created_at, updated_at)
